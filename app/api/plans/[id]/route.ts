@@ -1,0 +1,22 @@
+import { SavePlanRequest } from '@/lib/api/schemas';
+import { getDatabase } from '@/lib/server/db/connection';
+import { readJson } from '@/lib/server/http/read-json';
+import { json, route } from '@/lib/server/http/route';
+import { getPlan, savePlan } from '@/lib/server/plans/plan-service';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = route(async (_request, { params }: Context) => {
+  const { id } = await params;
+  const { db } = await getDatabase();
+  return json(await getPlan(db, id));
+});
+
+export const PUT = route(async (request, { params }: Context) => {
+  const { id } = await params;
+  const body = await readJson(request, SavePlanRequest);
+  const { db } = await getDatabase();
+  return json(await savePlan(db, id, body));
+});

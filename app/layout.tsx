@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: { default: 'Plangate', template: '%s · Plangate' },
+  description: 'See, fix, dry-run and approve agent plans before anything runs.',
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen font-sans">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          Skip to content
+        </a>
+        <header className="border-b border-slate-200 bg-white">
+          <div className="mx-auto flex h-14 max-w-7xl items-center gap-8 px-6">
+            <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-slate-900">
+              <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-brand-600 text-sm font-bold text-white">
+                P
+              </span>
+              Plangate
+            </Link>
+            <nav aria-label="Main" className="flex gap-6 text-sm text-slate-600">
+              <Link href="/" className="hover:text-slate-900">
+                Plans
+              </Link>
+              <a href="/api/openapi.json" className="hover:text-slate-900">
+                API
+              </a>
+            </nav>
+          </div>
+        </header>
+        <main id="main" className="mx-auto max-w-7xl px-6 py-8">
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+}

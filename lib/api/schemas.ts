@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { Job, SubGraph, TaskData, ViewData } from '@/lib/plan';
+
+// Request and response shapes of the REST API. They are the single source for the
+// route handlers' parsing and for the OpenAPI document.
+
+export const PlanStatus = z.enum(['draft', 'in_review', 'approved', 'changes_requested', 'rejected']);
+
+const Title = z.string().trim().min(1, 'title must not be empty').max(200, 'title must be at most 200 characters');
+const Message = z.string().max(2000, 'message must be at most 2,000 characters');
+
+export const CreatePlanRequest = z.strictObject({
+  title: Title,
+  plan: TaskData,
+  job: Job.optional(),
+  subgraphs: z.array(SubGraph).optional(),
+  view: ViewData.optional(),
+  message: Message.optional(),
+});
+export type CreatePlanRequest = z.infer<typeof CreatePlanRequest>;
+
+export const SavePlanRequest = z.strictObject({
+  base_revision: z.number().int().min(1),
+  plan: TaskData,
+  job: Job.optional().describe('Kept from the base revision when omitted.'),
+  subgraphs: z.array(SubGraph).optional().describe('Kept from the base revision when omitted.'),
+  view: ViewData.optional().describe('Kept from the base revision when omitted.'),
+  title: Title.optional(),
+  message: Message.optional(),
+});
+export type SavePlanRequest = z.infer<typeof SavePlanRequest>;
+
+export const ValidateRequest = z.strictObject({ plan: TaskData });
+
+export const ValidationIssue = z.object({
+  severity: z.enum(['error', 'warning']),
+  code: z.string(),
+  message: z.string(),
+  task_ids: z.array(z.string()),
+});
+
+export const ValidationResponse = z.object({ valid: z.boolean(), issues: z.array(ValidationIssue) });
+
+export const PlanSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: PlanStatus,
+  revision: z.number().int(),
+  content_hash: z.string(),
+  updated_at: z.string(),
+});
+
+export const PlanListResponse = z.object({ plans: z.array(PlanSummary) });
+
+export const PlanResponse = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: PlanStatus,
+  revision: z.number().int(),
+  head_revision: z.number().int(),
+  content_hash: z.string(),
+  plan: TaskData,
+  job: Job,
+  subgraphs: z.array(SubGraph),
+  view: ViewData,
+  author: z.string(),
+  message: z.string(),
+  created_at: z.string(),
+});
+export type PlanResponse = z.infer<typeof PlanResponse>;
+
+export const RevisionSummary = z.object({
+  revision: z.number().int(),
+  parent_revision: z.number().int().nullable(),
+  content_hash: z.string(),
+  author: z.string(),
+  message: z.string(),
+  created_at: z.string(),
+});
+
+export const RevisionListResponse = z.object({ revisions: z.array(RevisionSummary) });
+
+export const CreatedResponse = z.object({ id: z.string(), revision: z.literal(1), content_hash: z.string() });
+export const SavedResponse = z.object({ revision: z.number().int(), content_hash: z.string() });
+
+export const HealthResponse = z.object({ ok: z.literal(true), database: z.enum(['pglite', 'postgres']) });
+
+export const ErrorResponse = z.object({
+  error: z
+    .object({
+      code: z.string(),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      current_revision: z.number().int().optional(),
+    })
+    .loose(),
+});

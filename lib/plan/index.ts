@@ -1,0 +1,4 @@
+export * from './schema';
+export * from './limits';
+export * from './hash';
+export * from './commands';

@@ -1,0 +1,25 @@
+// Limits keep one plan small enough to validate, render and diff interactively;
+// they are checked at every boundary so an oversized plan fails early and clearly.
+export const PLAN_LIMITS = {
+  maxTasks: 20_000,
+  maxDescriptionBytes: 10 * 1024,
+  maxConvertorCodeBytes: 64 * 1024,
+  maxPlanBytes: 10 * 1024 * 1024,
+} as const;
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 size of `text` when it is over `limit` bytes, otherwise null. */
+export function bytesOverLimit(text: string, limit: number): number | null {
+  // A UTF-16 unit is at most 3 UTF-8 bytes, so short strings need no encoding;
+  // that keeps checking 20,000 descriptions cheap.
+  if (text.length * 3 <= limit) return null;
+  const bytes = encoder.encode(text).length;
+  return bytes > limit ? bytes : null;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${bytes} bytes`;
+}

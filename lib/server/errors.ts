@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+
+export type ErrorCode =
+  | 'bad_request'
+  | 'invalid_json'
+  | 'unsupported_media_type'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'internal';
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An error a client can act on: it maps to one HTTP status and one JSON shape. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+    readonly details?: ErrorDetail[],
+    /** Extra machine-readable fields sent beside code and message (e.g. current_revision). */
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  toJSON() {
+    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}), ...this.extra } };
+  }
+}
+
+/** `plan.planned_tasks[2].dependencies` style paths, as a client would write them. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || '(root)';
+}
+
+export function fromZodError(error: z.ZodError, what: string): AppError {
+  const details = error.issues.slice(0, 50).map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  const first = details[0];
+  const more = details.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
+  return new AppError('bad_request', 400, `Invalid ${what}: ${first.path}: ${first.message}${more}`, details);
+}
+
+export const notFound = (what: string) => new AppError('not_found', 404, `${what} not found`);

@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import { PLAN_LIMITS, formatBytes } from '@/lib/plan';
+import { AppError, fromZodError } from '../errors';
+
+// A request body may carry a whole plan, so the cap is the plan limit plus room for the
+// envelope. Reading is streamed so an oversized body is refused without buffering it all.
+const MAX_BODY_BYTES = PLAN_LIMITS.maxPlanBytes + 64 * 1024;
+
+function tooLarge(): AppError {
+  return new AppError('payload_too_large', 413, `The request body is larger than ${formatBytes(MAX_BODY_BYTES)}`);
+}
+
+async function readText(request: Request): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads, parses and validates a JSON body; every failure is a specific 4xx. */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S, what = 'request body'): Promise<z.infer<S>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
+    throw new AppError('unsupported_media_type', 415, `Send the ${what} as JSON with "Content-Type: application/json"`);
+  }
+  const text = await readText(request);
+  if (!text.trim()) throw new AppError('invalid_json', 400, `The ${what} is empty; expected a JSON object`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('invalid_json', 400, `Malformed JSON in the ${what}: ${(error as Error).message}`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw fromZodError(parsed.error, what);
+  return parsed.data;
+}

@@ -1,0 +1,126 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { planRevisions, plans } from '../db/schema';
+import type { PlanDocument } from '@/lib/plan';
+
+// Data access only: callers hand in parsed, hashed documents. Every write is one
+// transaction, so a plan never exists without its first revision and a head pointer
+// never names a revision that was not written.
+
+export interface NewRevision {
+  document: PlanDocument;
+  contentHash: string;
+  author: string;
+  message: string;
+}
+
+export type PlanRow = typeof plans.$inferSelect;
+export type RevisionRow = typeof planRevisions.$inferSelect;
+
+export async function insertPlan(db: Database, input: NewRevision & { id: string; title: string }): Promise<PlanRow> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(plans)
+      .values({
+        id: input.id,
+        title: input.title,
+        headRevision: 1,
+        headContentHash: input.contentHash,
+        // clock_timestamp, not now(): plans created in one transaction (the demo seed) still
+        // get distinct times, so "newest first" is a real order.
+        createdAt: sql`clock_timestamp()`,
+        updatedAt: sql`clock_timestamp()`,
+      })
+      .returning();
+    await tx.insert(planRevisions).values({
+      planId: input.id,
+      revision: 1,
+      parentRevision: null,
+      body: input.document,
+      contentHash: input.contentHash,
+      author: input.author,
+      message: input.message,
+    });
+    return row;
+  });
+}
+
+export type SaveResult = { kind: 'saved'; plan: PlanRow } | { kind: 'conflict'; currentRevision: number } | { kind: 'missing' };
+
+/**
+ * Writes revision base+1 if and only if base is still the head. The guarded UPDATE is
+ * the compare-and-swap: concurrent savers of one base queue on the row lock and all but
+ * the first find the guard false, so exactly one wins and the rest see a conflict.
+ */
+export async function saveRevision(
+  db: Database,
+  input: NewRevision & { id: string; baseRevision: number; title?: string },
+): Promise<SaveResult> {
+  return db.transaction(async (tx) => {
+    const next = input.baseRevision + 1;
+    const [row] = await tx
+      .update(plans)
+      .set({
+        headRevision: next,
+        headContentHash: input.contentHash,
+        updatedAt: sql`clock_timestamp()`,
+        ...(input.title ? { title: input.title } : {}),
+      })
+      .where(and(eq(plans.id, input.id), eq(plans.headRevision, input.baseRevision)))
+      .returning();
+    if (!row) {
+      const [current] = await tx.select({ head: plans.headRevision }).from(plans).where(eq(plans.id, input.id));
+      return current ? { kind: 'conflict', currentRevision: current.head } : { kind: 'missing' };
+    }
+    await tx.insert(planRevisions).values({
+      planId: input.id,
+      revision: next,
+      parentRevision: input.baseRevision,
+      body: input.document,
+      contentHash: input.contentHash,
+      author: input.author,
+      message: input.message,
+    });
+    return { kind: 'saved', plan: row };
+  });
+}
+
+export async function listPlans(db: Database): Promise<PlanRow[]> {
+  return db.select().from(plans).orderBy(desc(plans.updatedAt), desc(plans.id));
+}
+
+export async function findPlan(db: Database, id: string): Promise<PlanRow | undefined> {
+  const [row] = await db.select().from(plans).where(eq(plans.id, id));
+  return row;
+}
+
+export async function findRevision(db: Database, id: string, revision: number): Promise<RevisionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(planRevisions)
+    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
+  return row;
+}
+
+export type RevisionSummary = Omit<RevisionRow, 'body'>;
+
+export async function listRevisions(db: Database, id: string): Promise<RevisionSummary[]> {
+  return db
+    .select({
+      planId: planRevisions.planId,
+      revision: planRevisions.revision,
+      parentRevision: planRevisions.parentRevision,
+      contentHash: planRevisions.contentHash,
+      author: planRevisions.author,
+      message: planRevisions.message,
+      createdAt: planRevisions.createdAt,
+    })
+    .from(planRevisions)
+    .where(eq(planRevisions.planId, id))
+    .orderBy(asc(planRevisions.revision));
+}
+
+export async function countPlans(db: Database): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(plans);
+  return row.n;
+}

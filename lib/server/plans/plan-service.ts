@@ -1,0 +1,141 @@
+import { PLAN_LIMITS, PlanDocument, contentHash, formatBytes } from '@/lib/plan';
+import type { CreatePlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
+import { validatePlan, type ValidationResult } from '@/lib/validate';
+import type { Database } from '../db/client';
+import { AppError, notFound } from '../errors';
+import { newPlanId } from './plan-id';
+import * as repo from './plan-repository';
+
+// The one place plans are created, read and saved: route handlers and server actions
+// both call these, so the REST API and the UI cannot drift apart.
+
+const ANONYMOUS = 'anonymous';
+
+function checkDocumentSize(document: PlanDocument): void {
+  const bytes = new TextEncoder().encode(JSON.stringify(document)).length;
+  if (bytes > PLAN_LIMITS.maxPlanBytes) {
+    throw new AppError(
+      'payload_too_large',
+      413,
+      `The plan is ${formatBytes(bytes)}; the limit is ${formatBytes(PLAN_LIMITS.maxPlanBytes)}`,
+    );
+  }
+}
+
+function toIso(date: Date): string {
+  return date.toISOString();
+}
+
+function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanResponse {
+  const body = PlanDocument.parse(revision.body);
+  return {
+    id: plan.id,
+    title: plan.title,
+    status: plan.status as PlanResponse['status'],
+    revision: revision.revision,
+    head_revision: plan.headRevision,
+    content_hash: revision.contentHash,
+    plan: body.plan,
+    job: body.job,
+    subgraphs: body.subgraphs,
+    view: body.view,
+    author: revision.author,
+    message: revision.message,
+    created_at: toIso(revision.createdAt),
+  };
+}
+
+export async function createPlan(db: Database, input: CreatePlanRequest, actor = ANONYMOUS) {
+  const document = PlanDocument.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view });
+  checkDocumentSize(document);
+  const hash = contentHash(document);
+  const row = await repo.insertPlan(db, {
+    id: newPlanId(),
+    title: input.title,
+    document,
+    contentHash: hash,
+    author: actor,
+    message: input.message ?? 'Created',
+  });
+  return { id: row.id, revision: 1 as const, content_hash: hash };
+}
+
+export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor = ANONYMOUS) {
+  const base = await repo.findRevision(db, id, input.base_revision);
+  if (!base) {
+    const plan = await repo.findPlan(db, id);
+    if (!plan) throw notFound(`Plan "${id}"`);
+    throw new AppError('conflict', 409, `Revision ${input.base_revision} of plan "${id}" does not exist`, undefined, {
+      current_revision: plan.headRevision,
+    });
+  }
+  const previous = PlanDocument.parse(base.body);
+  const document = PlanDocument.parse({
+    plan: input.plan,
+    job: input.job ?? previous.job,
+    subgraphs: input.subgraphs ?? previous.subgraphs,
+    view: input.view ?? previous.view,
+  });
+  checkDocumentSize(document);
+  const hash = contentHash(document);
+  const result = await repo.saveRevision(db, {
+    id,
+    baseRevision: input.base_revision,
+    title: input.title,
+    document,
+    contentHash: hash,
+    author: actor,
+    message: input.message ?? '',
+  });
+  if (result.kind === 'missing') throw notFound(`Plan "${id}"`);
+  if (result.kind === 'conflict') {
+    throw new AppError(
+      'conflict',
+      409,
+      `Plan "${id}" has moved on to revision ${result.currentRevision}; your edit was based on revision ${input.base_revision}. Reload, reapply and save again.`,
+      undefined,
+      { current_revision: result.currentRevision },
+    );
+  }
+  return { revision: result.plan.headRevision, content_hash: hash };
+}
+
+export async function listPlanSummaries(db: Database) {
+  const rows = await repo.listPlans(db);
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    status: row.status as PlanResponse['status'],
+    revision: row.headRevision,
+    content_hash: row.headContentHash,
+    updated_at: toIso(row.updatedAt),
+  }));
+}
+
+/** The head revision, or the given one. */
+export async function getPlan(db: Database, id: string, revision?: number): Promise<PlanResponse> {
+  const plan = await repo.findPlan(db, id);
+  if (!plan) throw notFound(`Plan "${id}"`);
+  const row = await repo.findRevision(db, id, revision ?? plan.headRevision);
+  if (!row) throw notFound(`Revision ${revision} of plan "${id}"`);
+  return toResponse(plan, row);
+}
+
+export async function getRevisions(db: Database, id: string) {
+  const plan = await repo.findPlan(db, id);
+  if (!plan) throw notFound(`Plan "${id}"`);
+  const rows = await repo.listRevisions(db, id);
+  return rows.map((row) => ({
+    revision: row.revision,
+    parent_revision: row.parentRevision,
+    content_hash: row.contentHash,
+    author: row.author,
+    message: row.message,
+    created_at: toIso(row.createdAt),
+  }));
+}
+
+export async function validateStoredPlan(db: Database, id: string): Promise<ValidationResult> {
+  const plan = await getPlan(db, id);
+  return validatePlan(plan.plan);
+}

@@ -1,0 +1,2 @@
+export * from './issue';
+export { validatePlan } from './validate-plan';
