@@ -49,33 +49,43 @@ export interface GraphIndex {
  */
 export function buildGraphIndex(tasks: ReadonlyArray<GraphTaskInput>): GraphIndex {
   const taskCount = tasks.length;
-  const idToIndex = new Map<string, number>();
-  const ids: string[] = [];
+  let idToIndex = new Map<string, number>();
+  let ids: string[] = [];
   const duplicates: string[] = [];
-  // Position in `tasks` of each node's first occurrence; duplicates make it differ from the node index.
-  const source = new Int32Array(taskCount);
-  let reportedDuplicates: Set<string> | null = null;
-  let depTotal = 0;
+  // source[v] = position in `tasks` of node v's first occurrence; null while they coincide.
+  let source: Int32Array | null = null;
 
+  // Fast path: one Map operation per task. Plans almost never repeat an id, and a
+  // size check after the loop detects when one did, instead of a has() per task.
   for (let t = 0; t < taskCount; t++) {
-    const task = tasks[t]!;
-    const id = task.task_id;
-    if (idToIndex.has(id)) {
-      reportedDuplicates ??= new Set();
-      if (!reportedDuplicates.has(id)) {
-        reportedDuplicates.add(id);
-        duplicates.push(id);
-      }
-      continue;
-    }
-    const v = ids.length;
-    idToIndex.set(id, v);
-    source[v] = t;
+    const id = tasks[t]!.task_id;
+    idToIndex.set(id, t);
     ids.push(id);
-    depTotal += task.dependencies.length;
+  }
+  if (idToIndex.size !== taskCount) {
+    // Slow path, only for plans with duplicates: rebuild so the first occurrence wins.
+    idToIndex = new Map();
+    ids = [];
+    source = new Int32Array(taskCount);
+    const reported = new Set<string>();
+    for (let t = 0; t < taskCount; t++) {
+      const id = tasks[t]!.task_id;
+      if (idToIndex.has(id)) {
+        if (!reported.has(id)) {
+          reported.add(id);
+          duplicates.push(id);
+        }
+        continue;
+      }
+      source[ids.length] = t;
+      idToIndex.set(id, ids.length);
+      ids.push(id);
+    }
   }
 
   const n = ids.length;
+  let depTotal = 0;
+  for (let v = 0; v < n; v++) depTotal += tasks[source === null ? v : source[v]!]!.dependencies.length;
   // Edge list in pred order; sized for the worst case so the loop never reallocates.
   const edgeFrom = new Int32Array(depTotal);
   const edgeTo = new Int32Array(depTotal);
@@ -90,7 +100,7 @@ export function buildGraphIndex(tasks: ReadonlyArray<GraphTaskInput>): GraphInde
 
   for (let v = 0; v < n; v++) {
     predOffsets[v] = m;
-    const deps = tasks[source[v]!]!.dependencies;
+    const deps = tasks[source === null ? v : source[v]!]!.dependencies;
     const stamp = v + 1;
     let selfSeen = false;
     for (let k = 0; k < deps.length; k++) {
@@ -117,7 +127,8 @@ export function buildGraphIndex(tasks: ReadonlyArray<GraphTaskInput>): GraphInde
   }
   predOffsets[n] = m;
 
-  const pred = edgeFrom.slice(0, m);
+  // Without dropped dependencies the edge list is already exactly the pred array.
+  const pred = m === depTotal ? edgeFrom : edgeFrom.slice(0, m);
   const succOffsets = new Int32Array(n + 1);
   let acc = 0;
   for (let u = 0; u < n; u++) {

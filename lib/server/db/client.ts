@@ -29,6 +29,9 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new Pool({ connectionString: url, max: 10 });
+  // An idle connection can be cut by the server (restart, failover, admin); without a
+  // listener that error would crash the process instead of failing one query later.
+  pool.on('error', (error) => console.error('[plangate] idle PostgreSQL connection lost:', error.message));
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

@@ -1,0 +1,166 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+
+// The REST contract, over real HTTP against a production server; this file runs once
+// on the embedded PGlite database and once on PostgreSQL.
+
+const plan = {
+  task_id: 'job-e2e',
+  planned_tasks: [
+    { task_id: 'fetch', description: 'Fetch the papers', execution_type: 'tool', tool_id: 'papers_search' },
+    { task_id: 'summarise', description: 'Summarise them', execution_type: 'llm', dependencies: ['fetch'] },
+  ],
+};
+
+async function createPlan(request: APIRequestContext, title = 'E2E plan') {
+  const response = await request.post('/api/plans', { data: { title, plan } });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as { id: string; revision: number; content_hash: string };
+}
+
+async function planTitles(request: APIRequestContext) {
+  return ((await (await request.get('/api/plans')).json()) as { plans: Array<{ title: string }> }).plans.map((p) => p.title);
+}
+
+test('health names the database this instance uses', async ({ request }, testInfo) => {
+  const response = await request.get('/api/health');
+  expect(response.ok()).toBe(true);
+  expect(await response.json()).toEqual({ ok: true, database: testInfo.project.name.endsWith('postgres') ? 'postgres' : 'pglite' });
+});
+
+test('a created plan can be read back and listed with revision 1', async ({ request }) => {
+  const response = await request.post('/api/plans', { data: { title: 'Created over HTTP', plan } });
+  expect(response.status()).toBe(201);
+  const created = await response.json();
+  expect(created).toEqual({ id: expect.any(String), revision: 1, content_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+  expect(response.headers()['location']).toBe(`/api/plans/${created.id}`);
+
+  const read = await (await request.get(`/api/plans/${created.id}`)).json();
+  expect(read).toMatchObject({ id: created.id, title: 'Created over HTTP', status: 'draft', revision: 1, content_hash: created.content_hash });
+  expect(read.plan.planned_tasks[1]).toMatchObject({ task_id: 'summarise', dependencies: ['fetch'], status: 'pending', mark_replan: false });
+  expect(read.job).toEqual({ job_goal: {}, job_objectives: {}, job_steerability_data: {}, task_description: '' });
+  expect(read.view).toEqual({ positions: {}, collapsed: [] });
+
+  const listed = await (await request.get('/api/plans')).json();
+  expect(listed.plans).toContainEqual({
+    id: created.id,
+    title: 'Created over HTTP',
+    status: 'draft',
+    revision: 1,
+    content_hash: created.content_hash,
+    updated_at: expect.any(String),
+  });
+});
+
+test('saving needs the head revision: a stale base is a 409 that names the current revision', async ({ request }) => {
+  const { id } = await createPlan(request);
+  const edited = { ...plan, planned_tasks: plan.planned_tasks.map((t) => ({ ...t, description: `${t.description}!` })) };
+  const saved = await request.put(`/api/plans/${id}`, { data: { base_revision: 1, plan: edited, message: 'louder' } });
+  expect(saved.status()).toBe(200);
+  const body = await saved.json();
+  expect(body.revision).toBe(2);
+
+  const stale = await request.put(`/api/plans/${id}`, { data: { base_revision: 1, plan } });
+  expect(stale.status()).toBe(409);
+  expect((await stale.json()).error).toMatchObject({ code: 'conflict', current_revision: 2 });
+
+  const head = await (await request.get(`/api/plans/${id}`)).json();
+  expect(head).toMatchObject({ revision: 2, content_hash: body.content_hash });
+  expect(head.plan.planned_tasks[0].description).toBe('Fetch the papers!');
+
+  const old = await (await request.get(`/api/plans/${id}/revisions/1`)).json();
+  expect(old.plan.planned_tasks[0].description).toBe('Fetch the papers');
+
+  const revisions = (await (await request.get(`/api/plans/${id}/revisions`)).json()).revisions;
+  expect(revisions.map((r: { revision: number; parent_revision: number | null; message: string }) => [r.revision, r.parent_revision, r.message])).toEqual([
+    [1, null, 'Created'],
+    [2, 1, 'louder'],
+  ]);
+});
+
+test('bad input gets a specific 4xx and writes nothing', async ({ request }) => {
+  const malformed = await request.post('/api/plans', { headers: { 'content-type': 'application/json' }, data: Buffer.from('{"title": "x", "plan": {') });
+  expect(malformed.status()).toBe(400);
+  expect((await malformed.json()).error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('Malformed JSON') });
+
+  const wrongType = await request.post('/api/plans', {
+    data: { title: 'x', plan: { planned_tasks: [{ task_id: 'a', dependencies: 'b' }] } },
+  });
+  expect(wrongType.status()).toBe(400);
+  const wrongTypeError = (await wrongType.json()).error;
+  expect(wrongTypeError.code).toBe('bad_request');
+  expect(wrongTypeError.message).toContain('plan.planned_tasks[0].dependencies');
+  expect(wrongTypeError.details[0].path).toBe('plan.planned_tasks[0].dependencies');
+
+  const unknownField = await request.post('/api/plans', { data: { title: 'x', plan, owner: 'me' } });
+  expect(unknownField.status()).toBe(400);
+  expect((await unknownField.json()).error.message).toContain('owner');
+
+  const notJson = await request.post('/api/plans', { headers: { 'content-type': 'text/plain' }, data: Buffer.from('hello') });
+  expect(notJson.status()).toBe(415);
+
+  const huge = await request.post('/api/plans', {
+    data: { title: 'huge', plan: { planned_tasks: [{ task_id: 'a', instructions: 'x'.repeat(11 * 1024 * 1024) }] } },
+  });
+  expect(huge.status()).toBe(413);
+  expect((await huge.json()).error.code).toBe('payload_too_large');
+
+  // Other tests create plans in parallel, so check for these titles rather than a count.
+  expect(await planTitles(request)).not.toEqual(expect.arrayContaining(['x']));
+  expect(await planTitles(request)).not.toContain('huge');
+});
+
+test('a malformed save is refused and the head stays where it was', async ({ request }) => {
+  const { id, content_hash } = await createPlan(request);
+  const bad = await request.put(`/api/plans/${id}`, { data: { base_revision: 'one', plan } });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).error.details[0].path).toBe('base_revision');
+  expect(await (await request.get(`/api/plans/${id}`)).json()).toMatchObject({ revision: 1, content_hash });
+});
+
+test('unknown plans and revisions are 404; a non-numeric revision is 400', async ({ request }) => {
+  expect((await request.get('/api/plans/doesnotexist')).status()).toBe(404);
+  const { id } = await createPlan(request);
+  expect((await request.get(`/api/plans/${id}/revisions/9`)).status()).toBe(404);
+  const bad = await request.get(`/api/plans/${id}/revisions/first`);
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).error.message).toContain('positive integer');
+  expect((await request.put('/api/plans/doesnotexist', { data: { base_revision: 1, plan } })).status()).toBe(404);
+});
+
+test('validation reports cycles with their path, for stored and unsaved plans', async ({ request }) => {
+  const cyclic = {
+    planned_tasks: [
+      { task_id: 'a', execution_type: 'tool', dependencies: ['b'] },
+      { task_id: 'b', execution_type: 'tool', dependencies: ['a'] },
+    ],
+  };
+  const unsaved = await (await request.post('/api/validate', { data: { plan: cyclic } })).json();
+  expect(unsaved.valid).toBe(false);
+  expect(unsaved.issues[0]).toMatchObject({ severity: 'error', code: 'cycle', task_ids: expect.arrayContaining(['a', 'b']) });
+  expect(unsaved.issues[0].message).toMatch(/a → b → a|b → a → b/);
+
+  const stored = await (await request.post('/api/plans', { data: { title: 'Cyclic draft', plan: cyclic } })).json();
+  const result = await (await request.post(`/api/plans/${stored.id}/validate`)).json();
+  expect(result).toEqual(unsaved);
+
+  const { id } = await createPlan(request);
+  expect(await (await request.post(`/api/plans/${id}/validate`)).json()).toEqual({ valid: true, issues: [] });
+});
+
+test('the OpenAPI document describes every endpoint', async ({ request }) => {
+  const doc = await (await request.get('/api/openapi.json')).json();
+  expect(doc.openapi).toBe('3.1.0');
+  expect(Object.keys(doc.paths)).toEqual(
+    expect.arrayContaining([
+      '/api/health',
+      '/api/plans',
+      '/api/plans/{id}',
+      '/api/plans/{id}/revisions',
+      '/api/plans/{id}/revisions/{rev}',
+      '/api/plans/{id}/validate',
+      '/api/validate',
+    ]),
+  );
+  const createBody = doc.paths['/api/plans'].post.requestBody.content['application/json'].schema;
+  expect(createBody.required).toEqual(expect.arrayContaining(['title', 'plan']));
+});

@@ -1,0 +1,57 @@
+import { Client } from 'pg';
+import { openDatabase, type DatabaseHandle } from './client';
+
+// Test support: the same repository tests run on every database Plangate supports.
+// PostgreSQL is included when TEST_DATABASE_URL is set (always in CI); each test file
+// gets its own throw-away database so runs never see each other's rows.
+
+export interface TestDatabase {
+  name: 'pglite' | 'postgres';
+  open(): Promise<DatabaseHandle>;
+}
+
+async function withAdmin<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates an empty database next to the one `url` names and returns its URL. */
+export async function createScratchDatabase(url: string, prefix: string): Promise<string> {
+  const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  await withAdmin(url, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return scratch.toString();
+}
+
+export async function dropScratchDatabase(adminUrl: string, scratchUrl: string): Promise<void> {
+  const name = new URL(scratchUrl).pathname.slice(1);
+  await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+export function testDatabases(env: NodeJS.ProcessEnv = process.env): TestDatabase[] {
+  const databases: TestDatabase[] = [{ name: 'pglite', open: () => openDatabase({ kind: 'pglite', dataDir: null }) }];
+  const adminUrl = env.TEST_DATABASE_URL;
+  if (adminUrl) {
+    databases.push({
+      name: 'postgres',
+      async open() {
+        const url = await createScratchDatabase(adminUrl, 'plangate_unit');
+        const handle = await openDatabase({ kind: 'postgres', url });
+        return {
+          ...handle,
+          async close() {
+            await handle.close();
+            await dropScratchDatabase(adminUrl, url);
+          },
+        };
+      },
+    });
+  }
+  return databases;
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash, type TaskDataInput } from '@/lib/plan';
+import { SavePlanRequest, CreatePlanRequest } from '@/lib/api/schemas';
+import type { DatabaseHandle } from '../db/client';
+import { testDatabases } from '../db/test-databases';
+import { AppError } from '../errors';
+import { createPlan, getPlan, getRevisions, listPlanSummaries, savePlan, validateStoredPlan } from './plan-service';
+
+const chain: TaskDataInput = {
+  task_id: 'job-1',
+  planned_tasks: [
+    { task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'http_get' },
+    { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] },
+  ],
+};
+
+const create = (title: string, plan: TaskDataInput = chain) => CreatePlanRequest.parse({ title, plan });
+const save = (base: number, plan: TaskDataInput, extra: object = {}) =>
+  SavePlanRequest.parse({ base_revision: base, plan, ...extra });
+
+async function expectAppError(promise: Promise<unknown>, status: number): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).status).toBe(status);
+  return error as AppError;
+}
+
+describe.each(testDatabases())('plan service on $name', (database) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await database.open();
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('creates revision 1 with the content hash of the stored document', async () => {
+    const created = await createPlan(handle.db, create('Chain'));
+    expect(created.revision).toBe(1);
+    const plan = await getPlan(handle.db, created.id);
+    expect(plan.title).toBe('Chain');
+    expect(plan.status).toBe('draft');
+    expect(plan.plan.planned_tasks.map((t) => t.task_id)).toEqual(['fetch', 'summarise']);
+    expect(plan.content_hash).toBe(created.content_hash);
+    expect(contentHash(plan)).toBe(created.content_hash);
+  });
+
+  it('saves on the head revision and refuses a stale base with the current revision', async () => {
+    const { id } = await createPlan(handle.db, create('Conflicts'));
+    const edited = { ...chain, planned_tasks: [...chain.planned_tasks!, { task_id: 'review', execution_type: 'agent', dependencies: ['summarise'] }] };
+    const saved = await savePlan(handle.db, id, save(1, edited, { message: 'add review' }));
+    expect(saved.revision).toBe(2);
+
+    const stale = await expectAppError(savePlan(handle.db, id, save(1, chain)), 409);
+    expect(stale.code).toBe('conflict');
+    expect(stale.extra).toEqual({ current_revision: 2 });
+    expect((await getPlan(handle.db, id)).plan.planned_tasks).toHaveLength(3);
+
+    const revisions = await getRevisions(handle.db, id);
+    expect(revisions.map((r) => [r.revision, r.parent_revision, r.message])).toEqual([
+      [1, null, 'Created'],
+      [2, 1, 'add review'],
+    ]);
+    const first = await getPlan(handle.db, id, 1);
+    expect(first.plan.planned_tasks).toHaveLength(2);
+    expect(first.head_revision).toBe(2);
+  });
+
+  it('stores a plan with validation errors as a draft and reports them', async () => {
+    const cyclic: TaskDataInput = {
+      planned_tasks: [
+        { task_id: 'a', execution_type: 'tool', dependencies: ['b'] },
+        { task_id: 'b', execution_type: 'tool', dependencies: ['a'] },
+      ],
+    };
+    const { id } = await createPlan(handle.db, create('Cyclic', cyclic));
+    const result = await validateStoredPlan(handle.db, id);
+    expect(result.valid).toBe(false);
+    expect(result.issues[0]).toMatchObject({ code: 'cycle', task_ids: expect.arrayContaining(['a', 'b']) });
+  });
+
+  it('keeps job and view from the base revision when a save omits them', async () => {
+    const { id } = await createPlan(
+      handle.db,
+      CreatePlanRequest.parse({ title: 'Keeps job', plan: chain, job: { job_goal: { objective: 'x' } }, view: { positions: { fetch: { x: 1, y: 2 } } } }),
+    );
+    await savePlan(handle.db, id, save(1, chain, { message: 'same tasks' }));
+    const plan = await getPlan(handle.db, id);
+    expect(plan.job.job_goal).toEqual({ objective: 'x' });
+    expect(plan.view.positions.fetch).toEqual({ x: 1, y: 2 });
+  });
+
+  it('reports unknown plans and revisions as not found', async () => {
+    await expectAppError(getPlan(handle.db, 'nosuchplan'), 404);
+    const { id } = await createPlan(handle.db, create('One revision'));
+    await expectAppError(getPlan(handle.db, id, 7), 404);
+    await expectAppError(savePlan(handle.db, 'nosuchplan', save(1, chain)), 404);
+  });
+
+  it('lists plans newest first, the last saved on top', async () => {
+    const older = await createPlan(handle.db, create('Older'));
+    const newer = await createPlan(handle.db, create('Newer'));
+    let ids = (await listPlanSummaries(handle.db)).map((p) => p.id);
+    expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
+    await savePlan(handle.db, older.id, save(1, chain));
+    ids = (await listPlanSummaries(handle.db)).map((p) => p.id);
+    expect(ids[0]).toBe(older.id);
+  });
+
+  it('lets exactly one of many concurrent saves of one base win, with no gap in revisions', async () => {
+    const { id } = await createPlan(handle.db, create('Race'));
+    const attempts = Array.from({ length: 20 }, (_, i) =>
+      savePlan(handle.db, id, save(1, { ...chain, status: `attempt-${i}` })).then(
+        () => 'saved',
+        (e: unknown) => (e instanceof AppError && e.status === 409 ? 'conflict' : String(e)),
+      ),
+    );
+    const outcomes = await Promise.all(attempts);
+    expect(outcomes.filter((o) => o === 'saved')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'conflict')).toHaveLength(19);
+    expect((await getRevisions(handle.db, id)).map((r) => r.revision)).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,202 @@
+/**
+ * Benchmark of lib/graph on synthetic plans and on the WfCommons traces.
+ *
+ * Run: `npm run bench` (or `npx tsx scripts/bench.ts`). Prints one JSON document
+ * to stdout; progress goes to stderr so the output can be piped into a file.
+ *
+ * The target is validate_core (index + cycle check + topological order + waves)
+ * on a 100k-task / 300k-edge plan under 100 ms: the editor revalidates the whole
+ * plan on each change, so that is the budget for the largest plans we accept.
+ *
+ * Options (environment):
+ *   BENCH_RUNS        timed runs per measurement (median reported), default 15
+ *   BENCH_WFCOMMONS   folder holding the WfCommons traces,
+ *                     default ../../shared/benchmarks/wfcommons relative to this file
+ */
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { z } from 'zod';
+import {
+  buildGraphIndex,
+  criticalPath,
+  findCycle,
+  redundantEdges,
+  topologicalOrder,
+  waves,
+  type GraphIndex,
+} from '../lib/graph';
+import { parseWfFormat } from '../lib/formats/wfformat';
+
+const TARGET_MS = 100;
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 15) | 0);
+const WARMUP = 3;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const WFCOMMONS = process.env.BENCH_WFCOMMONS ?? path.resolve(here, '../../shared/benchmarks/wfcommons');
+
+const BenchTasks = z.array(
+  z.object({ task_id: z.string(), dependencies: z.array(z.string()), runtime_ms: z.number().nullable() }),
+);
+type BenchTask = z.infer<typeof BenchTasks>[number];
+
+/** mulberry32: tiny, fast and seedable, so every machine benchmarks the same graphs. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A plan-like DAG: each task depends on 0–6 earlier tasks (3 on average), mostly
+ * within the previous 64 tasks (pipelines and fan-ins are local), with 5% of the
+ * dependencies reaching anywhere back (shared set-up steps, final reports).
+ * Tasks are listed in creation order, as planners emit them.
+ */
+function syntheticPlan(n: number, seed: number): BenchTask[] {
+  const random = rng(seed);
+  const WINDOW = 64;
+  const tasks: BenchTask[] = [];
+  for (let i = 0; i < n; i++) {
+    const want = Math.min(i, Math.floor(random() * 7));
+    const deps = new Set<number>();
+    while (deps.size < want) {
+      const far = random() < 0.05;
+      const span = far ? i : Math.min(i, WINDOW);
+      deps.add(i - 1 - Math.floor(random() * span));
+    }
+    tasks.push({
+      task_id: `task-${i}`,
+      dependencies: Array.from(deps, (d) => `task-${d}`),
+      runtime_ms: 100 + Math.floor(random() * 10_000),
+    });
+  }
+  // Round-trip through JSON so ids are fresh strings, as they are after parsing a request body.
+  return BenchTasks.parse(JSON.parse(JSON.stringify(tasks)));
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function time(fn: () => unknown, runs = RUNS, warmup = WARMUP): number {
+  for (let k = 0; k < warmup; k++) fn();
+  const samples: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now();
+    fn();
+    samples.push(performance.now() - t0);
+  }
+  return Number(median(samples).toFixed(3));
+}
+
+// `npm run bench` cannot pass --expose-gc, so enable it at run time: heap figures
+// taken right after a full collection measure what is live, not leftover garbage.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as (() => void) | undefined;
+
+const mb = (bytes: number): number => Number((bytes / 2 ** 20).toFixed(1));
+function memory(): { heap_used_mb: number; array_buffers_mb: number } {
+  gc?.();
+  const usage = process.memoryUsage();
+  // Typed arrays live outside the JS heap, so the CSR index shows up under arrayBuffers.
+  return { heap_used_mb: mb(usage.heapUsed), array_buffers_mb: mb(usage.arrayBuffers) };
+}
+
+function validateCore(tasks: readonly BenchTask[]): number {
+  const index = buildGraphIndex(tasks);
+  if (findCycle(index) !== null) throw new Error('bench: validate_core found a cycle in a DAG');
+  const order = topologicalOrder(index);
+  if (order === null) throw new Error('bench: validate_core found no topological order');
+  return waves(index, order)!.length;
+}
+
+function indexBytes(index: GraphIndex): number {
+  return (
+    index.succOffsets.byteLength + index.succ.byteLength + index.predOffsets.byteLength + index.pred.byteLength
+  );
+}
+
+function benchDataset(name: string, kind: string, tasks: BenchTask[]) {
+  process.stderr.write(`bench: ${name} (${tasks.length} tasks)\n`);
+  const index = buildGraphIndex(tasks);
+  const order = topologicalOrder(index);
+  if (order === null) throw new Error(`bench: ${name} is cyclic`);
+  const duration = (i: number): number => tasks[i]?.runtime_ms ?? 0;
+  const cp = criticalPath(index, duration, order)!;
+  const redundant = redundantEdges(index, order);
+  const waveCount = waves(index, order)!.length;
+  const memoryWithIndex = memory();
+  // redundantEdges is the one super-linear algorithm; fewer runs keep the bench short.
+  const slowRuns = Math.max(3, Math.ceil(RUNS / 3));
+
+  const median_ms = {
+    buildGraphIndex: time(() => buildGraphIndex(tasks)),
+    findCycle: time(() => findCycle(index)),
+    topologicalOrder: time(() => topologicalOrder(index)),
+    waves: time(() => waves(index)),
+    criticalPath: time(() => criticalPath(index, duration)),
+    redundantEdges: time(() => redundantEdges(index), slowRuns, 1),
+    validate_core: time(() => validateCore(tasks)),
+  };
+  return {
+    name,
+    kind,
+    nodes: index.n,
+    edges: index.edgeCount,
+    waves: waveCount,
+    critical_path: { tasks: cp.path.length, length_ms: cp.length },
+    redundant_edges: redundant.length,
+    index_typed_arrays_mb: Number((indexBytes(index) / 2 ** 20).toFixed(2)),
+    memory_with_index: memoryWithIndex,
+    median_ms,
+  };
+}
+
+function main(): void {
+  const datasets: Array<ReturnType<typeof benchDataset>> = [];
+  datasets.push(benchDataset('synthetic-10k', 'synthetic', syntheticPlan(10_000, 1)));
+  datasets.push(benchDataset('synthetic-100k', 'synthetic', syntheticPlan(100_000, 2)));
+
+  const skipped: string[] = [];
+  if (existsSync(WFCOMMONS)) {
+    for (const file of readdirSync(WFCOMMONS).filter((f) => f.endsWith('.json')).sort()) {
+      const wf = parseWfFormat(readFileSync(path.join(WFCOMMONS, file), 'utf8'));
+      datasets.push(benchDataset(file.replace(/\.json$/, ''), 'wfcommons', wf.tasks));
+    }
+  } else {
+    skipped.push(`wfcommons traces not found at ${WFCOMMONS}`);
+  }
+
+  const big = datasets.find((d) => d.name === 'synthetic-100k')!;
+  const report = {
+    generated_at: new Date().toISOString(),
+    environment: {
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      cpus: os.cpus().length,
+      cpu_model: os.cpus()[0]?.model ?? 'unknown',
+      gc_exposed: gc !== undefined,
+    },
+    method: { runs: RUNS, warmup: WARMUP, statistic: 'median', unit: 'ms' },
+    target: { validate_core_100k_ms: TARGET_MS },
+    validate_core_100k_ms: big.median_ms.validate_core,
+    meets_target: big.median_ms.validate_core < TARGET_MS,
+    datasets,
+    memory_at_end: memory(),
+    skipped,
+  };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+}
+
+main();
