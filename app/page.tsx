@@ -9,6 +9,8 @@ export const dynamic = 'force-dynamic';
 export default async function PlansPage() {
   const { db } = await getDatabase();
   const plans = await listPlanSummaries(db);
+  // A server component renders once per request, so "now" is the request time, as intended.
+  // eslint-disable-next-line react-hooks/purity
   const now = Date.now();
   return (
     <div className="space-y-6">

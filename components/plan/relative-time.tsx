@@ -9,7 +9,7 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 /** "3 minutes ago", with the exact time on hover for the operator who needs it. */
-export function RelativeTime({ iso, now = Date.now() }: { iso: string; now?: number }) {
+export function RelativeTime({ iso, now }: { iso: string; now: number }) {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   let text = 'just now';
   for (const [unit, size] of UNITS) {
