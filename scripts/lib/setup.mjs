@@ -35,14 +35,19 @@ function walk(dir, out = []) {
   return out;
 }
 
-/** `npm ci` when node_modules is missing or older than package-lock.json's content. */
+/**
+ * Installs when node_modules is missing or older than package-lock.json's content. `npm
+ * install`, not `npm ci`: this machine's registry setting leaves other platforms'
+ * optional binaries out of the lock file, which `npm ci` refuses as out of sync. Versions
+ * are pinned in package.json and the lock, so the result is the same.
+ */
 export function ensureInstall() {
   const stamp = path.join(root, 'node_modules', '.plangate-install-stamp');
   const want = hashFiles([path.join(root, 'package-lock.json')]);
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
-  console.log('› Installing dependencies (npm ci)…');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
-  writeFileSync(stamp, want);
+  console.log('› Installing dependencies…');
+  run('npm', ['install', '--no-audit', '--no-fund']);
+  writeFileSync(stamp, hashFiles([path.join(root, 'package-lock.json')]));
 }
 
 const BUILD_INPUTS = ['app', 'components', 'lib', 'public'];
