@@ -10,11 +10,11 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen font-sans">
+      <body className="flex h-screen flex-col font-sans">
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
           Skip to content
         </a>
-        <header className="border-b border-slate-200 bg-white">
+        <header className="shrink-0 border-b border-slate-200 bg-white">
           <div className="mx-auto flex h-14 max-w-7xl items-center gap-8 px-6">
             <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-slate-900">
               <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-brand-600 text-sm font-bold text-white">
@@ -32,7 +32,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             </nav>
           </div>
         </header>
-        <main id="main" className="mx-auto max-w-7xl px-6 py-8">
+        <main id="main" className="min-h-0 flex-1 overflow-y-auto">
           {children}
         </main>
       </body>

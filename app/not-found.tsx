@@ -2,7 +2,7 @@ import Link from 'next/link';
 
 export default function NotFound() {
   return (
-    <div className="mx-auto max-w-md py-16 text-center">
+    <div className="mx-auto max-w-md px-6 py-16 text-center">
       <p className="text-sm font-semibold text-brand-600">404</p>
       <h1 className="mt-2 text-2xl font-semibold tracking-tight">Not found</h1>
       <p className="mt-2 text-slate-600">This link names no plan or page here. It may have been mistyped.</p>

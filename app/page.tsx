@@ -13,7 +13,7 @@ export default async function PlansPage() {
   // eslint-disable-next-line react-hooks/purity
   const now = Date.now();
   return (
-    <div className="space-y-6">
+    <div className="mx-auto max-w-7xl space-y-6 px-6 py-8">
       <div className="flex items-end justify-between">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Plans</h1>

@@ -38,6 +38,7 @@ function server(port: number, env: Record<string, string>) {
 
 const chromium = {
   browserName: 'chromium' as const,
+  viewport: { width: 1440, height: 900 },
   launchOptions: {
     executablePath: '/usr/bin/chromium',
     args: [

@@ -10,14 +10,12 @@
  *
  * Options (environment):
  *   BENCH_RUNS        timed runs per measurement (median reported), default 15
- *   BENCH_WFCOMMONS   folder holding the WfCommons traces,
- *                     default ../../shared/benchmarks/wfcommons relative to this file
+ *   PLANGATE_WFCOMMONS_DIR  folder holding the WfCommons traces (see wfcommons-traces.ts)
  */
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { z } from 'zod';
@@ -31,12 +29,11 @@ import {
   type GraphIndex,
 } from '../lib/graph';
 import { parseWfFormat } from '../lib/formats/wfformat';
+import { WFCOMMONS_TRACES, wfcommonsDir } from './wfcommons-traces';
 
 const TARGET_MS = 100;
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 15) | 0);
 const WARMUP = 3;
-const here = path.dirname(fileURLToPath(import.meta.url));
-const WFCOMMONS = process.env.BENCH_WFCOMMONS ?? path.resolve(here, '../../shared/benchmarks/wfcommons');
 
 const BenchTasks = z.array(
   z.object({ task_id: z.string(), dependencies: z.array(z.string()), runtime_ms: z.number().nullable() }),
@@ -168,14 +165,10 @@ function main(): void {
   datasets.push(benchDataset('synthetic-10k', 'synthetic', syntheticPlan(10_000, 1)));
   datasets.push(benchDataset('synthetic-100k', 'synthetic', syntheticPlan(100_000, 2)));
 
-  const skipped: string[] = [];
-  if (existsSync(WFCOMMONS)) {
-    for (const file of readdirSync(WFCOMMONS).filter((f) => f.endsWith('.json')).sort()) {
-      const wf = parseWfFormat(readFileSync(path.join(WFCOMMONS, file), 'utf8'));
-      datasets.push(benchDataset(file.replace(/\.json$/, ''), 'wfcommons', wf.tasks));
-    }
-  } else {
-    skipped.push(`wfcommons traces not found at ${WFCOMMONS}`);
+  const traces = wfcommonsDir();
+  for (const file of Object.values(WFCOMMONS_TRACES).sort()) {
+    const wf = parseWfFormat(readFileSync(path.join(traces, file), 'utf8'));
+    datasets.push(benchDataset(file.replace(/\.json$/, ''), 'wfcommons', wf.tasks));
   }
 
   const big = datasets.find((d) => d.name === 'synthetic-100k')!;
@@ -194,7 +187,6 @@ function main(): void {
     meets_target: big.median_ms.validate_core < TARGET_MS,
     datasets,
     memory_at_end: memory(),
-    skipped,
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 }

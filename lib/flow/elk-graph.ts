@@ -31,44 +31,81 @@ export interface XYPosition {
 export const NODE_SIZE: Readonly<NodeSize> = Object.freeze({ width: 240, height: 84 });
 
 /**
- * Options for the root graph. The canvas draws its own edges (React Flow), so ELK's
- * edge routes are thrown away; everything here is chosen for node positions that
- * read well and for speed on 1,000–5,000 nodes. Measured trade-offs are in the
- * report that accompanied this file and in `elk-graph.test.ts`.
+ * Above this many tasks the layout switches from the detailed option set to the
+ * fast one. Measured in Node on 2 cores (see the report in elk-graph.test.ts): the
+ * detailed set takes ~0.1 s at 50 tasks and ~0.6–0.8 s at 200, but grows to 2–5 s at
+ * 1,000 and lays such graphs out ~14× larger in area than the fast set.
  */
-export const ELK_LAYOUT_OPTIONS: Readonly<LayoutOptions> = Object.freeze({
+export const LARGE_GRAPH_TASKS = 200;
+
+/**
+ * Shared by both option sets. The canvas draws its own edges (React Flow), so
+ * ELK's edge routes are thrown away; only node positions matter.
+ */
+const COMMON_OPTIONS: LayoutOptions = {
   'elk.algorithm': 'layered',
   // Prerequisites on the left, dependents on the right.
   'elk.direction': 'RIGHT',
   'elk.spacing.nodeNode': '40',
   'elk.layered.spacing.nodeNodeBetweenLayers': '80',
-  // Edges are not drawn from ELK's routes, so keep their reserved space small;
-  // otherwise dense layers push the next layer far to the right.
+  // Edges and the dummy nodes that carry long edges through a layer get little room:
+  // nothing is drawn along ELK's routes, and generous edge spacing made busy layers
+  // (and the gaps between them) much larger.
   'elk.spacing.edgeNode': '10',
   'elk.spacing.edgeEdge': '5',
   'elk.layered.spacing.edgeNodeBetweenLayers': '10',
   'elk.layered.spacing.edgeEdgeBetweenLayers': '5',
-  // Polyline routing is the cheapest router that keeps layer spacing fixed
-  // (orthogonal routing widens the gap between busy layers for its routing slots).
-  'elk.edgeRouting': 'POLYLINE',
-  // Network-simplex layering keeps edges short, which means fewer dummy nodes for
-  // the crossing minimiser to sort: it is the main speed lever on wide DAGs.
+  // Network-simplex layering minimises the total edge span, hence the number of dummy
+  // nodes every later phase has to handle; the longest-path layerers were slower here
+  // (more dummies) and Coffman–Graham several times slower.
   'elk.layered.layering.strategy': 'NETWORK_SIMPLEX',
-  // Layer sweep is ELK's standard crossing minimiser; lowering thoroughness cuts the
-  // number of randomised restarts, the dominant cost on large graphs, and greedy
-  // switching (quadratic per layer) is off outright.
   'elk.layered.crossingMinimization.strategy': 'LAYER_SWEEP',
-  'elk.layered.thoroughness': '2',
+  // Greedy switching is quadratic per layer; ELK only enables it for tiny graphs anyway.
   'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
-  // Linear-time placement that aligns chains on straight lines.
-  'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
-  // Lay out each connected component on its own (smaller problems) and stack them.
-  'elk.separateConnectedComponents': 'true',
-  'elk.spacing.componentComponent': '80',
+  // No labels or ports: skip per-node label and port placement.
+  'elk.omitNodeMicroLayout': 'true',
   // Same input, same picture: the canvas must not reshuffle between renders.
   'elk.randomSeed': '1',
   'elk.padding': '[top=0,left=0,bottom=0,right=0]',
-});
+};
+
+/** Up to LARGE_GRAPH_TASKS tasks: the nicest picture ELK gives within ~1 s. */
+const DETAILED_OPTIONS: LayoutOptions = {
+  ...COMMON_OPTIONS,
+  // ELK's default number of crossing-minimisation passes.
+  'elk.layered.thoroughness': '7',
+  // Brandes–Köpf keeps pipelines on straight horizontal lines.
+  'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
+  // With Brandes–Köpf, orthogonal routing needs the least room between layers
+  // (polyline routing widened the gaps ~25% at 200 tasks, ~2.7× at 1,000).
+  'elk.edgeRouting': 'ORTHOGONAL',
+  // Each connected component is laid out on its own and they are stacked, so
+  // independent sub-plans and loose tasks stay apart.
+  'elk.separateConnectedComponents': 'true',
+  'elk.spacing.componentComponent': '80',
+};
+
+/** More than LARGE_GRAPH_TASKS tasks: speed and a compact picture first. */
+const FAST_OPTIONS: LayoutOptions = {
+  ...COMMON_OPTIONS,
+  // One crossing-minimisation pass instead of seven: ~2× faster at 1,000 tasks.
+  'elk.layered.thoroughness': '1',
+  // Centres each layer. Brandes–Köpf gave each long edge its own lane and made
+  // 1,000-task plans ~14× taller (42,000 px against 3,000 px); network-simplex
+  // placement overflowed the stack; linear segments was ~8× slower.
+  'elk.layered.nodePlacement.strategy': 'SIMPLE',
+  // With centred layers nearly every edge bends, and orthogonal routing then
+  // reserves a slot per edge between layers (2× wider); polyline does not.
+  'elk.edgeRouting': 'POLYLINE',
+  // ELK finds components with a recursive search that overflowed the stack on a
+  // 5,000-task chain; laying the whole graph out at once costs the same time.
+  'elk.separateConnectedComponents': 'false',
+};
+
+/** The ELK layout options used for a plan of `taskCount` tasks. */
+export function layoutOptionsFor(taskCount: number): LayoutOptions {
+  return { ...(taskCount > LARGE_GRAPH_TASKS ? FAST_OPTIONS : DETAILED_OPTIONS) };
+}
 
 /**
  * Builds the ELK input graph: one child per task and one edge per dependency
@@ -102,7 +139,7 @@ export function toElkGraph(
     }
   }
 
-  return { id: 'root', layoutOptions: { ...ELK_LAYOUT_OPTIONS }, children, edges };
+  return { id: 'root', layoutOptions: layoutOptionsFor(children.length), children, edges };
 }
 
 /** Reads node positions (top-left, whole px) out of a graph ELK has laid out. */

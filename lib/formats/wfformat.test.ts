@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { wfcommonsDir } from '@/scripts/wfcommons-traces';
 import { parseWfFormat, WfFormatError } from './wfformat';
 
-const TRACES = fileURLToPath(new URL('../../../shared/benchmarks/wfcommons/', import.meta.url));
 
 // Independent of the reader under test: only what the reconciliation check needs.
 const RawTrace = z.object({
@@ -33,7 +33,7 @@ function errorOf(fn: () => unknown): WfFormatError {
   throw new Error('expected a WfFormatError');
 }
 
-describe.skipIf(!existsSync(TRACES))('parseWfFormat on the WfCommons traces', () => {
+describe('parseWfFormat on the WfCommons traces', () => {
   const cases = [
     { file: 'montage-chameleon-dss-15d-001.json', name: 'montage-0', tasks: 2122, edges: 6114 },
     { file: 'epigenomics-chameleon-ilmn-6seq-50k-001.json', name: 'genome-dax-0', tasks: 1695, edges: 2108 },
@@ -41,7 +41,7 @@ describe.skipIf(!existsSync(TRACES))('parseWfFormat on the WfCommons traces', ()
 
   for (const c of cases) {
     it(`reads ${c.file} with the recorded task and edge counts`, () => {
-      const text = readFileSync(TRACES + c.file, 'utf8');
+      const text = readFileSync(path.join(wfcommonsDir(), c.file), 'utf8');
       const wf = parseWfFormat(text);
       expect(wf.name).toBe(c.name);
       expect(wf.tasks).toHaveLength(c.tasks);
@@ -65,7 +65,7 @@ describe.skipIf(!existsSync(TRACES))('parseWfFormat on the WfCommons traces', ()
   }
 
   it('converts runtimes to whole milliseconds', () => {
-    const wf = parseWfFormat(readFileSync(TRACES + 'epigenomics-chameleon-ilmn-6seq-50k-001.json', 'utf8'));
+    const wf = parseWfFormat(readFileSync(path.join(wfcommonsDir(), 'epigenomics-chameleon-ilmn-6seq-50k-001.json'), 'utf8'));
     const first = wf.tasks.find((t) => t.task_id === 'chr21_chr21_ID0000001');
     expect(first?.runtime_ms).toBe(39016);
   });

@@ -2,3 +2,4 @@ export * from './schema';
 export * from './limits';
 export * from './hash';
 export * from './commands';
+export * from './diff';

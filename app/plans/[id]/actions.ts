@@ -1,0 +1,32 @@
+'use server';
+
+import { z } from 'zod';
+import { SavePlanRequest } from '@/lib/api/schemas';
+import { runAction } from '@/lib/server/action';
+import { getDatabase } from '@/lib/server/db/connection';
+import { getPlan, getRevisions, savePlan } from '@/lib/server/plans/plan-service';
+
+const SaveInput = z.strictObject({ id: z.string().min(1), request: SavePlanRequest });
+
+export async function savePlanAction(input: z.input<typeof SaveInput>) {
+  return runAction(SaveInput, input, async ({ id, request }) => {
+    const { db } = await getDatabase();
+    return savePlan(db, id, request);
+  });
+}
+
+const PlanRef = z.strictObject({ id: z.string().min(1), revision: z.number().int().min(1).optional() });
+
+export async function loadPlanAction(input: z.input<typeof PlanRef>) {
+  return runAction(PlanRef, input, async ({ id, revision }) => {
+    const { db } = await getDatabase();
+    return getPlan(db, id, revision);
+  });
+}
+
+export async function listRevisionsAction(input: { id: string }) {
+  return runAction(z.strictObject({ id: z.string().min(1) }), input, async ({ id }) => {
+    const { db } = await getDatabase();
+    return getRevisions(db, id);
+  });
+}

@@ -1,0 +1,36 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { PlanEditor } from '@/components/editor/plan-editor';
+import { PlanDocument } from '@/lib/plan';
+import { loadPlanForPage } from '../../load-plan';
+import { PlanHeader } from '../../plan-header';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ id: string; rev: string }> };
+
+function revisionOf(rev: string): number {
+  if (!/^[1-9]\d{0,8}$/.test(rev)) notFound();
+  return Number(rev);
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { id, rev } = await params;
+  const plan = await loadPlanForPage(id, revisionOf(rev));
+  return { title: `${plan.title} · revision ${plan.revision}` };
+}
+
+/** An immutable revision: the same editor, read-only, at a link that never changes. */
+export default async function RevisionPage({ params }: Props) {
+  const { id, rev } = await params;
+  const plan = await loadPlanForPage(id, revisionOf(rev));
+  const doc = PlanDocument.parse({ plan: plan.plan, job: plan.job, subgraphs: plan.subgraphs, view: plan.view });
+  return (
+    <div className="flex h-full flex-col">
+      <PlanHeader plan={plan} readOnly />
+      <div className="min-h-0 flex-1">
+        <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly />
+      </div>
+    </div>
+  );
+}

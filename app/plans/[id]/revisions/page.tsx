@@ -1,0 +1,105 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { PlanDiffView } from '@/components/plan/plan-diff-view';
+import { RelativeTime } from '@/components/plan/relative-time';
+import { diffPlans } from '@/lib/plan';
+import { getDatabase } from '@/lib/server/db/connection';
+import { getRevisions } from '@/lib/server/plans/plan-service';
+import { loadPlanForPage } from '../load-plan';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ from?: string; to?: string }> };
+
+export const metadata: Metadata = { title: 'Revisions' };
+
+function pick(value: string | undefined, fallback: number, max: number): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= max ? n : fallback;
+}
+
+export default async function RevisionsPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const head = await loadPlanForPage(id);
+  const { db } = await getDatabase();
+  const revisions = await getRevisions(db, id);
+  const query = await searchParams;
+  const to = pick(query.to, head.head_revision, head.head_revision);
+  const from = pick(query.from, Math.max(1, to - 1), head.head_revision);
+  const [before, after] = await Promise.all([loadPlanForPage(id, from), loadPlanForPage(id, to)]);
+  // eslint-disable-next-line react-hooks/purity -- rendered once per request; "now" is the request time
+  const now = Date.now();
+  return (
+    <div className="mx-auto max-w-5xl space-y-6 px-6 py-8">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
+        <Link href="/" className="hover:text-slate-900">
+          Plans
+        </Link>{' '}
+        /{' '}
+        <Link href={`/plans/${id}`} className="hover:text-slate-900">
+          {head.title}
+        </Link>{' '}
+        / Revisions
+      </nav>
+      <h1 className="text-2xl font-semibold tracking-tight">Revisions of {head.title}</h1>
+      <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Revisions, oldest first</caption>
+          <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th scope="col" className="px-4 py-2 font-medium">Revision</th>
+              <th scope="col" className="px-4 py-2 font-medium">Message</th>
+              <th scope="col" className="px-4 py-2 font-medium">Author</th>
+              <th scope="col" className="px-4 py-2 font-medium">Saved</th>
+              <th scope="col" className="px-4 py-2 font-medium">Hash</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {revisions.map((r) => (
+              <tr key={r.revision}>
+                <td className="px-4 py-2">
+                  <Link href={`/plans/${id}/r/${r.revision}`} className="font-medium text-brand-700 hover:underline">
+                    Revision {r.revision}
+                  </Link>
+                </td>
+                <td className="px-4 py-2 text-slate-700">{r.message || '—'}</td>
+                <td className="px-4 py-2 text-slate-600">{r.author}</td>
+                <td className="px-4 py-2 text-slate-600">
+                  <RelativeTime iso={r.created_at} now={now} />
+                </td>
+                <td className="px-4 py-2 font-mono text-xs text-slate-500">{r.content_hash.slice(7, 19)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <section aria-labelledby="compare-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <form className="flex flex-wrap items-end gap-3" method="get">
+          <h2 id="compare-heading" className="mr-auto text-lg font-semibold">
+            Changes from revision {from} to {to}
+          </h2>
+          <label className="text-sm">
+            From{' '}
+            <select name="from" defaultValue={from} className="rounded border border-slate-300 px-2 py-1">
+              {revisions.map((r) => (
+                <option key={r.revision}>{r.revision}</option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm">
+            To{' '}
+            <select name="to" defaultValue={to} className="rounded border border-slate-300 px-2 py-1">
+              {revisions.map((r) => (
+                <option key={r.revision}>{r.revision}</option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="rounded bg-brand-600 px-3 py-1 text-sm font-semibold text-white">
+            Compare
+          </button>
+        </form>
+        <PlanDiffView diff={diffPlans(before, after)} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+'use client';
+
+import {
+  Background,
+  Controls,
+  MarkerType,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type EdgeChange,
+  type NodeChange,
+  type OnMoveEnd,
+} from '@xyflow/react';
+import { useCallback, useMemo, useRef } from 'react';
+import { checkConnection } from '@/lib/flow/connection-check';
+import { NODE_SIZE } from '@/lib/flow/elk-graph';
+import { createFlowMapper, type TaskNode } from '@/lib/flow/plan-to-flow';
+import { buildGraphIndex } from '@/lib/graph';
+import { useEditor, useEditorStore } from './editor-context';
+import { nodeTypes } from './task-node';
+import { useValidation } from './use-validation';
+
+const EMPTY: ReadonlySet<string> = new Set();
+const LARGE_PLAN = 300;
+
+export function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveEnd }) {
+  const store = useEditorStore();
+  const tasks = useEditor((s) => s.doc.plan.planned_tasks);
+  const savedPositions = useEditor((s) => s.doc.view.positions);
+  const dragPositions = useEditor((s) => s.dragPositions);
+  const selectedTaskIds = useEditor((s) => s.selectedTaskIds);
+  const selectedEdgeId = useEditor((s) => s.selectedEdgeId);
+  const notice = useEditor((s) => s.notice);
+  const readOnly = useEditor((s) => s.readOnly);
+  const { byTask } = useValidation();
+  const flow = useReactFlow();
+  const mapper = useMemo(() => createFlowMapper(), []);
+  const moving = useRef<{ from: string; to: string } | null>(null);
+
+  const index = useMemo(() => buildGraphIndex(tasks), [tasks]);
+  const selected = useMemo(() => new Set(selectedTaskIds), [selectedTaskIds]);
+  const highlighted = useMemo(() => (notice?.taskIds.length ? new Set(notice.taskIds) : EMPTY), [notice]);
+  const positions = useMemo(() => (dragPositions ? { ...savedPositions, ...dragPositions } : savedPositions), [savedPositions, dragPositions]);
+  const inputs = useMemo(
+    () => ({ tasks, positions, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly }),
+    [tasks, positions, selected, selectedEdgeId, byTask, highlighted, readOnly],
+  );
+  const nodes = useMemo(() => mapper.nodes(inputs), [mapper, inputs]);
+  const edges = useMemo(() => mapper.edges(inputs), [mapper, inputs]);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<TaskNode>[]) => {
+      const state = store.getState();
+      let drag: Record<string, { x: number; y: number }> | null = null;
+      let selection: Set<string> | null = null;
+      for (const change of changes) {
+        if (change.type === 'position' && change.position && change.dragging) {
+          drag ??= { ...(state.dragPositions ?? {}) };
+          drag[change.id] = { x: Math.round(change.position.x), y: Math.round(change.position.y) };
+        } else if (change.type === 'select') {
+          selection ??= new Set(state.selectedTaskIds);
+          if (change.selected) selection.add(change.id);
+          else selection.delete(change.id);
+        }
+      }
+      if (drag) state.setDragPositions(drag);
+      if (selection) state.select([...selection]);
+    },
+    [store],
+  );
+
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<Edge>[]) => {
+      for (const change of changes) {
+        if (change.type !== 'select') continue;
+        if (change.selected) store.getState().selectEdge(change.id);
+        else if (store.getState().selectedEdgeId === change.id) store.getState().selectEdge(null);
+      }
+    },
+    [store],
+  );
+
+  const onNodeDragStop = useCallback(() => {
+    const drag = store.getState().dragPositions;
+    if (drag) store.getState().moveTasks(drag);
+  }, [store]);
+
+  const isValidConnection = useCallback(
+    (connection: Connection | Edge) => {
+      const verdict = checkConnection(tasks, index, connection.source, connection.target, moving.current ?? undefined);
+      if (verdict.ok) return true;
+      const current = store.getState().notice;
+      if (current?.message !== verdict.message) {
+        store.getState().setNotice({ kind: 'refusal', message: verdict.message, taskIds: verdict.cycle });
+      }
+      return false;
+    },
+    [tasks, index, store],
+  );
+
+  const onConnect = useCallback((c: Connection) => void store.getState().connect(c.source, c.target), [store]);
+  const onConnectStart = useCallback(() => store.getState().setNotice(null), [store]);
+  const onReconnectStart = useCallback((_: unknown, edge: Edge) => {
+    moving.current = { from: edge.source, to: edge.target };
+  }, []);
+  const onReconnect = useCallback(
+    (old: Edge, c: Connection) => void store.getState().moveEdge({ from: old.source, to: old.target }, { from: c.source, to: c.target }),
+    [store],
+  );
+  const onReconnectEnd = useCallback(() => {
+    moving.current = null;
+  }, []);
+
+  const onDelete = useCallback(
+    ({ nodes: gone, edges: cut }: { nodes: TaskNode[]; edges: Edge[] }) => {
+      store.getState().deleteElements(
+        gone.map((n) => n.id),
+        cut.map((e) => ({ from: e.source, to: e.target })),
+      );
+    },
+    [store],
+  );
+
+  const onDoubleClick = useCallback(
+    (event: React.MouseEvent) => {
+      if (readOnly || !(event.target as HTMLElement).classList.contains('react-flow__pane')) return;
+      const at = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      store.getState().addTask({}, { x: Math.round(at.x - NODE_SIZE.width / 2), y: Math.round(at.y - NODE_SIZE.height / 2) });
+    },
+    [flow, readOnly, store],
+  );
+
+  return (
+    <div className="relative h-full w-full" onDoubleClick={onDoubleClick}>
+      <ReactFlow<TaskNode, Edge>
+        aria-label="Plan graph"
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onNodeDragStop={onNodeDragStop}
+        onConnect={onConnect}
+        onConnectStart={onConnectStart}
+        isValidConnection={isValidConnection}
+        onReconnect={onReconnect}
+        onReconnectStart={onReconnectStart}
+        onReconnectEnd={onReconnectEnd}
+        onDelete={onDelete}
+        onMoveEnd={onViewportSettled}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        edgesReconnectable={!readOnly}
+        deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+        zoomOnDoubleClick={false}
+        onlyRenderVisibleElements={tasks.length > LARGE_PLAN}
+        minZoom={0.05}
+        maxZoom={2}
+        defaultEdgeOptions={{ markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } }}
+        proOptions={{ hideAttribution: true }}
+        fitView
+        fitViewOptions={{ padding: 0.2 }}
+      >
+        <Background gap={24} />
+        <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} style={{ width: 140, height: 90 }} position="top-right" />
+        <Controls aria-label="Zoom controls" showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}

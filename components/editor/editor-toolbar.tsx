@@ -1,0 +1,57 @@
+'use client';
+
+import { useEditor, useEditorStore, useHistory } from './editor-context';
+import { SaveControls } from './save-controls';
+
+const button =
+  'rounded border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40';
+
+export function EditorToolbar({ onTidy, onFit, onCopyLink, laying }: { onTidy: () => void; onFit: () => void; onCopyLink: () => void; laying: boolean }) {
+  const store = useEditorStore();
+  const { canUndo, canRedo, undo, redo } = useHistory();
+  const readOnly = useEditor((s) => s.readOnly);
+  const hasSelection = useEditor((s) => s.selectedTaskIds.length > 0 || s.selectedEdgeId !== null);
+  const hasTaskSelection = useEditor((s) => s.selectedTaskIds.length > 0);
+
+  function deleteSelection() {
+    const { selectedTaskIds, selectedEdgeId } = store.getState();
+    const edge = selectedEdgeId?.split('->');
+    store.getState().deleteElements(selectedTaskIds, edge?.length === 2 ? [{ from: edge[0], to: edge[1] }] : []);
+  }
+
+  return (
+    <div role="toolbar" aria-label="Editor" className="flex flex-wrap items-center gap-1.5 border-b border-slate-200 bg-white px-3 py-2">
+      {!readOnly && (
+        <>
+          <button type="button" className={button} onClick={() => store.getState().addTask()}>
+            Add task
+          </button>
+          <button type="button" className={button} disabled={!hasSelection} onClick={deleteSelection} aria-keyshortcuts="Delete">
+            Delete
+          </button>
+          <button type="button" className={button} disabled={!hasTaskSelection} onClick={() => store.getState().duplicateSelection()} aria-keyshortcuts="Control+D">
+            Duplicate
+          </button>
+          <span aria-hidden className="mx-1 h-5 w-px bg-slate-200" />
+          <button type="button" className={button} disabled={!canUndo} onClick={undo} aria-keyshortcuts="Control+Z">
+            Undo
+          </button>
+          <button type="button" className={button} disabled={!canRedo} onClick={redo} aria-keyshortcuts="Control+Shift+Z">
+            Redo
+          </button>
+          <span aria-hidden className="mx-1 h-5 w-px bg-slate-200" />
+          <button type="button" className={button} disabled={laying} onClick={onTidy}>
+            {laying ? 'Laying out…' : 'Tidy up'}
+          </button>
+        </>
+      )}
+      <button type="button" className={button} onClick={onFit}>
+        Fit view
+      </button>
+      <button type="button" className={button} onClick={onCopyLink}>
+        Copy link
+      </button>
+      <div className="ml-auto">{!readOnly && <SaveControls />}</div>
+    </div>
+  );
+}

@@ -1,0 +1,230 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { EXECUTION_TYPES, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { taskLabel } from '@/lib/flow/task-label';
+import { useEditor, useEditorStore } from './editor-context';
+
+// Edits every PlannerTask field. Text fields apply on blur or Enter, so one edit of a
+// field is one undo step rather than one per keystroke; invalid input shows an inline
+// error and is not applied.
+
+type Apply = (patch: Partial<PlannerTaskInput>) => string | null;
+
+function Field({ label, error, children, hint }: { label: string; error?: string | null; hint?: string; children: (id: string, describedBy?: string) => React.ReactNode }) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-xs font-medium text-slate-600">
+        {label}
+      </label>
+      {children(id, error ? errorId : undefined)}
+      {hint && !error && <p className="text-[11px] text-slate-500">{hint}</p>}
+      {error && (
+        <p id={errorId} role="alert" className="text-xs text-rose-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const inputClass =
+  'w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50';
+
+function TextField({ label, value, apply, field, multiline, mono, disabled }: { label: string; value: string; apply: Apply; field: keyof PlannerTaskInput; multiline?: boolean; mono?: boolean; disabled: boolean }) {
+  const [draft, setDraft] = useState(value);
+  const [error, setError] = useState<string | null>(null);
+  const [seen, setSeen] = useState(value);
+  if (value !== seen) {
+    // The task changed underneath (undo, another field): show the new value.
+    setSeen(value);
+    setDraft(value);
+    setError(null);
+  }
+  const commit = () => {
+    if (draft === value) return;
+    const nullable = field !== 'description' && field !== 'status' && field !== 'main_task_id';
+    setError(apply({ [field]: draft === '' && nullable ? null : draft }));
+  };
+  return (
+    <Field label={label} error={error}>
+      {(id, describedBy) =>
+        multiline ? (
+          <textarea
+            id={id}
+            aria-describedby={describedBy}
+            aria-invalid={!!error}
+            disabled={disabled}
+            className={`${inputClass} ${mono ? 'font-mono text-xs' : ''}`}
+            rows={mono ? 6 : 3}
+            value={draft}
+            spellCheck={!mono}
+            onChange={(e) => setDraft(e.target.value)}
+            onBlur={commit}
+          />
+        ) : (
+          <input
+            id={id}
+            aria-describedby={describedBy}
+            aria-invalid={!!error}
+            disabled={disabled}
+            className={`${inputClass} ${mono ? 'font-mono text-xs' : ''}`}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            onBlur={commit}
+            onKeyDown={(e) => e.key === 'Enter' && commit()}
+          />
+        )
+      }
+    </Field>
+  );
+}
+
+function JsonField({ label, value, apply, field, disabled }: { label: string; value: unknown; apply: Apply; field: 'parameters' | 'arguments' | 'estimate_data'; disabled: boolean }) {
+  const text = value === null ? '' : JSON.stringify(value, null, 2);
+  const [draft, setDraft] = useState(text);
+  const [seen, setSeen] = useState(text);
+  const [error, setError] = useState<string | null>(null);
+  if (text !== seen) {
+    setSeen(text);
+    setDraft(text);
+    setError(null);
+  }
+  const commit = () => {
+    if (draft === text) return setError(null);
+    let parsed: unknown;
+    try {
+      parsed = draft.trim() === '' ? (field === 'estimate_data' ? null : {}) : JSON.parse(draft);
+    } catch (e) {
+      return setError(`Not valid JSON: ${(e as Error).message}`);
+    }
+    setError(apply({ [field]: parsed } as Partial<PlannerTaskInput>));
+  };
+  return (
+    <Field label={label} error={error} hint={field === 'estimate_data' ? '{ "latency_ms": 1200, "cost_usd": 0.01, "tokens": 800 }' : undefined}>
+      {(id, describedBy) => (
+        <textarea
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={!!error}
+          disabled={disabled}
+          className={`${inputClass} font-mono text-xs`}
+          rows={Math.min(8, Math.max(2, draft.split('\n').length))}
+          value={draft}
+          spellCheck={false}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={commit}
+        />
+      )}
+    </Field>
+  );
+}
+
+function Dependencies({ task, disabled }: { task: PlannerTask; disabled: boolean }) {
+  const store = useEditorStore();
+  const tasks = useEditor((s) => s.doc.plan.planned_tasks);
+  const byId = new Map(tasks.map((t) => [t.task_id, t]));
+  const [choice, setChoice] = useState('');
+  const candidates = tasks.filter((t) => t.task_id !== task.task_id && !task.dependencies.includes(t.task_id));
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-xs font-medium text-slate-600">Depends on</legend>
+      {task.dependencies.length === 0 && <p className="text-xs text-slate-500">Nothing: this task can start at once.</p>}
+      <ul className="space-y-1">
+        {task.dependencies.map((dep) => (
+          <li key={dep} className="flex items-center justify-between gap-2 rounded bg-slate-50 px-2 py-1 text-xs">
+            <button type="button" className="truncate text-left text-brand-700 hover:underline" onClick={() => store.getState().select([dep])}>
+              {taskLabel(byId.get(dep), dep)}
+            </button>
+            {!disabled && (
+              <button
+                type="button"
+                aria-label={`Remove dependency on ${taskLabel(byId.get(dep), dep)}`}
+                className="rounded px-1 text-slate-500 hover:bg-rose-100 hover:text-rose-700"
+                onClick={() => store.getState().removeEdge(dep, task.task_id)}
+              >
+                ✕
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {!disabled && candidates.length > 0 && (
+        <div className="flex gap-2">
+          <select aria-label="Task to depend on" className={inputClass} value={choice} onChange={(e) => setChoice(e.target.value)}>
+            <option value="">Add a dependency…</option>
+            {candidates.map((t) => (
+              <option key={t.task_id} value={t.task_id}>
+                {taskLabel(t)}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            disabled={!choice}
+            className="rounded border border-slate-300 px-2 text-xs font-medium hover:bg-slate-50 disabled:opacity-50"
+            onClick={() => {
+              if (store.getState().connect(choice, task.task_id)) setChoice('');
+            }}
+          >
+            Add
+          </button>
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+export function Inspector() {
+  const store = useEditorStore();
+  const selectedIds = useEditor((s) => s.selectedTaskIds);
+  const readOnly = useEditor((s) => s.readOnly);
+  const task = useEditor((s) => (s.selectedTaskIds.length === 1 ? s.doc.plan.planned_tasks.find((t) => t.task_id === s.selectedTaskIds[0]) : undefined));
+  if (!task) {
+    return (
+      <aside aria-label="Inspector" className="p-4 text-sm text-slate-500">
+        {selectedIds.length > 1 ? `${selectedIds.length} tasks selected.` : 'Select a task to see and edit its fields.'}
+      </aside>
+    );
+  }
+  const apply: Apply = (patch) => store.getState().updateTask(task.task_id, patch);
+  return (
+    <aside aria-label="Inspector" className="space-y-3 overflow-y-auto p-4" key={task.task_id}>
+      <header>
+        <h2 className="text-sm font-semibold">Task</h2>
+        <p className="font-mono text-[11px] text-slate-500">{task.task_id}</p>
+      </header>
+      <TextField label="Description" field="description" value={task.description ?? ''} apply={apply} multiline disabled={readOnly} />
+      <Field label="Execution type">
+        {(id) => (
+          <select id={id} disabled={readOnly} className={inputClass} value={task.execution_type} onChange={(e) => apply({ execution_type: e.target.value })}>
+            {!EXECUTION_TYPES.includes(task.execution_type as never) && <option value={task.execution_type}>{task.execution_type || '(none)'}</option>}
+            {EXECUTION_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <div className="grid grid-cols-1 gap-3">
+        <TextField label="Agent id" field="agent_id" value={task.agent_id ?? ''} apply={apply} mono disabled={readOnly} />
+        <TextField label="Tool id" field="tool_id" value={task.tool_id ?? ''} apply={apply} mono disabled={readOnly} />
+        <TextField label="Function id" field="function_id" value={task.function_id ?? ''} apply={apply} mono disabled={readOnly} />
+      </div>
+      <Dependencies task={task} disabled={readOnly} />
+      <JsonField label="Parameters (JSON)" field="parameters" value={task.parameters} apply={apply} disabled={readOnly} />
+      <JsonField label="Arguments (JSON)" field="arguments" value={task.arguments} apply={apply} disabled={readOnly} />
+      <TextField label="Instructions" field="instructions" value={task.instructions ?? ''} apply={apply} multiline disabled={readOnly} />
+      <TextField label="Convertor code" field="convertor_code" value={task.convertor_code ?? ''} apply={apply} multiline mono disabled={readOnly} />
+      <JsonField label="Estimate data (JSON)" field="estimate_data" value={task.estimate_data} apply={apply} disabled={readOnly} />
+      <TextField label="Status" field="status" value={task.status} apply={apply} disabled={readOnly} />
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" disabled={readOnly} checked={task.mark_replan} onChange={(e) => apply({ mark_replan: e.target.checked })} />
+        Mark for replanning
+      </label>
+    </aside>
+  );
+}

@@ -1,0 +1,202 @@
+'use client';
+
+import { ReactFlowProvider, useReactFlow, type Viewport } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { createEditorStore } from '@/lib/editor-store/editor-store';
+import { layoutInWorker } from '@/lib/flow/layout-client';
+import type { PlanDocument } from '@/lib/plan';
+import { EditorCanvas } from './editor-canvas';
+import { EditorStoreContext, useEditor, useEditorStore } from './editor-context';
+import { EditorToolbar } from './editor-toolbar';
+import { Inspector } from './inspector';
+import { IssuesPanel } from './issues-panel';
+import { NoticeBar } from './notice-bar';
+import { Outline } from './outline';
+
+export interface PlanEditorProps {
+  planId: string;
+  revision: number;
+  doc: PlanDocument;
+  readOnly: boolean;
+}
+
+export function PlanEditor(props: PlanEditorProps) {
+  const [store] = useState(() => createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly }));
+  return (
+    <EditorStoreContext.Provider value={store}>
+      <ReactFlowProvider>
+        <EditorShell />
+      </ReactFlowProvider>
+    </EditorStoreContext.Provider>
+  );
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+}
+
+function replaceQuery(update: (params: URLSearchParams) => void) {
+  const url = new URL(window.location.href);
+  update(url.searchParams);
+  window.history.replaceState(window.history.state, '', url);
+}
+
+function EditorShell() {
+  const store = useEditorStore();
+  const flow = useReactFlow();
+  const searchRef = useRef<HTMLInputElement>(null);
+  // True while the first layout of tasks without saved positions runs in the worker.
+  const [laying, setLaying] = useState(() => {
+    const { doc } = store.getState();
+    return doc.plan.planned_tasks.some((t) => !doc.view.positions[t.task_id]);
+  });
+  const selectedTaskIds = useEditor((s) => s.selectedTaskIds);
+  // The link as opened: read once, since this editor rewrites the query as the operator works.
+  const [openedWith] = useState(() => (typeof window === 'undefined' ? '' : window.location.search));
+  const flowRef = useRef(flow);
+  useLayoutEffect(() => {
+    flowRef.current = flow;
+  });
+  const dirty = useEditor((s) => s.doc !== s.savedDoc);
+
+  const reveal = (taskIds: string[]) => {
+    store.getState().select(taskIds);
+    void flow.fitView({ nodes: taskIds.map((id) => ({ id })), duration: 250, maxZoom: 1.1, padding: 0.4 });
+  };
+
+  // Open exactly what the sender of a link saw: the selected task, else their viewport.
+  // Tasks without saved positions are laid out first, in the worker.
+  useEffect(() => {
+    const flow = flowRef.current;
+    const params = new URLSearchParams(openedWith);
+    const wanted = params.get('task');
+    const viewport = params.get('view')?.split(',').map(Number);
+    const { doc } = store.getState();
+    const unplaced = doc.plan.planned_tasks.filter((t) => !doc.view.positions[t.task_id]);
+    const restore = () => {
+      if (wanted && doc.plan.planned_tasks.some((t) => t.task_id === wanted)) {
+        store.getState().select([wanted]);
+        requestAnimationFrame(() => void flow.fitView({ nodes: [{ id: wanted }], maxZoom: 1.1, padding: 0.4 }));
+      } else if (viewport?.length === 3 && viewport.every(Number.isFinite)) {
+        void flow.setViewport({ x: viewport[0], y: viewport[1], zoom: viewport[2] });
+      } else {
+        requestAnimationFrame(() => void flow.fitView());
+      }
+    };
+    if (unplaced.length === 0) return restore();
+    let cancelled = false;
+    layoutInWorker(doc.plan.planned_tasks)
+      .then(({ positions }) => {
+        if (cancelled) return;
+        store.getState().applyLayout(positions, { undoable: false });
+        restore();
+      })
+      .catch((error: Error) => store.getState().setNotice({ kind: 'error', message: `Automatic layout failed: ${error.message}`, taskIds: [] }))
+      .finally(() => !cancelled && setLaying(false));
+    return () => {
+      cancelled = true;
+    };
+  }, [store, openedWith]);
+
+  useEffect(() => {
+    replaceQuery((params) => {
+      if (selectedTaskIds.length === 1) params.set('task', selectedTaskIds[0]);
+      else params.delete('task');
+    });
+  }, [selectedTaskIds]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const mod = event.ctrlKey || event.metaKey;
+      const key = event.key.toLowerCase();
+      if (mod && key === 'k') {
+        event.preventDefault();
+        searchRef.current?.focus();
+        return;
+      }
+      if (isTyping(event.target)) return;
+      const state = store.getState();
+      const history = store.temporal.getState();
+      if (mod && key === 'z') {
+        event.preventDefault();
+        if (event.shiftKey) history.redo();
+        else history.undo();
+      } else if (mod && key === 'y') {
+        event.preventDefault();
+        history.redo();
+      } else if (mod && key === 'c') {
+        state.copySelection();
+      } else if (mod && key === 'v') {
+        state.paste();
+      } else if (mod && key === 'd') {
+        event.preventDefault();
+        state.duplicateSelection();
+      } else if (key === 'escape') {
+        state.setNotice(null);
+        state.select([]);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+
+  async function tidy() {
+    setLaying(true);
+    try {
+      const { positions } = await layoutInWorker(store.getState().doc.plan.planned_tasks);
+      store.getState().applyLayout(positions, { undoable: true });
+      requestAnimationFrame(() => void flow.fitView({ duration: 250 }));
+    } catch (error) {
+      store.getState().setNotice({ kind: 'error', message: `Layout failed: ${(error as Error).message}`, taskIds: [] });
+    } finally {
+      setLaying(false);
+    }
+  }
+
+  async function copyLink() {
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      store.getState().setNotice({ kind: 'info', message: 'Link copied: it opens this revision, selection and view', taskIds: [] });
+    } catch {
+      store.getState().setNotice({ kind: 'info', message: `Copy this link: ${window.location.href}`, taskIds: [] });
+    }
+  }
+
+  const onViewportSettled = (_: unknown, viewport: Viewport) => {
+    replaceQuery((params) => params.set('view', `${Math.round(viewport.x)},${Math.round(viewport.y)},${viewport.zoom.toFixed(3)}`));
+  };
+
+  return (
+    <div className="flex h-full flex-col">
+      <EditorToolbar onTidy={() => void tidy()} onFit={() => void flow.fitView({ duration: 250 })} onCopyLink={() => void copyLink()} laying={laying} />
+      <div className="flex min-h-0 flex-1">
+        <div className="w-64 shrink-0 border-r border-slate-200 bg-white">
+          <Outline ref={searchRef} onReveal={(id) => reveal([id])} />
+        </div>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="relative min-h-0 flex-1">
+            <EditorCanvas onViewportSettled={onViewportSettled} />
+            <div className="pointer-events-none absolute inset-x-0 top-3 z-10 flex justify-center">
+              <NoticeBar />
+            </div>
+          </div>
+          <div className="h-40 shrink-0 border-t border-slate-200 bg-white">
+            <IssuesPanel onReveal={reveal} />
+          </div>
+        </div>
+        <div className="w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white">
+          <Inspector />
+        </div>
+      </div>
+    </div>
+  );
+}

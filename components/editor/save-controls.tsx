@@ -1,0 +1,105 @@
+'use client';
+
+import { useState } from 'react';
+import { loadPlanAction, savePlanAction } from '@/app/plans/[id]/actions';
+import { PlanDocument } from '@/lib/plan';
+import { useEditor, useEditorStore } from './editor-context';
+
+type Conflict = { currentRevision: number };
+
+/** Save as a new revision; a stale base is shown as a conflict, never overwritten. */
+export function SaveControls() {
+  const store = useEditorStore();
+  const dirty = useEditor((s) => s.doc !== s.savedDoc);
+  const revision = useEditor((s) => s.baseRevision);
+  const [message, setMessage] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function save() {
+    const { planId, baseRevision, doc } = store.getState();
+    setSaving(true);
+    setError(null);
+    try {
+      const result = await savePlanAction({
+        id: planId,
+        request: { base_revision: baseRevision, plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs, view: doc.view, message: message.trim() || undefined },
+      });
+      if (result.ok) {
+        store.getState().markSaved(result.data.revision, doc);
+        setMessage('');
+      } else if (result.error.code === 'conflict') {
+        setConflict({ currentRevision: Number(result.error.current_revision) });
+      } else {
+        setError(result.error.message);
+      }
+    } catch {
+      setError('Could not reach the server; your changes are still here. Try again.');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function reloadLatest() {
+    const result = await loadPlanAction({ id: store.getState().planId });
+    if (!result.ok) return setError(result.error.message);
+    const { plan, job, subgraphs, view } = result.data;
+    store.getState().loadRevision(PlanDocument.parse({ plan, job, subgraphs, view }), result.data.revision);
+    setConflict(null);
+  }
+
+  return (
+    <div className="flex items-center gap-2">
+      <span className="text-xs text-slate-600" aria-live="polite">
+        Revision {revision}
+        {dirty ? <strong className="ml-2 font-medium text-amber-700">Unsaved changes</strong> : <span className="ml-2 text-emerald-700">Saved</span>}
+      </span>
+      <label htmlFor="save-message" className="sr-only">
+        Revision message
+      </label>
+      <input
+        id="save-message"
+        placeholder="What changed? (optional)"
+        className="w-48 rounded border border-slate-300 px-2 py-1 text-xs"
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+        onKeyDown={(e) => e.key === 'Enter' && dirty && !saving && void save()}
+      />
+      <button
+        type="button"
+        disabled={!dirty || saving}
+        onClick={() => void save()}
+        className="rounded-md bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
+      >
+        {saving ? 'Saving…' : 'Save'}
+      </button>
+      {error && (
+        <p role="alert" className="text-xs text-rose-700">
+          {error}
+        </p>
+      )}
+      {conflict && (
+        <div role="alertdialog" aria-labelledby="conflict-title" aria-describedby="conflict-text" className="fixed inset-0 z-50 grid place-items-center bg-slate-900/40">
+          <div className="w-[28rem] rounded-lg bg-white p-5 shadow-xl">
+            <h2 id="conflict-title" className="text-base font-semibold">
+              This plan was saved elsewhere
+            </h2>
+            <p id="conflict-text" className="mt-2 text-sm text-slate-600">
+              Someone saved revision {conflict.currentRevision} while you were editing revision {revision}. Nothing was overwritten. Reload the
+              latest revision (your unsaved changes here are discarded), or keep editing and copy what you need first.
+            </p>
+            <div className="mt-4 flex justify-end gap-2">
+              <button type="button" className="rounded border border-slate-300 px-3 py-1.5 text-sm" onClick={() => setConflict(null)}>
+                Keep editing
+              </button>
+              <button type="button" className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white" onClick={() => void reloadLatest()}>
+                Reload latest
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

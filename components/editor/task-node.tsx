@@ -1,0 +1,77 @@
+'use client';
+
+import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
+import { memo } from 'react';
+import type { TaskNode } from '@/lib/flow/plan-to-flow';
+
+const TYPE_STYLE: Record<string, { icon: string; label: string; accent: string }> = {
+  agent: { icon: '◆', label: 'Agent', accent: 'border-l-violet-500 text-violet-700' },
+  tool: { icon: '⚙', label: 'Tool', accent: 'border-l-cyan-600 text-cyan-700' },
+  llm: { icon: '✦', label: 'LLM', accent: 'border-l-pink-500 text-pink-700' },
+  dsl: { icon: '▤', label: 'DSL', accent: 'border-l-yellow-500 text-yellow-700' },
+};
+const UNKNOWN = { icon: '?', label: 'No type', accent: 'border-l-rose-500 text-rose-700' };
+
+// Below this zoom the text is unreadable anyway; drawing a plain box keeps a 2,000-task
+// canvas light while zoomed out.
+const DETAIL_ZOOM = 0.45;
+const zoomedOut = (s: { transform: [number, number, number] }) => s.transform[2] < DETAIL_ZOOM;
+
+function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
+  const { task, label, issueCount, hasError, highlighted, readOnly } = data;
+  const style = TYPE_STYLE[task.execution_type] ?? UNKNOWN;
+  const simple = useStore(zoomedOut);
+  const target = task.agent_id ?? task.tool_id ?? task.function_id;
+  const ring = highlighted ? 'ring-4 ring-rose-400' : selected ? 'ring-2 ring-brand-500' : hasError ? 'ring-1 ring-rose-300' : '';
+  return (
+    <div className={`h-full w-full rounded-md border border-slate-200 border-l-4 bg-white shadow-sm ${style.accent} ${ring}`}>
+      <Handle
+        type="target"
+        position={Position.Left}
+        isConnectable={!readOnly}
+        aria-label={`Input of ${label}`}
+        className="!h-3 !w-3 !border-2 !border-white !bg-slate-400"
+      />
+      {simple ? null : (
+        <div className="flex h-full flex-col justify-between px-3 py-2 text-left">
+          <div className="flex items-center justify-between gap-2 text-xs">
+            <span className="flex items-center gap-1 font-medium">
+              <span aria-hidden>{style.icon}</span>
+              {task.execution_type && !TYPE_STYLE[task.execution_type] ? task.execution_type : style.label}
+            </span>
+            <span className="flex items-center gap-1">
+              {task.mark_replan && (
+                <span title="Marked for replanning" className="rounded bg-indigo-100 px-1 text-[10px] font-semibold text-indigo-800">
+                  replan
+                </span>
+              )}
+              {issueCount > 0 && (
+                <span
+                  title={`${issueCount} validation issue${issueCount === 1 ? '' : 's'}`}
+                  className={`rounded-full px-1.5 text-[10px] font-bold ${hasError ? 'bg-rose-600 text-white' : 'bg-amber-400 text-amber-950'}`}
+                >
+                  {issueCount}
+                </span>
+              )}
+            </span>
+          </div>
+          <div className="line-clamp-2 text-[13px] leading-snug text-slate-900">{label}</div>
+          <div className="flex items-center justify-between gap-2 text-[11px] text-slate-500">
+            <span className="truncate font-mono">{target ?? task.task_id}</span>
+            <span className="shrink-0">{task.status}</span>
+          </div>
+        </div>
+      )}
+      <Handle
+        type="source"
+        position={Position.Right}
+        isConnectable={!readOnly}
+        aria-label={`Add a dependency from ${label}`}
+        className="!h-3 !w-3 !border-2 !border-white !bg-brand-600"
+      />
+    </div>
+  );
+}
+
+export const TaskNodeComponent = memo(TaskNodeView);
+export const nodeTypes = { task: TaskNodeComponent };

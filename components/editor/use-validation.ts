@@ -1,0 +1,28 @@
+'use client';
+
+import { useMemo } from 'react';
+import { validatePlan, type ValidationResult } from '@/lib/validate';
+import { useEditor } from './editor-context';
+
+export interface Validation {
+  result: ValidationResult;
+  byTask: Map<string, { count: number; hasError: boolean }>;
+}
+
+/** Live validation with the server's own rules, recomputed only when the tasks change. */
+export function useValidation(): Validation {
+  const tasks = useEditor((s) => s.doc.plan);
+  return useMemo(() => {
+    const result = validatePlan(tasks);
+    const byTask = new Map<string, { count: number; hasError: boolean }>();
+    for (const issue of result.issues) {
+      for (const id of new Set(issue.task_ids)) {
+        const entry = byTask.get(id) ?? { count: 0, hasError: false };
+        entry.count += 1;
+        entry.hasError ||= issue.severity === 'error';
+        byTask.set(id, entry);
+      }
+    }
+    return { result, byTask };
+  }, [tasks]);
+}

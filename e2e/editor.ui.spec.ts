@@ -1,0 +1,119 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+// The editor, driven like an operator would: mouse drags on the canvas, the keyboard,
+// and the inspector. Each test works on its own freshly created plan.
+
+const plan = {
+  planned_tasks: [
+    { task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'papers_search' },
+    { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] },
+    { task_id: 'review', description: 'Review', execution_type: 'agent', agent_id: 'reviewer' },
+  ],
+};
+
+async function openNewPlan(page: Page, query = ''): Promise<string> {
+  const response = await page.request.post('/api/plans', { data: { title: 'Editor test plan', plan } });
+  const { id } = await response.json();
+  await page.goto(`/plans/${id}${query}`);
+  await expect(page.getByRole('group', { name: 'Task Review' })).toBeVisible();
+  // The first layout runs in a worker; drags must start once the nodes have settled.
+  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+  return id;
+}
+
+async function drag(page: Page, from: Locator, to: Locator) {
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+const edge = (page: Page, name: string) => page.getByRole('group', { name: `Dependency ${name}` });
+
+test('add a dependency by dragging, undo and redo it, save, and find it after a reload', async ({ page }) => {
+  await openNewPlan(page);
+  await drag(page, page.getByLabel('Add a dependency from Summarise'), page.getByLabel('Input of Review'));
+  await expect(edge(page, 'Summarise → Review')).toHaveCount(1);
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(edge(page, 'Summarise → Review')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Redo' }).click();
+  await expect(edge(page, 'Summarise → Review')).toHaveCount(1);
+
+  await page.getByRole('textbox', { name: 'Revision message' }).fill('review after summary');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Revision 2')).toBeVisible();
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+
+  await page.reload();
+  await expect(edge(page, 'Summarise → Review')).toHaveCount(1);
+  await expect(page.getByText('Revision 2')).toBeVisible();
+});
+
+test('a connection that would close a cycle is refused, naming the cycle', async ({ page }) => {
+  await openNewPlan(page);
+  await drag(page, page.getByLabel('Add a dependency from Summarise'), page.getByLabel('Input of Fetch'));
+  await expect(page.getByRole('alert').filter({ hasText: 'Would create a cycle' })).toHaveText(/Would create a cycle: Summarise → Fetch → Summarise/);
+  await expect(edge(page, 'Summarise → Fetch')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled();
+});
+
+test('select an edge and delete it with the keyboard, then undo the deletion', async ({ page }) => {
+  await openNewPlan(page);
+  const dependency = edge(page, 'Fetch → Summarise');
+  await dependency.focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Delete');
+  await expect(dependency).toHaveCount(0);
+  await page.keyboard.press('Control+z');
+  await expect(dependency).toHaveCount(1);
+});
+
+test('edit a task description in the inspector, undo and redo it', async ({ page }) => {
+  await openNewPlan(page);
+  await page.getByRole('group', { name: 'Task Fetch' }).click();
+  const description = page.getByRole('textbox', { name: 'Description' });
+  await expect(description).toHaveValue('Fetch');
+  await description.fill('Fetch the papers');
+  await description.blur();
+  await expect(page.getByRole('group', { name: 'Task Fetch the papers' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('group', { name: 'Task Fetch' })).toBeVisible();
+  await expect(description).toHaveValue('Fetch');
+  await page.getByRole('button', { name: 'Redo' }).click();
+  await expect(description).toHaveValue('Fetch the papers');
+
+  const parameters = page.getByRole('textbox', { name: 'Parameters (JSON)' });
+  await parameters.fill('{ "limit": ');
+  await parameters.blur();
+  await expect(page.getByRole('alert').filter({ hasText: 'Not valid JSON' })).toBeVisible();
+});
+
+test('a ?task= link opens with that task selected', async ({ page }) => {
+  await openNewPlan(page, '?task=summarise');
+  await expect(page.getByRole('complementary', { name: 'Inspector' }).getByText('summarise', { exact: true })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue('Summarise');
+  await page.getByRole('navigation', { name: 'Outline' }).getByRole('button', { name: /^Review/ }).click();
+  await expect(page).toHaveURL(/[?&]task=review/);
+});
+
+test('saving over a revision saved elsewhere shows a conflict and can reload the latest', async ({ page }) => {
+  const id = await openNewPlan(page);
+  await page.getByRole('group', { name: 'Task Review' }).click();
+  await page.getByRole('textbox', { name: 'Description' }).fill('Review locally');
+  await page.getByRole('textbox', { name: 'Description' }).blur();
+
+  const elsewhere = { ...plan, planned_tasks: plan.planned_tasks.map((t) => (t.task_id === 'review' ? { ...t, description: 'Review remotely' } : t)) };
+  expect((await page.request.put(`/api/plans/${id}`, { data: { base_revision: 1, plan: elsewhere } })).status()).toBe(200);
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'This plan was saved elsewhere' });
+  await expect(dialog).toContainText('Someone saved revision 2');
+  await dialog.getByRole('button', { name: 'Reload latest' }).click();
+  await expect(page.getByRole('group', { name: 'Task Review remotely' })).toBeVisible();
+  await expect(page.getByText('Revision 2')).toBeVisible();
+});

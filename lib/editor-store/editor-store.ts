@@ -1,0 +1,251 @@
+import { temporal } from 'zundo';
+import { createStore } from 'zustand/vanilla';
+import { buildGraphIndex } from '@/lib/graph';
+import { checkConnection } from '@/lib/flow/connection-check';
+import {
+  PlanCommandError,
+  addDependency,
+  addTask,
+  moveDependency,
+  removeDependency,
+  removeTasks,
+  setPositions,
+  updateTask,
+  type PlanDocument,
+  type PlannerTaskInput,
+} from '@/lib/plan';
+import { copyTasks, pasteTasks, type ClipboardContent } from './clipboard';
+import { uniqueId } from './unique-id';
+
+// One store per open editor. `doc` is the domain slice and the only thing undo tracks;
+// everything else (selection, messages, in-flight drag positions, save state) is UI state
+// and never becomes an undo step. Each command below is one user intent and makes at most
+// one change to `doc`, hence exactly one undo step.
+
+type Position = { x: number; y: number };
+
+export interface Notice {
+  kind: 'refusal' | 'error' | 'info';
+  message: string;
+  /** Tasks to highlight, e.g. the cycle a refused connection would have closed. */
+  taskIds: string[];
+}
+
+export interface EditorState {
+  planId: string;
+  readOnly: boolean;
+  doc: PlanDocument;
+  /** The revision this editor's edits are based on, and the document as saved there. */
+  baseRevision: number;
+  savedDoc: PlanDocument;
+
+  selectedTaskIds: string[];
+  selectedEdgeId: string | null;
+  notice: Notice | null;
+  dragPositions: Record<string, Position> | null;
+  clipboard: ClipboardContent | null;
+
+  select(taskIds: string[]): void;
+  selectEdge(edgeId: string | null): void;
+  setNotice(notice: Notice | null): void;
+  setDragPositions(positions: Record<string, Position> | null): void;
+
+  addTask(input?: Partial<PlannerTaskInput>, position?: Position): string | null;
+  updateTask(taskId: string, patch: Partial<PlannerTaskInput>): string | null;
+  deleteTasks(taskIds: string[]): void;
+  connect(from: string, to: string): boolean;
+  moveEdge(edge: { from: string; to: string }, next: { from: string; to: string }): boolean;
+  removeEdge(from: string, to: string): void;
+  /** Deletes tasks (with their edges) and edges together, as one step. */
+  deleteElements(taskIds: string[], edges: Array<{ from: string; to: string }>): void;
+  moveTasks(positions: Record<string, Position>): void;
+  applyLayout(positions: Record<string, Position>, options: { undoable: boolean }): void;
+  copySelection(): void;
+  paste(): void;
+  duplicateSelection(): void;
+
+  /** `sent` is the document that was saved; edits made while saving stay unsaved. */
+  markSaved(revision: number, sent: PlanDocument): void;
+  loadRevision(doc: PlanDocument, revision: number): void;
+}
+
+export interface EditorInit {
+  planId: string;
+  revision: number;
+  doc: PlanDocument;
+  readOnly: boolean;
+}
+
+export function createEditorStore(init: EditorInit) {
+  // The history API exists only once the store does; commands reach it through this.
+  const history = { pause: () => {}, resume: () => {}, clear: () => {} };
+  const store = createStore<EditorState>()(
+    temporal(
+      (set, get) => {
+        /** Applies one domain command; a refused command becomes a visible notice, not a change. */
+        const edit = (fn: (doc: PlanDocument) => PlanDocument, after?: Partial<EditorState>): boolean => {
+          if (get().readOnly) return false;
+          try {
+            set({ doc: fn(get().doc), notice: null, ...after });
+            return true;
+          } catch (error) {
+            if (!(error instanceof PlanCommandError)) throw error;
+            set({ notice: { kind: 'error', message: error.message.replace(/^\w+: /, ''), taskIds: [] } });
+            return false;
+          }
+        };
+        /** Adds copies of the clipboard's tasks under fresh ids, selected, as one step. */
+        const insertCopies = (clip: ClipboardContent) => {
+          const { tasks, positions } = pasteTasks(get().doc, clip);
+          edit(
+            (doc) => tasks.reduce((next, task) => addTask(next, task, positions[task.task_id]), doc),
+            { selectedTaskIds: tasks.map((t) => t.task_id), selectedEdgeId: null },
+          );
+        };
+        const verdict = (from: string, to: string, moving?: { from: string; to: string }) => {
+          const tasks = get().doc.plan.planned_tasks;
+          return checkConnection(tasks, buildGraphIndex(tasks), from, to, moving);
+        };
+
+        return {
+          planId: init.planId,
+          readOnly: init.readOnly,
+          doc: init.doc,
+          baseRevision: init.revision,
+          savedDoc: init.doc,
+          selectedTaskIds: [],
+          selectedEdgeId: null,
+          notice: null,
+          dragPositions: null,
+          clipboard: null,
+
+          select: (taskIds) => set({ selectedTaskIds: taskIds, selectedEdgeId: null }),
+          selectEdge: (edgeId) => set({ selectedEdgeId: edgeId, selectedTaskIds: edgeId ? [] : get().selectedTaskIds }),
+          setNotice: (notice) => set({ notice }),
+          setDragPositions: (positions) => set({ dragPositions: positions }),
+
+          addTask(input = {}, position) {
+            const taken = new Set(get().doc.plan.planned_tasks.map((t) => t.task_id));
+            const id = input.task_id ?? uniqueId(`task-${taken.size + 1}`, taken);
+            const ok = edit((doc) => addTask(doc, { description: 'New task', execution_type: 'agent', ...input, task_id: id }, position), {
+              selectedTaskIds: [id],
+              selectedEdgeId: null,
+            });
+            return ok ? id : null;
+          },
+
+          updateTask(taskId, patch) {
+            if (get().readOnly) return 'This revision is read-only';
+            try {
+              set({ doc: updateTask(get().doc, taskId, patch) });
+              return null;
+            } catch (error) {
+              if (error instanceof PlanCommandError) return error.message.replace(/^updateTask: /, '');
+              throw error;
+            }
+          },
+
+          deleteTasks(taskIds) {
+            if (!taskIds.length) return;
+            edit((doc) => removeTasks(doc, taskIds), { selectedTaskIds: [], selectedEdgeId: null });
+          },
+
+          connect(from, to) {
+            const check = verdict(from, to);
+            if (!check.ok) {
+              set({ notice: { kind: 'refusal', message: check.message, taskIds: check.cycle } });
+              return false;
+            }
+            return edit((doc) => addDependency(doc, from, to), { selectedEdgeId: null });
+          },
+
+          moveEdge(edge, next) {
+            if (edge.from === next.from && edge.to === next.to) return false;
+            const check = verdict(next.from, next.to, edge);
+            if (!check.ok) {
+              set({ notice: { kind: 'refusal', message: check.message, taskIds: check.cycle } });
+              return false;
+            }
+            return edit((doc) => moveDependency(doc, edge, next), { selectedEdgeId: null });
+          },
+
+          removeEdge(from, to) {
+            edit((doc) => removeDependency(doc, from, to), { selectedEdgeId: null });
+          },
+
+          deleteElements(taskIds, edges) {
+            if (!taskIds.length && !edges.length) return;
+            const doomed = new Set(taskIds);
+            edit(
+              (doc) => {
+                let next = taskIds.length ? removeTasks(doc, taskIds) : doc;
+                for (const { from, to } of edges) {
+                  if (!doomed.has(from) && !doomed.has(to)) next = removeDependency(next, from, to);
+                }
+                return next;
+              },
+              { selectedTaskIds: [], selectedEdgeId: null },
+            );
+          },
+
+          moveTasks(positions) {
+            edit((doc) => setPositions(doc, positions), { dragPositions: null });
+          },
+
+          applyLayout(positions, { undoable }) {
+            if (undoable) {
+              edit((doc) => setPositions(doc, positions));
+              return;
+            }
+            // Laying out a plan that was opened without positions is not an edit: it is
+            // neither an undo step nor an unsaved change.
+            const store = get();
+            const wasClean = store.doc === store.savedDoc;
+            const doc = setPositions(store.doc, positions);
+            history.pause();
+            set({ doc, ...(wasClean ? { savedDoc: doc } : {}) });
+            history.resume();
+          },
+
+          copySelection() {
+            const clip = copyTasks(get().doc, new Set(get().selectedTaskIds));
+            if (clip) set({ clipboard: clip, notice: { kind: 'info', message: `Copied ${clip.tasks.length} task${clip.tasks.length === 1 ? '' : 's'}`, taskIds: [] } });
+          },
+
+          paste() {
+            const clip = get().clipboard;
+            if (clip) insertCopies(clip);
+          },
+
+          duplicateSelection() {
+            const clip = copyTasks(get().doc, new Set(get().selectedTaskIds));
+            if (clip) insertCopies(clip);
+          },
+
+          markSaved(revision, sent) {
+            set({ baseRevision: revision, savedDoc: sent });
+          },
+
+          loadRevision(doc, revision) {
+            history.pause();
+            set({ doc, savedDoc: doc, baseRevision: revision, notice: null, selectedEdgeId: null, dragPositions: null });
+            history.resume();
+            history.clear();
+          },
+        };
+      },
+      {
+        partialize: (state) => ({ doc: state.doc }),
+        equality: (a, b) => a.doc === b.doc,
+        limit: 200,
+      },
+    ),
+  );
+
+  history.pause = () => store.temporal.getState().pause();
+  history.resume = () => store.temporal.getState().resume();
+  history.clear = () => store.temporal.getState().clear();
+  return store;
+}
+
+export type EditorStore = ReturnType<typeof createEditorStore>;

@@ -1,0 +1,49 @@
+/**
+ * Web Worker that lays out a plan DAG with ELK, off the browser's main thread.
+ *
+ * Why it exists: ELK's layered layout takes seconds on plans of a few thousand
+ * tasks, and it is synchronous JavaScript; run on the main thread it would freeze
+ * the editor. Started as a module worker by layout-client.ts, one request at a time:
+ * `{ id, tasks, nodeSize? }` in, `{ id, positions, ms }` or `{ id, error }` out.
+ */
+
+import ELK from 'elkjs/lib/elk.bundled.js';
+import { fromElkResult, toElkGraph, type LayoutTask, type NodeSize, type XYPosition } from './elk-graph';
+
+export interface LayoutRequest {
+  id: number;
+  tasks: LayoutTask[];
+  nodeSize?: NodeSize;
+}
+
+export type LayoutResponse =
+  | { id: number; positions: Record<string, XYPosition>; ms: number }
+  | { id: number; error: string };
+
+const scope = globalThis as unknown as DedicatedWorkerGlobalScope;
+
+// The bundled build runs ELK in-process (a "fake worker" driven by setTimeout), so
+// no nested worker is spawned. When it is loaded inside a worker, though, it also
+// installs its own `self.onmessage` to serve ELK's worker protocol (kieler/elkjs#141).
+// Imports are evaluated before this module body, so assigning `onmessage` below
+// replaces that handler; ELK's in-process instance does not need it.
+const elk = new ELK();
+
+async function layout(request: LayoutRequest): Promise<LayoutResponse> {
+  const started = performance.now();
+  try {
+    if (!Array.isArray(request.tasks)) throw new Error('the request has no task list');
+    const graph = toElkGraph(request.tasks, { nodeSize: request.nodeSize });
+    const positions = fromElkResult(await elk.layout(graph));
+    return { id: request.id, positions, ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    // ELK rejects with GWT-translated Java exceptions; a very deep graph can also
+    // overflow the stack (RangeError). Both carry a usable message.
+    const message = error instanceof Error ? error.message : String(error);
+    return { id: request.id, error: `ELK layout failed: ${message}` };
+  }
+}
+
+scope.onmessage = (event: MessageEvent<LayoutRequest>) => {
+  void layout(event.data).then((response) => scope.postMessage(response));
+};

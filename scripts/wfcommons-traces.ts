@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The WfCommons traces live beside the repository (../shared/benchmarks/wfcommons), not in
+// it. A clone elsewhere on this machine finds them at the workspace's shared folder, or
+// wherever PLANGATE_WFCOMMONS_DIR points.
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export const WFCOMMONS_TRACES = {
+  montage: 'montage-chameleon-dss-15d-001.json',
+  epigenomics: 'epigenomics-chameleon-ilmn-6seq-50k-001.json',
+} as const;
+
+export function wfcommonsDir(): string {
+  const candidates = [
+    process.env.PLANGATE_WFCOMMONS_DIR,
+    path.resolve(root, '../shared/benchmarks/wfcommons'),
+    '/work/shared/benchmarks/wfcommons',
+  ].filter((c): c is string => !!c);
+  const found = candidates.find((dir) => existsSync(path.join(dir, WFCOMMONS_TRACES.montage)));
+  if (!found) {
+    throw new Error(`wfcommonsDir: WfCommons traces not found; looked in ${candidates.join(', ')}. Set PLANGATE_WFCOMMONS_DIR.`);
+  }
+  return found;
+}
