@@ -38,6 +38,10 @@ export function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveE
   const flow = useReactFlow();
   const mapper = useMemo(() => createFlowMapper(), []);
   const moving = useRef<{ from: string; to: string } | null>(null);
+  // Pointer events can outnumber frames; drag positions are gathered here and handed to
+  // the store at most once per animation frame.
+  const pendingDrag = useRef<Record<string, { x: number; y: number }> | null>(null);
+  const dragFrame = useRef(0);
 
   const index = useMemo(() => buildGraphIndex(tasks), [tasks]);
   const selected = useMemo(() => new Set(selectedTaskIds), [selectedTaskIds]);
@@ -48,24 +52,32 @@ export function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveE
     [tasks, positions, selected, selectedEdgeId, byTask, highlighted, readOnly],
   );
   const nodes = useMemo(() => mapper.nodes(inputs), [mapper, inputs]);
-  const edges = useMemo(() => mapper.edges(inputs), [mapper, inputs]);
+  // Edges do not depend on positions, so dragging a node never rebuilds them.
+  const edges = useMemo(
+    () => mapper.edges({ tasks, positions: {}, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly }),
+    [mapper, tasks, selected, selectedEdgeId, byTask, highlighted, readOnly],
+  );
 
   const onNodesChange = useCallback(
     (changes: NodeChange<TaskNode>[]) => {
       const state = store.getState();
-      let drag: Record<string, { x: number; y: number }> | null = null;
       let selection: Set<string> | null = null;
       for (const change of changes) {
         if (change.type === 'position' && change.position && change.dragging) {
-          drag ??= { ...(state.dragPositions ?? {}) };
-          drag[change.id] = { x: Math.round(change.position.x), y: Math.round(change.position.y) };
+          pendingDrag.current ??= { ...(state.dragPositions ?? {}) };
+          pendingDrag.current[change.id] = { x: Math.round(change.position.x), y: Math.round(change.position.y) };
+          dragFrame.current ||= requestAnimationFrame(() => {
+            dragFrame.current = 0;
+            const drag = pendingDrag.current;
+            pendingDrag.current = null;
+            if (drag) store.getState().setDragPositions(drag);
+          });
         } else if (change.type === 'select') {
           selection ??= new Set(state.selectedTaskIds);
           if (change.selected) selection.add(change.id);
           else selection.delete(change.id);
         }
       }
-      if (drag) state.setDragPositions(drag);
       if (selection) state.select([...selection]);
     },
     [store],
@@ -83,8 +95,11 @@ export function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveE
   );
 
   const onNodeDragStop = useCallback(() => {
-    const drag = store.getState().dragPositions;
-    if (drag) store.getState().moveTasks(drag);
+    cancelAnimationFrame(dragFrame.current);
+    dragFrame.current = 0;
+    const drag = { ...(store.getState().dragPositions ?? {}), ...(pendingDrag.current ?? {}) };
+    pendingDrag.current = null;
+    if (Object.keys(drag).length) store.getState().moveTasks(drag);
   }, [store]);
 
   const isValidConnection = useCallback(
@@ -164,7 +179,8 @@ export function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveE
         fitViewOptions={{ padding: 0.2 }}
       >
         <Background gap={24} />
-        <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} style={{ width: 140, height: 90 }} position="top-right" />
+        {/* Hidden while dragging: it redraws every task on each frame, the largest cost of a drag on big plans. */}
+        {!dragPositions && <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} style={{ width: 140, height: 90 }} position="top-right" />}
         <Controls aria-label="Zoom controls" showInteractive={false} />
       </ReactFlow>
     </div>

@@ -24,7 +24,7 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
   const target = task.agent_id ?? task.tool_id ?? task.function_id;
   const ring = highlighted ? 'ring-4 ring-rose-400' : selected ? 'ring-2 ring-brand-500' : hasError ? 'ring-1 ring-rose-300' : '';
   return (
-    <div className={`h-full w-full rounded-md border border-slate-200 border-l-4 bg-white shadow-sm ${style.accent} ${ring}`}>
+    <div className={`h-full w-full rounded-md border border-slate-200 border-l-4 bg-white ${style.accent} ${ring}`}>
       <Handle
         type="target"
         position={Position.Left}

@@ -5,15 +5,16 @@
  * layout time; speed itself is judged by benchmarks, not asserted here.
  */
 
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
+import { syntheticPlan } from '@/scripts/synthetic-plan';
+import { WFCOMMONS_TRACES, wfcommonsDir } from '@/scripts/wfcommons-traces';
 import { parseWfFormat } from '../formats/wfformat';
 import {
   fromElkResult,
   LARGE_GRAPH_TASKS,
-  layoutOptionsFor,
   NODE_SIZE,
   toElkGraph,
   type LayoutTask,
@@ -21,9 +22,7 @@ import {
   type XYPosition,
 } from './elk-graph';
 
-const MONTAGE = fileURLToPath(
-  new URL('../../../shared/benchmarks/wfcommons/montage-chameleon-dss-15d-001.json', import.meta.url),
-);
+const MONTAGE = path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage);
 
 const elk = new ELK();
 
@@ -74,37 +73,6 @@ function expectReadable(tasks: ReadonlyArray<LayoutTask>, positions: Record<stri
   expect(overlaps(positions, size)).toEqual([]);
 }
 
-/** mulberry32, as in scripts/bench.ts, so the graphs are the same on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * The plan-like DAG of scripts/bench.ts: 0–6 dependencies per task (3 on average),
- * mostly within the previous 64 tasks, 5% reaching anywhere back.
- */
-function syntheticPlan(n: number, seed: number): LayoutTask[] {
-  const random = rng(seed);
-  const tasks: LayoutTask[] = [];
-  for (let i = 0; i < n; i++) {
-    const want = Math.min(i, Math.floor(random() * 7));
-    const deps = new Set<number>();
-    while (deps.size < want) {
-      const span = random() < 0.05 ? i : Math.min(i, 64);
-      deps.add(i - 1 - Math.floor(random() * span));
-    }
-    tasks.push({ task_id: `task-${i}`, dependencies: Array.from(deps, (d) => `task-${d}`) });
-  }
-  return tasks;
-}
-
 /** A small plan with pipelines, a fan-out, a fan-in, a long edge and a loose task. */
 const RESEARCH_PLAN: LayoutTask[] = [
   { task_id: 'setup', dependencies: [] },
@@ -145,16 +113,52 @@ describe('toElkGraph', () => {
     expect(graph.children?.[0]).toMatchObject({ width: 100, height: 30 });
   });
 
-  it('switches to the fast option set above LARGE_GRAPH_TASKS tasks', () => {
-    const small = layoutOptionsFor(LARGE_GRAPH_TASKS);
-    const large = layoutOptionsFor(LARGE_GRAPH_TASKS + 1);
-    expect(small['elk.layered.nodePlacement.strategy']).toBe('BRANDES_KOEPF');
-    expect(large['elk.layered.nodePlacement.strategy']).toBe('SIMPLE');
-    for (const options of [small, large]) {
-      expect(options).toMatchObject({ 'elk.algorithm': 'layered', 'elk.direction': 'RIGHT' });
-    }
+  it('lets ELK lay out plans of up to LARGE_GRAPH_TASKS tasks on its own', () => {
+    const tasks = syntheticPlan(LARGE_GRAPH_TASKS, 1);
+    const graph = toElkGraph(tasks);
+    expect(graph.layoutOptions).toMatchObject({
+      'elk.layered.layering.strategy': 'NETWORK_SIMPLEX',
+      'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
+    });
+    expect(graph.children?.every((c) => c.x === undefined)).toBe(true);
+    expect(graph.edges).toHaveLength(tasks.reduce((sum, t) => sum + t.dependencies.length, 0));
+  });
+
+  it('pre-layers larger plans: every dependency left to right, only short edges kept', () => {
     const tasks = syntheticPlan(LARGE_GRAPH_TASKS + 1, 1);
-    expect(toElkGraph(tasks).layoutOptions).toEqual(large);
+    const graph = toElkGraph(tasks);
+    expect(graph.layoutOptions).toMatchObject({
+      'elk.algorithm': 'layered',
+      'elk.direction': 'RIGHT',
+      'elk.layered.layering.strategy': 'INTERACTIVE',
+      'elk.layered.nodePlacement.strategy': 'SIMPLE',
+    });
+    const step = NODE_SIZE.width + 1;
+    const layer = new Map(graph.children?.map((c) => [c.id, (c.x ?? NaN) / step]));
+    for (const l of layer.values()) expect(Number.isInteger(l) && l >= 0).toBe(true);
+    const kept = new Set(graph.edges?.map((e) => `${e.sources[0]}->${e.targets[0]}`));
+    for (const task of tasks) {
+      for (const dep of task.dependencies) {
+        const span = layer.get(task.task_id)! - layer.get(dep)!;
+        expect(span).toBeGreaterThan(0);
+        expect(kept.has(`${dep}->${task.task_id}`)).toBe(span <= 2);
+      }
+    }
+    // Each task sits right before its earliest dependent; tasks nothing waits for stay early.
+    const dependents = new Map<string, string[]>();
+    for (const t of tasks) for (const d of t.dependencies) dependents.set(d, [...(dependents.get(d) ?? []), t.task_id]);
+    for (const [id, next] of dependents) {
+      expect(layer.get(id)).toBe(Math.min(...next.map((n) => layer.get(n)!)) - 1);
+    }
+  });
+
+  it('falls back to ELK layering, with every edge, for a cyclic large plan', () => {
+    const tasks = syntheticPlan(LARGE_GRAPH_TASKS + 1, 1);
+    tasks[0] = { ...tasks[0]!, dependencies: [tasks[tasks.length - 1]!.task_id] };
+    const graph = toElkGraph(tasks);
+    expect(graph.layoutOptions?.['elk.layered.layering.strategy']).toBe('NETWORK_SIMPLEX');
+    expect(graph.children?.every((c) => c.x === undefined)).toBe(true);
+    expect(graph.edges).toHaveLength(tasks.reduce((sum, t) => sum + t.dependencies.length, 0));
   });
 });
 
@@ -225,14 +229,29 @@ describe('ELK layout of toElkGraph output', () => {
     console.info(`[elk-graph] synthetic: ${tasks.length} tasks, ${edges} edges laid out in ${ms} ms`);
   });
 
-  it('lays out a 200-task synthetic plan with the detailed option set', { timeout: 60_000 }, async () => {
+  it('lays out the largest plan that gets the detailed options', { timeout: 60_000 }, async () => {
     const tasks = syntheticPlan(LARGE_GRAPH_TASKS, 6);
     const { positions, ms } = await layout(tasks);
     expectReadable(tasks, positions);
     console.info(`[elk-graph] synthetic: ${tasks.length} tasks laid out in ${ms} ms (detailed options)`);
   });
 
-  it.skipIf(!existsSync(MONTAGE))('lays out the WfCommons montage trace (2,122 tasks)', { timeout: 120_000 }, async () => {
+  it('lays out a cyclic large plan without failing', { timeout: 60_000 }, async () => {
+    const tasks = syntheticPlan(LARGE_GRAPH_TASKS + 1, 1);
+    tasks[0] = { ...tasks[0]!, dependencies: [tasks[tasks.length - 1]!.task_id] };
+    const { positions } = await layout(tasks);
+    expectEveryTaskPlaced(tasks, positions);
+    expect(overlaps(positions, NODE_SIZE)).toEqual([]);
+  });
+
+  it("lays out a 10,000-task chain (ELK's own layering overflows the stack on it)", { timeout: 120_000 }, async () => {
+    const tasks = Array.from({ length: 10_000 }, (_, i) => ({ task_id: `c${i}`, dependencies: i ? [`c${i - 1}`] : [] }));
+    const { positions, ms } = await layout(tasks);
+    expectReadable(tasks, positions);
+    console.info(`[elk-graph] chain: ${tasks.length} tasks laid out in ${ms} ms`);
+  });
+
+  it('lays out the WfCommons montage trace (2,122 tasks)', { timeout: 120_000 }, async () => {
     const { tasks } = parseWfFormat(readFileSync(MONTAGE, 'utf8'));
     expect(tasks).toHaveLength(2122);
     const { positions, ms } = await layout(tasks);

@@ -6,6 +6,17 @@
  * DOM, no worker, no ELK runtime) lets the same code run in the layout Web Worker
  * and in Node tests, and keeps the layout options — the part that decides speed and
  * readability — in one reviewed place.
+ *
+ * Two option sets, chosen by size (timings: Node 20 or a Chromium worker on 2 busy
+ * cores, warm JIT; the first layout in a fresh worker costs up to ~2× more):
+ * - up to LARGE_GRAPH_TASKS tasks, ELK does everything with its best-looking
+ *   settings (≈0.1 s at 50 tasks, ≈0.6 s at 150);
+ * - above that, the layers are computed here and ELK only orders and places nodes
+ *   within them. ELK's own layering left many dummy nodes for long edges (127,000
+ *   for a 5,000-task plan), which made layouts take 1.5–4.5 s at 1,000 tasks and
+ *   ~30 s at 5,000, and its recursive searches overflowed a worker's stack on long
+ *   chains (5,000 tasks in Chromium). Pre-layered, the same plans take ≈0.4–0.9 s
+ *   and ≈2–3 s, and a 10,000-task chain lays out.
  */
 
 import type { ElkExtendedEdge, ElkNode, LayoutOptions } from 'elkjs/lib/elk-api';
@@ -30,13 +41,16 @@ export interface XYPosition {
 /** Size of a task node box on the canvas, in px. */
 export const NODE_SIZE: Readonly<NodeSize> = Object.freeze({ width: 240, height: 84 });
 
+/** Plans with more tasks than this get the fast, pre-layered layout. */
+export const LARGE_GRAPH_TASKS = 150;
+
 /**
- * Above this many tasks the layout switches from the detailed option set to the
- * fast one. Measured in Node on 2 cores (see the report in elk-graph.test.ts): the
- * detailed set takes ~0.1 s at 50 tasks and ~0.6–0.8 s at 200, but grows to 2–5 s at
- * 1,000 and lays such graphs out ~14× larger in area than the fast set.
+ * In the fast layout, dependencies spanning more layers than this are left out of
+ * the ELK graph. The layers already order every dependency left to right, and React
+ * Flow draws all edges itself, so a long edge would only add a dummy node per layer
+ * crossed: it is the main cost of a large layout, for little effect on the order.
  */
-export const LARGE_GRAPH_TASKS = 200;
+const MAX_LAID_OUT_EDGE_SPAN = 2;
 
 /**
  * Shared by both option sets. The canvas draws its own edges (React Flow), so
@@ -55,10 +69,6 @@ const COMMON_OPTIONS: LayoutOptions = {
   'elk.spacing.edgeEdge': '5',
   'elk.layered.spacing.edgeNodeBetweenLayers': '10',
   'elk.layered.spacing.edgeEdgeBetweenLayers': '5',
-  // Network-simplex layering minimises the total edge span, hence the number of dummy
-  // nodes every later phase has to handle; the longest-path layerers were slower here
-  // (more dummies) and Coffman–Graham several times slower.
-  'elk.layered.layering.strategy': 'NETWORK_SIMPLEX',
   'elk.layered.crossingMinimization.strategy': 'LAYER_SWEEP',
   // Greedy switching is quadratic per layer; ELK only enables it for tiny graphs anyway.
   'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
@@ -69,15 +79,17 @@ const COMMON_OPTIONS: LayoutOptions = {
   'elk.padding': '[top=0,left=0,bottom=0,right=0]',
 };
 
-/** Up to LARGE_GRAPH_TASKS tasks: the nicest picture ELK gives within ~1 s. */
+/** Up to LARGE_GRAPH_TASKS tasks: the nicest picture ELK gives in well under a second. */
 const DETAILED_OPTIONS: LayoutOptions = {
   ...COMMON_OPTIONS,
+  // Network-simplex layering minimises the total edge span.
+  'elk.layered.layering.strategy': 'NETWORK_SIMPLEX',
   // ELK's default number of crossing-minimisation passes.
   'elk.layered.thoroughness': '7',
   // Brandes–Köpf keeps pipelines on straight horizontal lines.
   'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
   // With Brandes–Köpf, orthogonal routing needs the least room between layers
-  // (polyline routing widened the gaps ~25% at 200 tasks, ~2.7× at 1,000).
+  // (polyline routing widened the gaps ~25% at 200 tasks).
   'elk.edgeRouting': 'ORTHOGONAL',
   // Each connected component is laid out on its own and they are stacked, so
   // independent sub-plans and loose tasks stay apart.
@@ -88,58 +100,108 @@ const DETAILED_OPTIONS: LayoutOptions = {
 /** More than LARGE_GRAPH_TASKS tasks: speed and a compact picture first. */
 const FAST_OPTIONS: LayoutOptions = {
   ...COMMON_OPTIONS,
-  // One crossing-minimisation pass instead of seven: ~2× faster at 1,000 tasks.
+  // Layers come from the x coordinates toElkGraph assigns (see assignLayers).
+  'elk.layered.layering.strategy': 'INTERACTIVE',
+  // One crossing-minimisation pass instead of seven.
   'elk.layered.thoroughness': '1',
-  // Centres each layer. Brandes–Köpf gave each long edge its own lane and made
-  // 1,000-task plans ~14× taller (42,000 px against 3,000 px); network-simplex
-  // placement overflowed the stack; linear segments was ~8× slower.
+  // Centres each layer. Brandes–Köpf made 1,000-task plans 5–14× taller;
+  // network-simplex placement overflowed the stack; linear segments was ~8× slower.
   'elk.layered.nodePlacement.strategy': 'SIMPLE',
   // With centred layers nearly every edge bends, and orthogonal routing then
   // reserves a slot per edge between layers (2× wider); polyline does not.
   'elk.edgeRouting': 'POLYLINE',
-  // ELK finds components with a recursive search that overflowed the stack on a
-  // 5,000-task chain; laying the whole graph out at once costs the same time.
+  // ELK finds components with a recursive search that overflows on long chains;
+  // one graph costs the same time.
   'elk.separateConnectedComponents': 'false',
 };
 
-/** The ELK layout options used for a plan of `taskCount` tasks. */
-export function layoutOptionsFor(taskCount: number): LayoutOptions {
-  return { ...(taskCount > LARGE_GRAPH_TASKS ? FAST_OPTIONS : DETAILED_OPTIONS) };
+/**
+ * Layer of every node for the fast layout, or null when the graph has a cycle.
+ * Each node goes one layer before its earliest dependent (tasks without dependents
+ * stay at their earliest possible layer), which keeps edges short: set-up steps sit
+ * next to the tasks that use them rather than all in the first column. Iterative,
+ * O(n + e): no recursion, whatever the depth of the plan.
+ */
+function assignLayers(n: number, from: readonly number[], to: readonly number[]): Int32Array | null {
+  const successors: number[][] = Array.from({ length: n }, () => []);
+  const waiting = new Int32Array(n);
+  for (let e = 0; e < from.length; e++) {
+    successors[from[e]].push(to[e]);
+    waiting[to[e]]++;
+  }
+  const order: number[] = [];
+  for (let v = 0; v < n; v++) if (waiting[v] === 0) order.push(v);
+  for (let head = 0; head < order.length; head++) {
+    for (const s of successors[order[head]]) if (--waiting[s] === 0) order.push(s);
+  }
+  if (order.length < n) return null;
+
+  const layer = new Int32Array(n);
+  for (const v of order) for (const s of successors[v]) layer[s] = Math.max(layer[s], layer[v] + 1);
+  for (let i = n - 1; i >= 0; i--) {
+    const v = order[i];
+    const next = successors[v];
+    if (next.length === 0) continue;
+    let earliest = Infinity;
+    for (const s of next) earliest = Math.min(earliest, layer[s]);
+    layer[v] = earliest - 1;
+  }
+  return layer;
 }
 
 /**
- * Builds the ELK input graph: one child per task and one edge per dependency
- * `dependency → task`. Duplicate task ids keep their first occurrence; dependencies
- * on unknown tasks, on the task itself and repeated dependencies are dropped, so the
- * result is always a graph ELK accepts.
+ * Builds the ELK input graph: one child per task, fixed size, and one edge
+ * `dependency → task` per dependency. Duplicate task ids keep their first
+ * occurrence; dependencies on unknown tasks, on the task itself and repeated
+ * dependencies are dropped, so the result is always a graph ELK accepts.
+ *
+ * Above LARGE_GRAPH_TASKS tasks the layers are assigned here (as x coordinates
+ * ELK's interactive layering reads) and dependencies spanning more than
+ * MAX_LAID_OUT_EDGE_SPAN layers are left out; every dependency still points left
+ * to right. A cyclic plan falls back to ELK's own layering with all edges.
  */
 export function toElkGraph(
   tasks: ReadonlyArray<LayoutTask>,
   options: { nodeSize?: NodeSize } = {},
 ): ElkNode {
   const { width, height } = options.nodeSize ?? NODE_SIZE;
-  const children: ElkNode[] = [];
-  const known = new Set<string>();
-  const kept: LayoutTask[] = [];
+  const index = new Map<string, number>();
+  const unique: LayoutTask[] = [];
   for (const task of tasks) {
-    if (known.has(task.task_id)) continue;
-    known.add(task.task_id);
-    kept.push(task);
-    children.push({ id: task.task_id, width, height });
+    if (index.has(task.task_id)) continue;
+    index.set(task.task_id, unique.length);
+    unique.push(task);
   }
 
-  const edges: ElkExtendedEdge[] = [];
-  for (const task of kept) {
-    const seen = new Set<string>();
+  const from: number[] = [];
+  const to: number[] = [];
+  unique.forEach((task, target) => {
+    const seen = new Set<number>();
     for (const dep of task.dependencies) {
-      if (dep === task.task_id || seen.has(dep) || !known.has(dep)) continue;
-      seen.add(dep);
-      // Edge ids live in their own namespace in ELK; they only need to be unique.
-      edges.push({ id: `e${edges.length}`, sources: [dep], targets: [task.task_id] });
+      const source = index.get(dep);
+      if (source === undefined || source === target || seen.has(source)) continue;
+      seen.add(source);
+      from.push(source);
+      to.push(target);
     }
-  }
+  });
 
-  return { id: 'root', layoutOptions: layoutOptionsFor(children.length), children, edges };
+  const large = unique.length > LARGE_GRAPH_TASKS;
+  const layoutOptions = { ...(large ? FAST_OPTIONS : DETAILED_OPTIONS) };
+  const layer = large ? assignLayers(unique.length, from, to) : null;
+  if (large && !layer) layoutOptions['elk.layered.layering.strategy'] = 'NETWORK_SIMPLEX';
+
+  const children: ElkNode[] = unique.map((task, i) =>
+    // Layers one node width + 1 px apart never overlap, so ELK reads them apart.
+    layer ? { id: task.task_id, width, height, x: layer[i] * (width + 1), y: 0 } : { id: task.task_id, width, height },
+  );
+  const edges: ElkExtendedEdge[] = [];
+  for (let e = 0; e < from.length; e++) {
+    if (layer && layer[to[e]] - layer[from[e]] > MAX_LAID_OUT_EDGE_SPAN) continue;
+    // Edge ids live in their own namespace in ELK; they only need to be unique.
+    edges.push({ id: `e${e}`, sources: [unique[from[e]].task_id], targets: [unique[to[e]].task_id] });
+  }
+  return { id: 'root', layoutOptions, children, edges };
 }
 
 /** Reads node positions (top-left, whole px) out of a graph ELK has laid out. */

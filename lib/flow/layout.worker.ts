@@ -3,8 +3,8 @@
  *
  * Why it exists: ELK's layered layout takes seconds on plans of a few thousand
  * tasks, and it is synchronous JavaScript; run on the main thread it would freeze
- * the editor. Started as a module worker by layout-client.ts, one request at a time:
- * `{ id, tasks, nodeSize? }` in, `{ id, positions, ms }` or `{ id, error }` out.
+ * the editor. Started by layout-client.ts; requests are handled one at a time, in
+ * order: `{ id, tasks, nodeSize? }` in, `{ id, positions, ms }` or `{ id, error }` out.
  */
 
 import ELK from 'elkjs/lib/elk.bundled.js';
@@ -44,6 +44,23 @@ async function layout(request: LayoutRequest): Promise<LayoutResponse> {
   }
 }
 
+async function answer(request: LayoutRequest): Promise<void> {
+  const response = await layout(request);
+  try {
+    scope.postMessage(response);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    scope.postMessage({ id: request.id, error: `could not send the layout back: ${message}` } satisfies LayoutResponse);
+  }
+}
+
+// One layout at a time, in arrival order. ELK defers its own callbacks with
+// setTimeout, so overlapping layouts would interleave and every reply would wait
+// for the last of them; queued, each is answered as soon as it is done and `ms`
+// is its own run time.
+let queue: Promise<void> = Promise.resolve();
+
 scope.onmessage = (event: MessageEvent<LayoutRequest>) => {
-  void layout(event.data).then((response) => scope.postMessage(response));
+  const request = event.data;
+  queue = queue.then(() => answer(request));
 };
