@@ -6,6 +6,11 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
+  experimental: {
+    // Saving sends the whole plan; plans may be up to 10 MB (PLAN_LIMITS.maxPlanBytes),
+    // and the service answers an oversized one with a clear 413 of its own.
+    serverActions: { bodySizeLimit: '11mb' },
+  },
 };
 
 export default nextConfig;

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 // The WfCommons traces live beside the repository (../shared/benchmarks/wfcommons), not in
 // it. A clone elsewhere on this machine finds them at the workspace's shared folder, or
 // wherever PLANGATE_WFCOMMONS_DIR points.
-const root = fileURLToPath(new URL('..', import.meta.url));
+// Resolved from the working directory: Vitest, Playwright and the bench all run from the
+// project root, and not all of them allow import.meta in a shared module.
+const root = process.cwd();
 
 export const WFCOMMONS_TRACES = {
   montage: 'montage-chameleon-dss-15d-001.json',

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { parseWfFormat } from '../lib/formats/wfformat';
+import { taskDataFromWorkflow } from '../lib/formats/wfformat-plan';
+import { WFCOMMONS_TRACES, wfcommonsDir } from '../scripts/wfcommons-traces';
+
+// A real 2,122-task workflow: it must open, lay out in the worker and stay editable.
+test('the montage trace opens, lays out, and can be dragged, edited and saved', async ({ page }) => {
+  test.setTimeout(90_000);
+  const workflow = parseWfFormat(readFileSync(path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage), 'utf8'));
+  const response = await page.request.post('/api/plans', { data: { title: 'Montage (WfCommons)', plan: taskDataFromWorkflow(workflow) } });
+  expect(response.status()).toBe(201);
+  const { id } = await response.json();
+  const target = workflow.tasks[1000];
+
+  await page.goto(`/plans/${id}?task=${encodeURIComponent(target.task_id)}`);
+  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled({ timeout: 60_000 });
+  await expect(page.getByText('2122 tasks')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue(target.description);
+
+  const node = page.getByRole('group', { name: `Task ${target.description}` });
+  const box = (await node.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 120, box.y + 70, { steps: 10 });
+  await page.mouse.up();
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+  const moved = (await node.boundingBox())!;
+  expect(moved.x - box.x).toBeGreaterThan(60);
+
+  const description = page.getByRole('textbox', { name: 'Description' });
+  await description.fill('Reproject one tile (checked by an operator)');
+  await description.blur();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Revision 2')).toBeVisible();
+
+  const saved = await (await page.request.get(`/api/plans/${id}`)).json();
+  const task = saved.plan.planned_tasks.find((t: { task_id: string }) => t.task_id === target.task_id);
+  expect(task.description).toBe('Reproject one tile (checked by an operator)');
+  expect(Object.keys(saved.view.positions)).toHaveLength(2122);
+});
