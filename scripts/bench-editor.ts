@@ -61,7 +61,7 @@ async function openAndWait(page: Page, url: string) {
   }));
 }
 
-async function dragFrameP95(page: Page, taskId: string): Promise<number> {
+async function dragFrames(page: Page, taskId: string) {
   const node = page.locator(`.react-flow__node[data-id="${taskId}"]`);
   const box = (await node.boundingBox())!;
   // A string, not a function: tsx's name helpers do not exist inside the page.
@@ -82,7 +82,8 @@ async function dragFrameP95(page: Page, taskId: string): Promise<number> {
   await page.mouse.up();
   const frames = (await page.evaluate('window.__recording = false, window.__frames')) as number[];
   const deltas = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
-  return Number(deltas[Math.min(deltas.length - 1, Math.floor(deltas.length * 0.95))].toFixed(1));
+  const at = (q: number) => Number(deltas[Math.min(deltas.length - 1, Math.floor(deltas.length * q))].toFixed(1));
+  return { p50: at(0.5), p95: at(0.95), max: at(1), frames: deltas.length };
 }
 
 async function waitForServer() {
@@ -123,9 +124,9 @@ async function main() {
       await openAndWait(page, `${BASE}/plans/${laidOut}`); // warm the route and the caches
       const interactive = await openAndWait(page, `${BASE}/plans/${laidOut}?task=${target}`);
       await page.waitForTimeout(300);
-      const dragP95 = await dragFrameP95(page, target);
+      const drag = await dragFrames(page, target);
       const first = await openAndWait(page, `${BASE}/plans/${bare}`);
-      results.push({ tasks: n, interactive_ms: interactive.ready, drag_frame_p95_ms: dragP95, first_open_ms: first.ready, layout_ms: first.layout });
+      results.push({ tasks: n, interactive_ms: interactive.ready, drag_frame_p95_ms: drag.p95, drag_frame_p50_ms: drag.p50, drag_frame_max_ms: drag.max, drag_frames: drag.frames, first_open_ms: first.ready, layout_ms: first.layout });
       await page.close();
       process.stderr.write(`bench-editor: ${n} tasks done\n`);
     }

@@ -13,7 +13,7 @@ import {
   type NodeChange,
   type OnMoveEnd,
 } from '@xyflow/react';
-import { useCallback, useMemo, useRef } from 'react';
+import { memo, useCallback, useMemo, useRef } from 'react';
 import { checkConnection } from '@/lib/flow/connection-check';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
 import { createFlowMapper, type TaskNode } from '@/lib/flow/plan-to-flow';
@@ -23,9 +23,16 @@ import { nodeTypes } from './task-node';
 import { useValidation } from './use-validation';
 
 const EMPTY: ReadonlySet<string> = new Set();
+// Module-level so their identity never changes: React Flow copies changed props into its
+// store, and a fresh object on every render would mean extra store updates per drag frame.
+const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
+const FIT_VIEW_OPTIONS = { padding: 0.2 };
+const PRO_OPTIONS = { hideAttribution: true };
+const DELETE_KEYS = ['Delete', 'Backspace'];
+const MINIMAP_STYLE = { width: 140, height: 90 };
 const LARGE_PLAN = 300;
 
-export function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveEnd }) {
+export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveEnd }) {
   const store = useEditorStore();
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
   const savedPositions = useEditor((s) => s.doc.view.positions);
@@ -168,21 +175,21 @@ export function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveE
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
         edgesReconnectable={!readOnly}
-        deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+        deleteKeyCode={readOnly ? null : DELETE_KEYS}
         zoomOnDoubleClick={false}
         onlyRenderVisibleElements={tasks.length > LARGE_PLAN}
         minZoom={0.05}
         maxZoom={2}
-        defaultEdgeOptions={{ markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } }}
-        proOptions={{ hideAttribution: true }}
+        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+        proOptions={PRO_OPTIONS}
         fitView
-        fitViewOptions={{ padding: 0.2 }}
+        fitViewOptions={FIT_VIEW_OPTIONS}
       >
         <Background gap={24} />
         {/* Hidden while dragging: it redraws every task on each frame, the largest cost of a drag on big plans. */}
-        {!dragPositions && <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} style={{ width: 140, height: 90 }} position="top-right" />}
+        {!dragPositions && <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} style={MINIMAP_STYLE} position="top-right" />}
         <Controls aria-label="Zoom controls" showInteractive={false} />
       </ReactFlow>
     </div>
   );
-}
+});

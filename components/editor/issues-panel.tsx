@@ -1,8 +1,9 @@
 'use client';
 
+import { memo } from 'react';
 import { useValidation } from './use-validation';
 
-export function IssuesPanel({ onReveal }: { onReveal: (taskIds: string[]) => void }) {
+export const IssuesPanel = memo(function IssuesPanel({ onReveal }: { onReveal: (taskIds: string[]) => void }) {
   const { result } = useValidation();
   const errors = result.issues.filter((i) => i.severity === 'error').length;
   const warnings = result.issues.length - errors;
@@ -38,4 +39,4 @@ export function IssuesPanel({ onReveal }: { onReveal: (taskIds: string[]) => voi
       </ul>
     </section>
   );
-}
+});

@@ -1,6 +1,6 @@
 'use client';
 
-import { forwardRef, useDeferredValue, useMemo, useState } from 'react';
+import { forwardRef, memo, useDeferredValue, useMemo, useState } from 'react';
 import { taskLabel } from '@/lib/flow/task-label';
 import { useEditor } from './editor-context';
 
@@ -8,7 +8,8 @@ import { useEditor } from './editor-context';
 // that jumps to it. Large plans show the first matches only; search narrows them.
 const MAX_ROWS = 300;
 
-export const Outline = forwardRef<HTMLInputElement, { onReveal: (taskId: string) => void }>(function Outline({ onReveal }, searchRef) {
+export const Outline = memo(
+  forwardRef<HTMLInputElement, { onReveal: (taskId: string) => void }>(function Outline({ onReveal }, searchRef) {
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
   const selected = useEditor((s) => s.selectedTaskIds);
   const [query, setQuery] = useState('');
@@ -65,4 +66,5 @@ export const Outline = forwardRef<HTMLInputElement, { onReveal: (taskId: string)
       </ul>
     </nav>
   );
-});
+}),
+);

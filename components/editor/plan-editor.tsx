@@ -2,7 +2,7 @@
 
 import { ReactFlowProvider, useReactFlow, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createEditorStore } from '@/lib/editor-store/editor-store';
 import { layoutInWorker } from '@/lib/flow/layout-client';
 import type { PlanDocument } from '@/lib/plan';
@@ -43,7 +43,32 @@ function replaceQuery(update: (params: URLSearchParams) => void) {
   window.history.replaceState(window.history.state, '', url);
 }
 
-function EditorShell() {
+/** Keeps `?task=` in the address bar in step with the selection, so a copied link opens it. */
+function SelectionInUrl() {
+  const selectedTaskIds = useEditor((s) => s.selectedTaskIds);
+  useEffect(() => {
+    replaceQuery((params) => {
+      if (selectedTaskIds.length === 1) params.set('task', selectedTaskIds[0]);
+      else params.delete('task');
+    });
+  }, [selectedTaskIds]);
+  return null;
+}
+
+/** Asks before the page is left with unsaved changes. */
+function UnsavedChangesGuard() {
+  const dirty = useEditor((s) => s.doc !== s.savedDoc);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+  return null;
+}
+
+// The shell re-renders only for layout state; panels subscribe to the slices they show.
+const EditorShell = memo(function EditorShell() {
   const store = useEditorStore();
   const flow = useReactFlow();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -52,19 +77,21 @@ function EditorShell() {
     const { doc } = store.getState();
     return doc.plan.planned_tasks.some((t) => !doc.view.positions[t.task_id]);
   });
-  const selectedTaskIds = useEditor((s) => s.selectedTaskIds);
   // The link as opened: read once, since this editor rewrites the query as the operator works.
   const [openedWith] = useState(() => (typeof window === 'undefined' ? '' : window.location.search));
   const flowRef = useRef(flow);
   useLayoutEffect(() => {
     flowRef.current = flow;
   });
-  const dirty = useEditor((s) => s.doc !== s.savedDoc);
 
-  const reveal = (taskIds: string[]) => {
-    store.getState().select(taskIds);
-    void flow.fitView({ nodes: taskIds.map((id) => ({ id })), duration: 250, maxZoom: 1.1, padding: 0.4 });
-  };
+  const reveal = useCallback(
+    (taskIds: string[]) => {
+      store.getState().select(taskIds);
+      void flowRef.current.fitView({ nodes: taskIds.map((id) => ({ id })), duration: 250, maxZoom: 1.1, padding: 0.4 });
+    },
+    [store],
+  );
+  const revealOne = useCallback((id: string) => reveal([id]), [reveal]);
 
   // Open exactly what the sender of a link saw: the selected task, else their viewport.
   // Tasks without saved positions are laid out first, in the worker.
@@ -101,20 +128,6 @@ function EditorShell() {
       cancelled = true;
     };
   }, [store, openedWith]);
-
-  useEffect(() => {
-    replaceQuery((params) => {
-      if (selectedTaskIds.length === 1) params.set('task', selectedTaskIds[0]);
-      else params.delete('task');
-    });
-  }, [selectedTaskIds]);
-
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -173,16 +186,18 @@ function EditorShell() {
     }
   }
 
-  const onViewportSettled = (_: unknown, viewport: Viewport) => {
+  const onViewportSettled = useCallback((_: unknown, viewport: Viewport) => {
     replaceQuery((params) => params.set('view', `${Math.round(viewport.x)},${Math.round(viewport.y)},${viewport.zoom.toFixed(3)}`));
-  };
+  }, []);
 
   return (
     <div className="flex h-full flex-col">
+      <SelectionInUrl />
+      <UnsavedChangesGuard />
       <EditorToolbar onTidy={() => void tidy()} onFit={() => void flow.fitView({ duration: 250 })} onCopyLink={() => void copyLink()} laying={laying} />
       <div className="flex min-h-0 flex-1">
         <div className="w-64 shrink-0 border-r border-slate-200 bg-white">
-          <Outline ref={searchRef} onReveal={(id) => reveal([id])} />
+          <Outline ref={searchRef} onReveal={revealOne} />
         </div>
         <div className="flex min-w-0 flex-1 flex-col">
           <div className="relative min-h-0 flex-1">
@@ -201,4 +216,4 @@ function EditorShell() {
       </div>
     </div>
   );
-}
+});
