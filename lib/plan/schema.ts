@@ -128,6 +128,7 @@ export const Job = z.strictObject({
   task_description: z.string().default(''),
 });
 export type Job = z.infer<typeof Job>;
+export type JobInput = z.input<typeof Job>;
 
 export const Position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
 

@@ -1,0 +1,46 @@
+import type { JobInput, PlanDocument, TaskDataInput } from '@/lib/plan';
+
+// The contract every plan format adapter meets: a pure parse to seed 000's TaskData
+// (plus the job and view hints the format carries) and a pure serialize back.
+
+export const FORMAT_IDS = ['taskdata', 'planner-agent', 'state-calls', 'cortex-xml', 'agentscope', 'wfformat'] as const;
+export type FormatId = (typeof FORMAT_IDS)[number];
+
+export interface ParsedPlan {
+  plan: TaskDataInput;
+  job?: JobInput;
+  /** A title the format itself carries (an objective, a workflow name), if any. */
+  title?: string;
+  /** Saved node positions, for formats that carry them. */
+  positions?: Record<string, { x: number; y: number }>;
+}
+
+export interface SerializedPlan {
+  text: string;
+  /** What the format cannot carry, said plainly ("task t3: convertor_code"), so nothing is lost silently. */
+  dropped: string[];
+}
+
+export interface PlanFormat {
+  id: FormatId;
+  label: string;
+  mediaType: string;
+  extension: string;
+  /** A cheap look at the text: does it seem to be this format? Never throws. */
+  detect(text: string): boolean;
+  /** Throws FormatError naming the line or path of the first problem. */
+  parse(text: string): ParsedPlan;
+  serialize(doc: Pick<PlanDocument, 'plan' | 'job'>): SerializedPlan;
+}
+
+export class FormatError extends Error {
+  constructor(
+    readonly format: FormatId | 'unknown',
+    /** Where the problem is: "line 12", "steps[3].depends_on[0]", or "" for the whole text. */
+    readonly location: string,
+    readonly detail: string,
+  ) {
+    super(`${format}: ${location ? `${location}: ` : ''}${detail}`);
+    this.name = 'FormatError';
+  }
+}
