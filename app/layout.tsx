@@ -26,6 +26,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
               <Link href="/" className="hover:text-slate-900">
                 Plans
               </Link>
+              <Link href="/import" className="hover:text-slate-900">
+                Import
+              </Link>
               <a href="/api/openapi.json" className="hover:text-slate-900">
                 API
               </a>

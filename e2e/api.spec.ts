@@ -164,3 +164,42 @@ test('the OpenAPI document describes every endpoint', async ({ request }) => {
   const createBody = doc.paths['/api/plans'].post.requestBody.content['application/json'].schema;
   expect(createBody.required).toEqual(expect.arrayContaining(['title', 'plan']));
 });
+
+test('import detects a Planner Agent plan, and export returns each format as a named file', async ({ request }) => {
+  const content = JSON.stringify({
+    steps: [
+      { tool: 'shipments_list', params: { has_contaminants: true, limit: 100 }, depends_on: [], parallel: false },
+      { tool: 'contaminants_list', params: { shipment_ids: '${step[0].data.*.id}' }, depends_on: [0], parallel: false },
+    ],
+  });
+  const response = await request.post('/api/plans/import', { data: { content, title: 'Imported shipments' } });
+  expect(response.status()).toBe(201);
+  const imported = await response.json();
+  expect(imported).toMatchObject({ revision: 1, format: 'planner-agent' });
+  const plan = (await (await request.get(`/api/plans/${imported.id}`)).json()).plan;
+  expect(plan.planned_tasks.map((t: { tool_id: string; dependencies: string[] }) => [t.tool_id, t.dependencies.length])).toEqual([
+    ['shipments_list', 0],
+    ['contaminants_list', 1],
+  ]);
+
+  const xml = await request.get(`/api/plans/${imported.id}/export?format=cortex-xml&revision=1`);
+  expect(xml.status()).toBe(200);
+  expect(xml.headers()['content-type']).toContain('application/xml');
+  expect(xml.headers()['content-disposition']).toMatch(/^attachment; filename="imported-shipments-r1\.cortex-xml\.xml"$/);
+  expect(await xml.text()).toContain('<plan>');
+
+  const unknown = await request.get(`/api/plans/${imported.id}/export?format=yaml`);
+  expect(unknown.status()).toBe(400);
+  expect((await unknown.json()).error.message).toContain('Unknown export format "yaml"');
+});
+
+test('a broken import names the format and the place of the problem and creates nothing', async ({ request }) => {
+  const content = JSON.stringify({ steps: [{ tool: 'shipments_list', params: {}, depends_on: [4] }] });
+  const response = await request.post('/api/plans/import', { data: { content, format: 'planner-agent', title: 'Broken planner import' } });
+  expect(response.status()).toBe(400);
+  const error = (await response.json()).error;
+  expect(error.message).toMatch(/^Could not import as planner-agent: steps\[0\]\.depends_on\[0\]/);
+  expect(error.format).toBe('planner-agent');
+  const titles = (await (await request.get('/api/plans')).json()).plans.map((p: { title: string }) => p.title);
+  expect(titles).not.toContain('Broken planner import');
+});

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEditor, useEditorStore, useHistory } from './editor-context';
+import { ExportMenu } from './export-menu';
 import { SaveControls } from './save-controls';
 
 const button =
@@ -51,6 +52,7 @@ export function EditorToolbar({ onTidy, onFit, onCopyLink, laying }: { onTidy: (
       <button type="button" className={button} onClick={onCopyLink}>
         Copy link
       </button>
+      <ExportMenu />
       <div className="ml-auto">{!readOnly && <SaveControls />}</div>
     </div>
   );

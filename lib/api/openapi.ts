@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FORMAT_IDS } from '@/lib/formats/format';
 import * as api from './schemas';
 
 // The OpenAPI 3.1 document is generated from the same zod schemas the handlers parse
@@ -83,6 +84,24 @@ export function openApiDocument() {
           summary: 'Validate a plan without storing it',
           requestBody: body(api.ValidateRequest),
           responses: { 200: reply('Result', api.ValidationResponse), ...errors([400, 413, 415]) },
+        },
+      },
+      '/api/plans/import': {
+        post: {
+          summary: 'Import a plan from any supported format (detected when format is omitted)',
+          requestBody: body(api.ImportRequest),
+          responses: { 201: reply('Imported', api.ImportedResponse), ...errors([400, 413, 415]) },
+        },
+      },
+      '/api/plans/{id}/export': {
+        parameters: [
+          idParam,
+          { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: [...FORMAT_IDS], default: 'taskdata' } },
+          { name: 'revision', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+        ],
+        get: {
+          summary: 'The plan as text in the chosen format, as a file download; X-Plangate-Dropped lists what the format cannot carry',
+          responses: { 200: { description: 'The plan file' }, ...errors([400, 404]) },
         },
       },
       '/api/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },

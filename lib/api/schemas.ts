@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FORMAT_IDS } from '@/lib/formats/format';
 import { Job, SubGraph, TaskData, ViewData } from '@/lib/plan';
 
 // Request and response shapes of the REST API. They are the single source for the
@@ -94,4 +95,18 @@ export const ErrorResponse = z.object({
       current_revision: z.number().int().optional(),
     })
     .loose(),
+});
+
+export const ImportRequest = z.strictObject({
+  content: z.string().min(1, 'content must not be empty'),
+  format: z.enum(FORMAT_IDS).optional().describe('Detected from the content when omitted.'),
+  title: Title.optional(),
+});
+export type ImportRequest = z.infer<typeof ImportRequest>;
+
+export const ImportedResponse = z.object({
+  id: z.string(),
+  revision: z.literal(1),
+  content_hash: z.string(),
+  format: z.enum(FORMAT_IDS),
 });

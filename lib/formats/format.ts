@@ -6,6 +6,16 @@ import type { JobInput, PlanDocument, TaskDataInput } from '@/lib/plan';
 export const FORMAT_IDS = ['taskdata', 'planner-agent', 'state-calls', 'cortex-xml', 'agentscope', 'wfformat'] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
+/** Names for menus; kept here so the UI need not load the adapters themselves. */
+export const FORMAT_LABELS: Record<FormatId, string> = {
+  taskdata: 'TaskData JSON (seed 000)',
+  'planner-agent': 'Planner Agent plan (seed 001)',
+  'state-calls': 'State data-flow calls (seed 002)',
+  'cortex-xml': 'Cortex XML plan (seed 003)',
+  agentscope: 'AgentScope task list (seed 004)',
+  wfformat: 'WfFormat workflow (WfCommons)',
+};
+
 export interface ParsedPlan {
   plan: TaskDataInput;
   job?: JobInput;

@@ -1,0 +1,13 @@
+'use server';
+
+import { ImportRequest } from '@/lib/api/schemas';
+import { runAction } from '@/lib/server/action';
+import { getDatabase } from '@/lib/server/db/connection';
+import { importPlanText } from '@/lib/server/plans/plan-interop';
+
+export async function importPlanAction(input: unknown) {
+  return runAction(ImportRequest, input, async (request) => {
+    const { db } = await getDatabase();
+    return importPlanText(db, request);
+  });
+}

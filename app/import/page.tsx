@@ -1,0 +1,19 @@
+import type { Metadata } from 'next';
+import { ImportForm } from '@/components/plan/import-form';
+
+export const metadata: Metadata = { title: 'Import a plan' };
+
+export default function ImportPage() {
+  return (
+    <div className="mx-auto max-w-4xl space-y-6 px-6 py-8">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Import a plan</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Any planner&apos;s output Plangate reads: seed 000 TaskData, Planner Agent steps, state data-flow calls, Cortex XML, AgentScope
+          task lists or a WfCommons workflow. The plan is laid out and opens in the editor.
+        </p>
+      </div>
+      <ImportForm />
+    </div>
+  );
+}

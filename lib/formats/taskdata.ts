@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { Job, PlannerTask, TaskData } from '@/lib/plan';
+import { FormatError, type ParsedPlan, type PlanFormat } from './format';
+import { issuePath, looksLikeJson, parseJsonText } from './json-text';
+
+// Seed 000's own shape, the native format. Also accepted, because planners hand it over
+// in these wrappers: a Behavior Controller reply `{ success, data: [PlannerTask] }`, the
+// Stage 1 answer `{ tasks: [PlannerTask] }`, and a Plangate document `{ plan, job }`.
+
+const BehaviorControllerReply = z.object({ success: z.boolean(), data: z.array(z.unknown()) });
+const TasksAnswer = z.object({ tasks: z.array(z.unknown()) }).strict();
+const PlangateDocument = z.object({ plan: z.unknown(), job: z.unknown().optional() });
+
+function fail(error: z.ZodError, prefix: string): never {
+  const issue = error.issues[0];
+  throw new FormatError('taskdata', issuePath([...(prefix ? [prefix] : []), ...issue.path]), issue.message);
+}
+
+function parseTaskData(value: unknown, prefix = ''): ReturnType<typeof TaskData.parse> {
+  const parsed = TaskData.safeParse(value);
+  if (!parsed.success) fail(parsed.error, prefix);
+  return parsed.data;
+}
+
+/** A Job kept in original_job_data by `serialize` comes back as the job. */
+function jobFrom(original: Record<string, unknown> | null) {
+  if (!original || !('job_goal' in original)) return undefined;
+  const job = Job.safeParse(original);
+  return job.success ? job.data : undefined;
+}
+
+export const taskDataFormat: PlanFormat = {
+  id: 'taskdata',
+  label: 'TaskData JSON (seed 000)',
+  mediaType: 'application/json',
+  extension: 'json',
+
+  detect(text) {
+    return looksLikeJson(text) && /"(planned_tasks|tasks|data|plan)"\s*:/.test(text) && !/"steps"\s*:|"_tool"\s*:|"workflow"\s*:/.test(text);
+  },
+
+  parse(text): ParsedPlan {
+    const value = parseJsonText('taskdata', text);
+    const reply = BehaviorControllerReply.safeParse(value);
+    if (reply.success) {
+      const tasks = z.array(PlannerTask).safeParse(reply.data.data);
+      if (!tasks.success) fail(tasks.error, 'data');
+      return { plan: { planned_tasks: tasks.data } };
+    }
+    const answer = TasksAnswer.safeParse(value);
+    if (answer.success) {
+      const tasks = z.array(PlannerTask).safeParse(answer.data.tasks);
+      if (!tasks.success) fail(tasks.error, 'tasks');
+      return { plan: { planned_tasks: tasks.data } };
+    }
+    const document = PlangateDocument.safeParse(value);
+    if (document.success && value && typeof value === 'object' && !('planned_tasks' in value)) {
+      const plan = parseTaskData(document.data.plan, 'plan');
+      const job = document.data.job === undefined ? undefined : Job.safeParse(document.data.job);
+      if (job && !job.success) fail(job.error, 'job');
+      return { plan, job: job?.data ?? jobFrom(plan.original_job_data) };
+    }
+    const plan = parseTaskData(value);
+    return { plan, job: jobFrom(plan.original_job_data) };
+  },
+
+  serialize({ plan, job }) {
+    const hasJob = Object.values(job).some((v) => (typeof v === 'string' ? v : Object.keys(v as object).length));
+    // TaskData has one place for the job, original_job_data ("the job description before
+    // planning began"); it carries the job when it is free, otherwise the job is reported.
+    const out = hasJob && plan.original_job_data === null ? { ...plan, original_job_data: job } : plan;
+    const dropped = hasJob && plan.original_job_data !== null ? ['job (goal, objectives, steerability): original_job_data is already set'] : [];
+    return { text: `${JSON.stringify(out, null, 2)}\n`, dropped };
+  },
+};

@@ -1,0 +1,45 @@
+import { FormatError, FORMAT_IDS, type FormatId } from '@/lib/formats/format';
+import { importPlan } from '@/lib/formats/import-plan';
+import { formatById } from '@/lib/formats/registry';
+import type { Database } from '../db/client';
+import { AppError } from '../errors';
+import { createPlan, getPlan } from './plan-service';
+
+// Import and export go through the same services as every other plan write and read.
+
+function asAppError(error: unknown): never {
+  if (error instanceof FormatError) {
+    throw new AppError('bad_request', 400, `Could not import as ${error.format === 'unknown' ? 'a plan' : error.format}: ${error.location ? `${error.location}: ` : ''}${error.detail}`, [
+      { path: error.location || '(file)', message: error.detail },
+    ], { format: error.format });
+  }
+  throw error;
+}
+
+export async function importPlanText(db: Database, input: { content: string; format?: FormatId; title?: string }, actor?: string) {
+  let imported;
+  try {
+    imported = importPlan(input.content, input.format);
+  } catch (error) {
+    asAppError(error);
+  }
+  const { document, format } = imported;
+  const title = input.title?.trim() || imported.title || `Imported ${format.label} plan`;
+  const created = await createPlan(
+    db,
+    { title: title.slice(0, 200), plan: document.plan, job: document.job, view: document.view, message: `Imported from ${format.label}` },
+    actor,
+  );
+  return { id: created.id, revision: created.revision, content_hash: created.content_hash, format: format.id };
+}
+
+export async function exportPlan(db: Database, id: string, formatId: string, revision?: number) {
+  if (!(FORMAT_IDS as readonly string[]).includes(formatId)) {
+    throw new AppError('bad_request', 400, `Unknown export format "${formatId}"; use one of ${FORMAT_IDS.join(', ')}`);
+  }
+  const format = formatById(formatId as FormatId);
+  const plan = await getPlan(db, id, revision);
+  const { text, dropped } = format.serialize({ plan: plan.plan, job: plan.job });
+  const slug = plan.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'plan';
+  return { text, dropped, mediaType: format.mediaType, filename: `${slug}-r${plan.revision}.${format.id}.${format.extension}` };
+}
