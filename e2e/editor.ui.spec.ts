@@ -61,7 +61,7 @@ test('a connection that would close a cycle is refused, naming the cycle', async
   await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled();
 });
 
-test('select an edge and delete it with the keyboard, then undo the deletion', async ({ page }) => {
+test('select an edge and delete it with the keyboard, then undo and redo the deletion', async ({ page }) => {
   await openNewPlan(page);
   const dependency = edge(page, 'Fetch → Summarise');
   await dependency.focus();
@@ -70,6 +70,8 @@ test('select an edge and delete it with the keyboard, then undo the deletion', a
   await expect(dependency).toHaveCount(0);
   await page.keyboard.press('Control+z');
   await expect(dependency).toHaveCount(1);
+  await page.keyboard.press('Control+Shift+z');
+  await expect(dependency).toHaveCount(0);
 });
 
 test('edit a task description in the inspector, undo and redo it', async ({ page }) => {

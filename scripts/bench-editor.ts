@@ -81,6 +81,7 @@ async function dragFrames(page: Page, taskId: string) {
   for (let i = 1; i <= 60; i++) await page.mouse.move(x + i * 4, y + i * 2);
   await page.mouse.up();
   const frames = (await page.evaluate('window.__recording = false, window.__frames')) as number[];
+  if (process.env.BENCH_DEBUG) process.stderr.write(JSON.stringify(frames.slice(1).map((t, i) => Math.round(t - frames[i]))) + '\n');
   const deltas = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
   const at = (q: number) => Number(deltas[Math.min(deltas.length - 1, Math.floor(deltas.length * q))].toFixed(1));
   return { p50: at(0.5), p95: at(0.95), max: at(1), frames: deltas.length };
