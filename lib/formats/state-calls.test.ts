@@ -123,12 +123,12 @@ describe('state-calls: seed 002 examples', () => {
     expect(parsed.plan.task_input_data).toEqual({ state: { error: { code: 'card_declined', message: 'Your card was declined.' } } });
   });
 
-  it('handling failure (replanned): reportFailure reads †state.error from the live State, so it is refused unless external state is allowed', () => {
+  it('handling failure (replanned): reportFailure reads †state.error from the live State, recorded as expected state', () => {
     const text = fixture('failure-replanned-solution.json');
-    const error = errorOf(() => parse(text));
+    const error = errorOf(() => parseStateCalls(text, { unwrittenState: 'error' }));
     expect([error.location, error.detail]).toEqual(['calls[0].error', 'reads †state.error, which no call writes']);
 
-    const parsed = parseStateCalls(text, { unwrittenState: 'external' });
+    const parsed = parse(text);
     expect(shape(parsed)).toEqual([{ id: 'call-0', tool: 'reportFailure', args: { error: '†state.error' }, deps: [], parameters: {} }]);
     expect(parsed.plan.task_input_data).toEqual({ state_paths: ['†state.error'] });
     expect(parsed.plan.output_data).toEqual({ status: 'Failed' });
@@ -289,7 +289,7 @@ describe('state-calls: serialize', () => {
     );
     expect(dropped).toEqual([
       'task call-1: arguments.x reads †state.a, which call-0 writes, so it will depend on call-0, which the plan does not list',
-      'task call-1: arguments.y[0] reads †state.ghost, which no call writes; the file imports only with that state supplied',
+      'task call-1: arguments.y[0] reads †state.ghost, which no call writes; it must be in the live state when the plan runs',
     ]);
   });
 
@@ -371,8 +371,8 @@ describe('state-calls: malformed input', () => {
     ],
     ['two Plan messages', '[{"type": "plan", "plan": []}, {"type": "plan", "plan": []}]', '[1]', /one Plan message/],
     ['a context without a Plan message', '[{"type": "input", "x": 1}]', '', /no Plan message/],
-  ])('refuses %s with its location', (_what, text, location, detail) => {
-    const error = errorOf(() => parse(text));
+  ])('refuses %s with its location (strict about unwritten state)', (_what, text, location, detail) => {
+    const error = errorOf(() => parseStateCalls(text, { unwrittenState: 'error' }));
     expect(error.format).toBe('state-calls');
     expect(error.location).toBe(location);
     expect(error.detail).toMatch(detail);

@@ -26,11 +26,12 @@
  *   not matter, the plan is a data-flow graph;
  * - `†input…` reads are job inputs, never edges: they are listed in
  *   task_input_data.input_paths, and an Input message's values go to task_input_data.input;
- * - a `†state` read nobody writes is an error, unless a State message in the text
- *   supplies its first segment (the State message goes to task_input_data.state) or
- *   the caller opts in with `unwrittenState: 'external'` (seed 002 replans against
- *   the live State, so a replanned call may read what an earlier iteration wrote).
- *   Such reads are listed in task_input_data.state_paths.
+ * - a `†state` read nobody writes is state the plan expects to find when it runs: seed
+ *   002 replans against the live State, so a replanned call may read what an earlier
+ *   iteration wrote (its own "Handling Failure" example reads †state.error). Such reads
+ *   are listed in task_input_data.state_paths; a State message in the text goes to
+ *   task_input_data.state. Callers that want a typo caught instead pass
+ *   `unwrittenState: 'error'`.
  *
  * Mapping: call i → task `call-<i>`, execution_type "tool", tool_id = _tool,
  * arguments = the other keys verbatim, parameters._outputPath = _outputPath,
@@ -65,9 +66,9 @@ const defaultDescription = (tool: string) => `Call ${tool}`;
 
 export interface StateCallsParseOptions {
   /**
-   * A `†state` read that no call writes and no State message supplies: `'error'`
-   * (the default, it is most often a typo) or `'external'`, state the plan expects
-   * to find when it runs, recorded in task_input_data.state_paths.
+   * A `†state` read that no call writes and no State message supplies: `'external'`
+   * (the default, as in seed 002: state the plan expects to find when it runs, recorded
+   * in task_input_data.state_paths) or `'error'` (strict, to catch typos).
    */
   unwrittenState?: 'error' | 'external';
 }
@@ -227,7 +228,7 @@ export function parseStateCalls(text: string, options: StateCallsParseOptions = 
       const writers = writersOf(read.segments, i);
       writers.forEach((w) => deps.add(w));
       if (writers.length > 0) continue;
-      if (suppliedState.has(read.segments[0]) || options.unwrittenState === 'external') {
+      if (suppliedState.has(read.segments[0]) || (options.unwrittenState ?? 'external') === 'external') {
         externalPaths.add(read.path);
         continue;
       }
@@ -324,7 +325,7 @@ function serializeStateCalls({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>):
     const ps = new Set<number>();
     for (const read of referencesIn(task.arguments, 'arguments').state) {
       const writers = writersOf(read.segments, i);
-      if (writers.length === 0) dropped.push(`task ${task.task_id}: ${read.where} reads ${read.path}, which no call writes; the file imports only with that state supplied`);
+      if (writers.length === 0) dropped.push(`task ${task.task_id}: ${read.where} reads ${read.path}, which no call writes; it must be in the live state when the plan runs`);
       for (const w of writers) {
         ps.add(w);
         if (!declared[i].has(w)) dropped.push(`task ${task.task_id}: ${read.where} reads ${read.path}, which ${tasks[w].task_id} writes, so it will depend on ${tasks[w].task_id}, which the plan does not list`);
