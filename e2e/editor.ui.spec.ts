@@ -51,6 +51,15 @@ test('add a dependency by dragging, undo and redo it, save, and find it after a 
   await page.reload();
   await expect(edge(page, 'Summarise → Review')).toHaveCount(1);
   await expect(page.getByText('Revision 2')).toBeVisible();
+
+  await page.getByRole('link', { name: 'Revisions' }).click();
+  await expect(page.getByRole('heading', { name: 'Changes from revision 1 to 2' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Dependencies changed' })).toContainText('+ summarise → review');
+  await expect(page.getByRole('cell', { name: 'review after summary' })).toBeVisible();
+  await page.getByRole('link', { name: 'Revision 1', exact: true }).click();
+  await expect(page.getByText('Revision 1 · read-only')).toBeVisible();
+  await expect(edge(page, 'Summarise → Review')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
 });
 
 test('a connection that would close a cycle is refused, naming the cycle', async ({ page }) => {

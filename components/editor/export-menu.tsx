@@ -1,15 +1,51 @@
 'use client';
 
 import { useState } from 'react';
-import { FORMAT_IDS, FORMAT_LABELS } from '@/lib/formats/format';
-import { useEditor } from './editor-context';
+import { FORMAT_IDS, FORMAT_LABELS, type FormatId } from '@/lib/formats/format';
+import { useEditor, useEditorStore } from './editor-context';
 
-/** Downloads of the saved revision in each format; unsaved edits are not in them. */
+function dispositionName(header: string | null, fallback: string): string {
+  return /filename="([^"]+)"/.exec(header ?? '')?.[1] ?? fallback;
+}
+
+/**
+ * Downloads of the saved revision in each format. What a format cannot carry is said in
+ * a notice, so exporting never loses fields silently. Unsaved edits are not exported.
+ */
 export function ExportMenu() {
+  const store = useEditorStore();
   const planId = useEditor((s) => s.planId);
   const revision = useEditor((s) => s.baseRevision);
   const dirty = useEditor((s) => s.doc !== s.savedDoc);
   const [open, setOpen] = useState(false);
+
+  async function exportAs(event: React.MouseEvent<HTMLAnchorElement>, format: FormatId) {
+    event.preventDefault();
+    setOpen(false);
+    const href = event.currentTarget.href;
+    const response = await fetch(href);
+    if (!response.ok) {
+      const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+      store.getState().setNotice({ kind: 'error', message: `Export failed: ${body?.error?.message ?? response.statusText}`, taskIds: [] });
+      return;
+    }
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = dispositionName(response.headers.get('content-disposition'), `plan.${format}`);
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    const dropped = JSON.parse(decodeURIComponent(response.headers.get('x-plangate-dropped') ?? '%5B%5D')) as string[];
+    if (dropped.length) {
+      const shown = dropped.slice(0, 3).join('; ');
+      store.getState().setNotice({
+        kind: 'info',
+        message: `Exported as ${FORMAT_LABELS[format]}. It cannot carry: ${shown}${dropped.length > 3 ? ` (and ${dropped.length - 3} more)` : ''}`,
+        taskIds: [],
+      });
+    }
+  }
+
   return (
     <div className="relative" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
       <button
@@ -30,8 +66,7 @@ export function ExportMenu() {
                 <a
                   className="block rounded px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
                   href={`/api/plans/${planId}/export?format=${id}&revision=${revision}`}
-                  download
-                  onClick={() => setOpen(false)}
+                  onClick={(event) => void exportAs(event, id)}
                 >
                   Export as {FORMAT_LABELS[id]}
                 </a>
