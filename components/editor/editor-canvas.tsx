@@ -6,14 +6,16 @@ import {
   MarkerType,
   MiniMap,
   ReactFlow,
+  applyNodeChanges,
   useReactFlow,
+  useStoreApi,
   type Connection,
   type Edge,
   type EdgeChange,
   type NodeChange,
   type OnMoveEnd,
 } from '@xyflow/react';
-import { memo, useCallback, useMemo, useRef } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { checkConnection } from '@/lib/flow/connection-check';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
 import { createFlowMapper, type TaskNode } from '@/lib/flow/plan-to-flow';
@@ -36,7 +38,6 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const store = useEditorStore();
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
   const savedPositions = useEditor((s) => s.doc.view.positions);
-  const dragPositions = useEditor((s) => s.dragPositions);
   const selectedTaskIds = useEditor((s) => s.selectedTaskIds);
   const selectedEdgeId = useEditor((s) => s.selectedEdgeId);
   const notice = useEditor((s) => s.notice);
@@ -45,18 +46,19 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const flow = useReactFlow();
   const mapper = useMemo(() => createFlowMapper(), []);
   const moving = useRef<{ from: string; to: string } | null>(null);
-  // Pointer events can outnumber frames; drag positions are gathered here and handed to
-  // the store at most once per animation frame.
+  // While a node is dragged its positions go straight into React Flow's own store, not
+  // through the plan: re-deriving the nodes on every pointer event is what made dragging
+  // on large plans slow. The drag lands in the plan, as one undo step, when it ends.
+  const rfStore = useStoreApi<TaskNode, Edge>();
   const pendingDrag = useRef<Record<string, { x: number; y: number }> | null>(null);
-  const dragFrame = useRef(0);
+  const [dragging, setDragging] = useState(false);
 
   const index = useMemo(() => buildGraphIndex(tasks), [tasks]);
   const selected = useMemo(() => new Set(selectedTaskIds), [selectedTaskIds]);
   const highlighted = useMemo(() => (notice?.taskIds.length ? new Set(notice.taskIds) : EMPTY), [notice]);
-  const positions = useMemo(() => (dragPositions ? { ...savedPositions, ...dragPositions } : savedPositions), [savedPositions, dragPositions]);
   const inputs = useMemo(
-    () => ({ tasks, positions, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly }),
-    [tasks, positions, selected, selectedEdgeId, byTask, highlighted, readOnly],
+    () => ({ tasks, positions: savedPositions, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly }),
+    [tasks, savedPositions, selected, selectedEdgeId, byTask, highlighted, readOnly],
   );
   const nodes = useMemo(() => mapper.nodes(inputs), [mapper, inputs]);
   // Edges do not depend on positions, so dragging a node never rebuilds them.
@@ -69,25 +71,25 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
     (changes: NodeChange<TaskNode>[]) => {
       const state = store.getState();
       let selection: Set<string> | null = null;
+      const moves: NodeChange<TaskNode>[] = [];
       for (const change of changes) {
         if (change.type === 'position' && change.position && change.dragging) {
-          pendingDrag.current ??= { ...(state.dragPositions ?? {}) };
+          pendingDrag.current ??= {};
           pendingDrag.current[change.id] = { x: Math.round(change.position.x), y: Math.round(change.position.y) };
-          dragFrame.current ||= requestAnimationFrame(() => {
-            dragFrame.current = 0;
-            const drag = pendingDrag.current;
-            pendingDrag.current = null;
-            if (drag) store.getState().setDragPositions(drag);
-          });
+          moves.push(change);
         } else if (change.type === 'select') {
           selection ??= new Set(state.selectedTaskIds);
           if (change.selected) selection.add(change.id);
           else selection.delete(change.id);
         }
       }
+      if (moves.length) {
+        const flow = rfStore.getState();
+        flow.setNodes(applyNodeChanges(moves, flow.nodes));
+      }
       if (selection) state.select([...selection]);
     },
-    [store],
+    [store, rfStore],
   );
 
   const onEdgesChange = useCallback(
@@ -101,12 +103,12 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
     [store],
   );
 
+  const onNodeDragStart = useCallback(() => setDragging(true), []);
   const onNodeDragStop = useCallback(() => {
-    cancelAnimationFrame(dragFrame.current);
-    dragFrame.current = 0;
-    const drag = { ...(store.getState().dragPositions ?? {}), ...(pendingDrag.current ?? {}) };
+    const drag = pendingDrag.current;
     pendingDrag.current = null;
-    if (Object.keys(drag).length) store.getState().moveTasks(drag);
+    setDragging(false);
+    if (drag) store.getState().moveTasks(drag);
   }, [store]);
 
   const isValidConnection = useCallback(
@@ -163,6 +165,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
+        onNodeDragStart={onNodeDragStart}
         onNodeDragStop={onNodeDragStop}
         onConnect={onConnect}
         onConnectStart={onConnectStart}
@@ -187,7 +190,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
       >
         <Background gap={24} />
         {/* Hidden while dragging: it redraws every task on each frame, the largest cost of a drag on big plans. */}
-        {!dragPositions && <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} style={MINIMAP_STYLE} position="top-right" />}
+        {!dragging && <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} style={MINIMAP_STYLE} position="top-right" />}
         <Controls aria-label="Zoom controls" showInteractive={false} />
       </ReactFlow>
     </div>

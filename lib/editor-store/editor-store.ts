@@ -18,7 +18,7 @@ import { copyTasks, pasteTasks, type ClipboardContent } from './clipboard';
 import { uniqueId } from './unique-id';
 
 // One store per open editor. `doc` is the domain slice and the only thing undo tracks;
-// everything else (selection, messages, in-flight drag positions, save state) is UI state
+// everything else (selection, messages, clipboard, save state) is UI state
 // and never becomes an undo step. Each command below is one user intent and makes at most
 // one change to `doc`, hence exactly one undo step.
 
@@ -42,13 +42,11 @@ export interface EditorState {
   selectedTaskIds: string[];
   selectedEdgeId: string | null;
   notice: Notice | null;
-  dragPositions: Record<string, Position> | null;
   clipboard: ClipboardContent | null;
 
   select(taskIds: string[]): void;
   selectEdge(edgeId: string | null): void;
   setNotice(notice: Notice | null): void;
-  setDragPositions(positions: Record<string, Position> | null): void;
 
   addTask(input?: Partial<PlannerTaskInput>, position?: Position): string | null;
   updateTask(taskId: string, patch: Partial<PlannerTaskInput>): string | null;
@@ -116,13 +114,11 @@ export function createEditorStore(init: EditorInit) {
           selectedTaskIds: [],
           selectedEdgeId: null,
           notice: null,
-          dragPositions: null,
           clipboard: null,
 
           select: (taskIds) => set({ selectedTaskIds: taskIds, selectedEdgeId: null }),
           selectEdge: (edgeId) => set({ selectedEdgeId: edgeId, selectedTaskIds: edgeId ? [] : get().selectedTaskIds }),
           setNotice: (notice) => set({ notice }),
-          setDragPositions: (positions) => set({ dragPositions: positions }),
 
           addTask(input = {}, position) {
             const taken = new Set(get().doc.plan.planned_tasks.map((t) => t.task_id));
@@ -189,7 +185,7 @@ export function createEditorStore(init: EditorInit) {
           },
 
           moveTasks(positions) {
-            edit((doc) => setPositions(doc, positions), { dragPositions: null });
+            edit((doc) => setPositions(doc, positions));
           },
 
           applyLayout(positions, { undoable }) {
@@ -228,7 +224,7 @@ export function createEditorStore(init: EditorInit) {
 
           loadRevision(doc, revision) {
             history.pause();
-            set({ doc, savedDoc: doc, baseRevision: revision, notice: null, selectedEdgeId: null, dragPositions: null });
+            set({ doc, savedDoc: doc, baseRevision: revision, notice: null, selectedEdgeId: null });
             history.resume();
             history.clear();
           },
