@@ -1,5 +1,6 @@
 'use client';
 
+import { parseEdgeId } from '@/lib/flow/plan-to-flow';
 import { useEditor, useEditorStore, useHistory } from './editor-context';
 import { ExportMenu } from './export-menu';
 import { SaveControls } from './save-controls';
@@ -16,8 +17,8 @@ export function EditorToolbar({ onTidy, onFit, onCopyLink, laying }: { onTidy: (
 
   function deleteSelection() {
     const { selectedTaskIds, selectedEdgeId } = store.getState();
-    const edge = selectedEdgeId?.split('->');
-    store.getState().deleteElements(selectedTaskIds, edge?.length === 2 ? [{ from: edge[0], to: edge[1] }] : []);
+    const edge = selectedEdgeId ? parseEdgeId(selectedEdgeId) : null;
+    store.getState().deleteElements(selectedTaskIds, edge ? [edge] : []);
   }
 
   return (

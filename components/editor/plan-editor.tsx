@@ -55,14 +55,28 @@ function SelectionInUrl() {
   return null;
 }
 
-/** Asks before the page is left with unsaved changes. */
+/** Asks before the page is left with unsaved changes: by reload or close, or by a link. */
 function UnsavedChangesGuard() {
   const dirty = useEditor((s) => s.doc !== s.savedDoc);
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    // In-app links navigate without unloading the page, so they are asked here.
+    const onClick = (event: MouseEvent) => {
+      const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+      if (!link || link.target === '_blank' || link.hasAttribute('download') || link.origin !== window.location.origin) return;
+      if (link.pathname === window.location.pathname || link.pathname.startsWith('/api/')) return;
+      if (!window.confirm('You have unsaved changes. Leave this plan and lose them?')) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    };
     window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
+    document.addEventListener('click', onClick, true);
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+      document.removeEventListener('click', onClick, true);
+    };
   }, [dirty]);
   return null;
 }

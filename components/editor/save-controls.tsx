@@ -1,5 +1,6 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { loadPlanAction, savePlanAction } from '@/app/plans/[id]/actions';
 import { PlanDocument } from '@/lib/plan';
@@ -10,6 +11,7 @@ type Conflict = { currentRevision: number };
 /** Save as a new revision; a stale base is shown as a conflict, never overwritten. */
 export function SaveControls() {
   const store = useEditorStore();
+  const router = useRouter();
   const dirty = useEditor((s) => s.doc !== s.savedDoc);
   const revision = useEditor((s) => s.baseRevision);
   const [message, setMessage] = useState('');
@@ -29,24 +31,31 @@ export function SaveControls() {
       if (result.ok) {
         store.getState().markSaved(result.data.revision, doc);
         setMessage('');
+        // The page header (revision, hash) is server-rendered; the editor keeps its state.
+        router.refresh();
       } else if (result.error.code === 'conflict') {
         setConflict({ currentRevision: Number(result.error.current_revision) });
       } else {
         setError(result.error.message);
       }
     } catch {
-      setError('Could not reach the server; your changes are still here. Try again.');
+      setError('The save did not go through: the server could not be reached, or refused a request this large (plans are limited to 10 MB). Your changes are still here.');
     } finally {
       setSaving(false);
     }
   }
 
   async function reloadLatest() {
-    const result = await loadPlanAction({ id: store.getState().planId });
-    if (!result.ok) return setError(result.error.message);
-    const { plan, job, subgraphs, view } = result.data;
-    store.getState().loadRevision(PlanDocument.parse({ plan, job, subgraphs, view }), result.data.revision);
-    setConflict(null);
+    try {
+      const result = await loadPlanAction({ id: store.getState().planId });
+      if (!result.ok) return setError(result.error.message);
+      const { plan, job, subgraphs, view } = result.data;
+      store.getState().loadRevision(PlanDocument.parse({ plan, job, subgraphs, view }), result.data.revision);
+      setConflict(null);
+      router.refresh();
+    } catch {
+      setError('Could not load the latest revision; the server could not be reached. Try again.');
+    }
   }
 
   return (

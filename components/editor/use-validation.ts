@@ -9,10 +9,15 @@ export interface Validation {
   byTask: Map<string, { count: number; hasError: boolean }>;
 }
 
+// Shared by every panel that shows validation, so one edit validates the plan once.
+const cache = new WeakMap<object, Validation>();
+
 /** Live validation with the server's own rules, recomputed only when the tasks change. */
 export function useValidation(): Validation {
   const tasks = useEditor((s) => s.doc.plan);
   return useMemo(() => {
+    const cached = cache.get(tasks);
+    if (cached) return cached;
     const result = validatePlan(tasks);
     const byTask = new Map<string, { count: number; hasError: boolean }>();
     for (const issue of result.issues) {
@@ -23,6 +28,8 @@ export function useValidation(): Validation {
         byTask.set(id, entry);
       }
     }
-    return { result, byTask };
+    const validation = { result, byTask };
+    cache.set(tasks, validation);
+    return validation;
   }, [tasks]);
 }

@@ -67,6 +67,7 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
       )}
       {diff.jobChanged && <p className="text-amber-800">The job (goal, objectives, steerability) changed.</p>}
       {diff.subgraphsChanged && <p className="text-amber-800">The subgraphs changed.</p>}
+      {diff.planFieldsChanged.length > 0 && <p className="text-amber-800">Plan fields changed: {diff.planFieldsChanged.join(', ')}.</p>}
     </div>
   );
 }

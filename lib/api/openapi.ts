@@ -30,6 +30,7 @@ const errors = (statuses: number[]) =>
           409: 'The base revision is no longer the head; `current_revision` says which is',
           413: 'The body or plan is over the size limit',
           415: 'The body is not JSON',
+          422: 'The plan cannot be expressed in the requested format (for example a cycle in a step list)',
         }[status] ?? 'Error',
         api.ErrorResponse,
       ),
@@ -101,7 +102,7 @@ export function openApiDocument() {
         ],
         get: {
           summary: 'The plan as text in the chosen format, as a file download; X-Plangate-Dropped lists what the format cannot carry',
-          responses: { 200: { description: 'The plan file' }, ...errors([400, 404]) },
+          responses: { 200: { description: 'The plan file' }, ...errors([400, 404, 422]) },
         },
       },
       '/api/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },

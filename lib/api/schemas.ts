@@ -21,7 +21,7 @@ export const CreatePlanRequest = z.strictObject({
 export type CreatePlanRequest = z.infer<typeof CreatePlanRequest>;
 
 export const SavePlanRequest = z.strictObject({
-  base_revision: z.number().int().min(1),
+  base_revision: z.number().int().min(1).max(2_147_483_647),
   plan: TaskData,
   job: Job.optional().describe('Kept from the base revision when omitted.'),
   subgraphs: z.array(SubGraph).optional().describe('Kept from the base revision when omitted.'),

@@ -85,4 +85,21 @@ describe('editor store', () => {
     store.getState().deleteTasks(['a']);
     expect(store.getState().doc).toBe(doc);
   });
+
+  it('does not count a change that changes nothing', () => {
+    const { store, history } = setup();
+    store.getState().updateTask('fetch', { parameters: {} });
+    store.getState().moveTasks({});
+    expect(history().pastStates).toHaveLength(0);
+    expect(store.getState().doc).toBe(store.getState().savedDoc);
+  });
+
+  it('makes a late first layout an undo step when the operator edited before it arrived', () => {
+    const { store, history } = setup();
+    store.getState().updateTask('fetch', { description: 'Fetch it' });
+    store.getState().applyLayout({ fetch: { x: 5, y: 5 } }, { undoable: false });
+    expect(history().pastStates).toHaveLength(2);
+    history().undo();
+    expect(store.getState().doc.plan.planned_tasks[0].description).toBe('Fetch it');
+  });
 });

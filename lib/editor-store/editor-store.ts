@@ -84,7 +84,9 @@ export function createEditorStore(init: EditorInit) {
         const edit = (fn: (doc: PlanDocument) => PlanDocument, after?: Partial<EditorState>): boolean => {
           if (get().readOnly) return false;
           try {
-            set({ doc: fn(get().doc), notice: null, ...after });
+            const next = fn(get().doc);
+            // A command that changed nothing is not an edit: no undo step, no unsaved state.
+            set(next === get().doc ? { notice: null, ...after } : { doc: next, notice: null, ...after });
             return true;
           } catch (error) {
             if (!(error instanceof PlanCommandError)) throw error;
@@ -133,7 +135,8 @@ export function createEditorStore(init: EditorInit) {
           updateTask(taskId, patch) {
             if (get().readOnly) return 'This revision is read-only';
             try {
-              set({ doc: updateTask(get().doc, taskId, patch) });
+              const next = updateTask(get().doc, taskId, patch);
+              if (next !== get().doc) set({ doc: next });
               return null;
             } catch (error) {
               if (error instanceof PlanCommandError) return error.message.replace(/^updateTask: /, '');
@@ -194,12 +197,17 @@ export function createEditorStore(init: EditorInit) {
               return;
             }
             // Laying out a plan that was opened without positions is not an edit: it is
-            // neither an undo step nor an unsaved change.
+            // neither an undo step nor an unsaved change. If the operator already edited
+            // before it arrived, it becomes an ordinary step, so undo never loses positions.
             const store = get();
             const wasClean = store.doc === store.savedDoc;
+            if (!wasClean) {
+              edit((doc) => setPositions(doc, positions));
+              return;
+            }
             const doc = setPositions(store.doc, positions);
             history.pause();
-            set({ doc, ...(wasClean ? { savedDoc: doc } : {}) });
+            set({ doc, savedDoc: doc });
             history.resume();
           },
 

@@ -28,11 +28,16 @@ export interface FlowInputs {
   readOnly: boolean;
 }
 
-export const edgeId = (from: string, to: string) => `${from}->${to}`;
+// JSON, not "from->to": task ids are free text and may contain any separator.
+export const edgeId = (from: string, to: string) => JSON.stringify([from, to]);
 
 export function parseEdgeId(id: string): { from: string; to: string } | null {
-  const at = id.indexOf('->');
-  return at < 0 ? null : { from: id.slice(0, at), to: id.slice(at + 2) };
+  try {
+    const value: unknown = JSON.parse(id);
+    return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string') ? { from: value[0], to: value[1] } : null;
+  } catch {
+    return null;
+  }
 }
 
 type NodeCacheEntry = { task: PlannerTask; x: number; y: number; selected: boolean; issues: string; highlighted: boolean; node: TaskNode };

@@ -25,7 +25,17 @@ export function importPlan(text: string, formatId?: FormatId): ImportedPlan {
   if (!format) {
     throw new FormatError('unknown', '', `this is not a plan in any supported format (tried ${FORMATS.map((f) => f.id).join(', ')})`);
   }
-  const parsed = format.parse(text);
+  let parsed;
+  try {
+    parsed = format.parse(text);
+  } catch (error) {
+    // Adapters walk values recursively; a pathologically nested file must still be a clean refusal.
+    if (error instanceof RangeError) throw new FormatError(format.id, '', 'the file is nested too deeply to read');
+    throw error;
+  }
+  if (Array.isArray(parsed.plan.planned_tasks) && parsed.plan.planned_tasks.length === 0) {
+    throw new FormatError(format.id, '', 'the file holds no tasks');
+  }
   const document = PlanDocument.safeParse({ plan: parsed.plan, job: parsed.job, view: { positions: parsed.positions ?? {} } });
   if (!document.success) {
     const issue = document.error.issues[0];

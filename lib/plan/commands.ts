@@ -1,4 +1,5 @@
 import { PlannerTask, type PlanDocument, type PlannerTaskInput, type Position } from './schema';
+import canonicalize from 'canonicalize';
 import type { z } from 'zod';
 
 // Pure edit commands: each returns a new document and never mutates its input. Tasks
@@ -54,7 +55,9 @@ export function addTask(
 export function updateTask(doc: PlanDocument, taskId: string, patch: TaskPatch): PlanDocument {
   const index = indexOfTask(doc, 'updateTask', taskId);
   if ('task_id' in patch) throw new PlanCommandError('updateTask', 'task_id cannot be changed');
-  const updated = parseTask('updateTask', { ...doc.plan.planned_tasks[index], ...patch });
+  const current = doc.plan.planned_tasks[index];
+  const updated = parseTask('updateTask', { ...current, ...patch });
+  if (canonicalize(updated) === canonicalize(current)) return doc;
   const tasks = doc.plan.planned_tasks.slice();
   tasks[index] = updated;
   return withTasks(doc, tasks);
@@ -115,5 +118,7 @@ export function moveDependency(
 }
 
 export function setPositions(doc: PlanDocument, positions: Record<string, z.infer<typeof Position>>): PlanDocument {
+  const same = Object.entries(positions).every(([id, p]) => doc.view.positions[id]?.x === p.x && doc.view.positions[id]?.y === p.y);
+  if (same) return doc;
   return { ...doc, view: { ...doc.view, positions: { ...doc.view.positions, ...positions } } };
 }

@@ -24,6 +24,12 @@ describe('diffPlans', () => {
     expect(diff.dependenciesRemoved).toEqual([{ from: 'a', to: 'b' }]);
   });
 
+  it('reports plan-level fields, which the hash covers too', () => {
+    const diff = diffPlans(base, { ...base, plan: { ...base.plan, status: 'in_progress' } });
+    expect(diff.planFieldsChanged).toEqual(['status']);
+    expect(isEmptyDiff(diff)).toBe(false);
+  });
+
   it('is empty for a layout-only change', () => {
     expect(isEmptyDiff(diffPlans(base, setPositions(base, { a: { x: 5, y: 5 } })))).toBe(true);
   });

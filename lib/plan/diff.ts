@@ -17,6 +17,8 @@ export interface PlanDiff {
   dependenciesRemoved: Array<{ from: string; to: string }>;
   jobChanged: boolean;
   subgraphsChanged: boolean;
+  /** TaskData fields other than the tasks (task_id, inputs, status…) that differ. */
+  planFieldsChanged: string[];
 }
 
 const same = (a: unknown, b: unknown) => canonicalize(a) === canonicalize(b);
@@ -52,6 +54,9 @@ export function diffPlans(before: Pick<PlanDocument, 'plan' | 'job' | 'subgraphs
     dependenciesRemoved: [...beforeEdges].filter((e) => !afterEdges.has(e)).map(asEdge),
     jobChanged: !same(before.job, after.job),
     subgraphsChanged: !same(before.subgraphs, after.subgraphs),
+    planFieldsChanged: (Object.keys(after.plan) as Array<keyof typeof after.plan>).filter(
+      (field) => field !== 'planned_tasks' && !same(before.plan[field], after.plan[field]),
+    ),
   };
 }
 
@@ -63,6 +68,7 @@ export function isEmptyDiff(diff: PlanDiff): boolean {
     !diff.dependenciesAdded.length &&
     !diff.dependenciesRemoved.length &&
     !diff.jobChanged &&
-    !diff.subgraphsChanged
+    !diff.subgraphsChanged &&
+    !diff.planFieldsChanged.length
   );
 }

@@ -5,6 +5,8 @@ export const PLAN_LIMITS = {
   maxDescriptionBytes: 10 * 1024,
   maxConvertorCodeBytes: 64 * 1024,
   maxPlanBytes: 10 * 1024 * 1024,
+  /** Nesting of free-form JSON (parameters, arguments, output…); deeper values would overflow hashing. */
+  maxJsonDepth: 64,
 } as const;
 
 const encoder = new TextEncoder();
@@ -22,4 +24,16 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} kB`;
   return `${bytes} bytes`;
+}
+
+/** Whether `value` nests deeper than `limit` levels. Iterative, so any depth is safe to check. */
+export function jsonDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (!item || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAN_LIMITS, bytesOverLimit, formatBytes } from './limits';
+import { PLAN_LIMITS, bytesOverLimit, formatBytes, jsonDeeperThan } from './limits';
 
 // Field names and defaults follow seed 000's PlannerTask / TaskData dataclasses so a
 // Python planner can read what we store with `TaskData.from_dict`.
@@ -39,7 +39,9 @@ export function isExecutionType(value: string): value is ExecutionType {
   return (EXECUTION_TYPES as readonly string[]).includes(value);
 }
 
-const JsonObject = z.record(z.string(), z.unknown());
+const JsonObject = z.record(z.string(), z.unknown()).refine((value) => !jsonDeeperThan(value, PLAN_LIMITS.maxJsonDepth), {
+  message: `Nested more than ${PLAN_LIMITS.maxJsonDepth} levels deep`,
+});
 
 const Timestamp = z
   .string()

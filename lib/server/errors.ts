@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'unprocessable'
   | 'internal';
 
 export interface ErrorDetail {
@@ -43,8 +44,8 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out || '(root)';
 }
 
-export function fromZodError(error: z.ZodError, what: string): AppError {
-  const details = error.issues.slice(0, 50).map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+export function fromZodError(error: z.ZodError, what: string, prefix: PropertyKey[] = []): AppError {
+  const details = error.issues.slice(0, 50).map((issue) => ({ path: formatPath([...prefix, ...issue.path]), message: issue.message }));
   const first = details[0];
   const more = details.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
   return new AppError('bad_request', 400, `Invalid ${what}: ${first.path}: ${first.message}${more}`, details);

@@ -15,7 +15,7 @@ export async function savePlanAction(input: z.input<typeof SaveInput>) {
   });
 }
 
-const PlanRef = z.strictObject({ id: z.string().min(1), revision: z.number().int().min(1).optional() });
+const PlanRef = z.strictObject({ id: z.string().min(1), revision: z.number().int().min(1).max(2_147_483_647).optional() });
 
 export async function loadPlanAction(input: z.input<typeof PlanRef>) {
   return runAction(PlanRef, input, async ({ id, revision }) => {

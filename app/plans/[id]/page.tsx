@@ -19,7 +19,7 @@ export default async function PlanPage({ params }: Props) {
     <div className="flex h-full flex-col">
       <PlanHeader plan={plan} readOnly={false} />
       <div className="min-h-0 flex-1">
-        <PlanEditor key={`${plan.id}@${plan.revision}`} planId={plan.id} revision={plan.revision} doc={doc} readOnly={false} />
+        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={false} />
       </div>
     </div>
   );

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { dbSchema } from './schema';
+import { lockDataDir } from './data-dir-lock';
 import { migrationsFolder } from './migrations-folder';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof dbSchema>;
@@ -32,13 +33,19 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   // An idle connection can be cut by the server (restart, failover, admin); without a
   // listener that error would crash the process instead of failing one query later.
   pool.on('error', (error) => console.error('[plangate] idle PostgreSQL connection lost:', error.message));
-  const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migrate(drizzle({ client }), { migrationsFolder });
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    client.release();
+    const client = await pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await migrate(drizzle({ client }), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+      client.release();
+    }
+  } catch (error) {
+    // A failed start must not leave a pool behind; the next attempt makes its own.
+    await pool.end().catch(() => undefined);
+    throw error;
   }
   return { db: drizzle({ client: pool, schema: dbSchema }), kind: 'postgres', close: () => pool.end() };
 }
@@ -49,10 +56,16 @@ async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   // PGlite does not create parent folders; null means an in-memory database (tests).
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
-  const db = drizzle({ client, schema: dbSchema });
-  await migrate(db, { migrationsFolder });
-  return { db, kind: 'pglite', close: () => client.close() };
+  const release = dataDir ? lockDataDir(dataDir) : () => {};
+  try {
+    const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    const db = drizzle({ client, schema: dbSchema });
+    await migrate(db, { migrationsFolder });
+    return { db, kind: 'pglite', close: () => client.close().finally(release) };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 /** Opens a database and brings its schema up to date. */

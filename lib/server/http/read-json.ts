@@ -32,19 +32,26 @@ async function readText(request: Request): Promise<string> {
 
 /** Reads, parses and validates a JSON body; every failure is a specific 4xx. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S, what = 'request body'): Promise<z.infer<S>> {
+  return parseBody(schema, await readJsonValue(request, what), what);
+}
+
+export function parseBody<S extends z.ZodType>(schema: S, value: unknown, what = 'request body'): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw fromZodError(parsed.error, what);
+  return parsed.data;
+}
+
+/** The body as parsed JSON, before any schema: for handlers that also need what was omitted. */
+export async function readJsonValue(request: Request, what = 'request body'): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
     throw new AppError('unsupported_media_type', 415, `Send the ${what} as JSON with "Content-Type: application/json"`);
   }
   const text = await readText(request);
   if (!text.trim()) throw new AppError('invalid_json', 400, `The ${what} is empty; expected a JSON object`);
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new AppError('invalid_json', 400, `Malformed JSON in the ${what}: ${(error as Error).message}`);
   }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw fromZodError(parsed.error, what);
-  return parsed.data;
 }

@@ -1,6 +1,7 @@
 import { FormatError, FORMAT_IDS, type FormatId } from '@/lib/formats/format';
 import { importPlan } from '@/lib/formats/import-plan';
 import { formatById } from '@/lib/formats/registry';
+import { PLAN_LIMITS, formatBytes } from '@/lib/plan';
 import type { Database } from '../db/client';
 import { AppError } from '../errors';
 import { createPlan, getPlan } from './plan-service';
@@ -17,6 +18,10 @@ function asAppError(error: unknown): never {
 }
 
 export async function importPlanText(db: Database, input: { content: string; format?: FormatId; title?: string }, actor?: string) {
+  const bytes = new TextEncoder().encode(input.content).length;
+  if (bytes > PLAN_LIMITS.maxPlanBytes) {
+    throw new AppError('payload_too_large', 413, `The file is ${formatBytes(bytes)}; the limit is ${formatBytes(PLAN_LIMITS.maxPlanBytes)}`);
+  }
   let imported;
   try {
     imported = importPlan(input.content, input.format);
@@ -39,7 +44,17 @@ export async function exportPlan(db: Database, id: string, formatId: string, rev
   }
   const format = formatById(formatId as FormatId);
   const plan = await getPlan(db, id, revision);
-  const { text, dropped } = format.serialize({ plan: plan.plan, job: plan.job });
+  let serialized;
+  try {
+    serialized = format.serialize({ plan: plan.plan, job: plan.job });
+  } catch (error) {
+    // A draft may hold what a format cannot express at all (a cycle has no step order).
+    if (error instanceof FormatError) {
+      throw new AppError('unprocessable', 422, `Revision ${plan.revision} cannot be exported as ${format.id}: ${error.location ? `${error.location}: ` : ''}${error.detail}`);
+    }
+    throw error;
+  }
+  const { text, dropped } = serialized;
   const slug = plan.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'plan';
   return { text, dropped, mediaType: format.mediaType, filename: `${slug}-r${plan.revision}.${format.id}.${format.extension}` };
 }

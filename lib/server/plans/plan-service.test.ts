@@ -124,3 +124,37 @@ describe.each(testDatabases())('plan service on $name', (database) => {
     expect((await getRevisions(handle.db, id)).map((r) => r.revision)).toEqual([1, 2]);
   });
 });
+
+describe.each(testDatabases())('plan service input hygiene on $name', (database) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await database.open();
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('keeps the content hash when the same content is saved again with fields left out', async () => {
+    const { id, content_hash } = await createPlan(handle.db, create('Stable hash'));
+    const raw = { planned_tasks: [{ task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'http_get' }, { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] }] };
+    const first = await savePlan(handle.db, id, save(1, raw), undefined, raw);
+    const second = await savePlan(handle.db, id, save(2, raw), undefined, raw);
+    expect(first.content_hash).toBe(content_hash);
+    expect(second.content_hash).toBe(content_hash);
+  });
+
+  it('refuses NUL characters, unpaired surrogates and absurd nesting with a 400, storing nothing', async () => {
+    await expectAppError(createPlan(handle.db, create('Has \u0000 NUL')), 400);
+    const lone = { planned_tasks: [{ task_id: 'a', description: 'broken \ud800 text' }] };
+    expect((await expectAppError(createPlan(handle.db, create('Lone surrogate', lone)), 400)).message).toContain('surrogate');
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 100; i++) deep = { inner: deep };
+    expect(() => create('Deep', { planned_tasks: [{ task_id: 'a', parameters: deep }] })).toThrow(/Nested more than 64 levels deep/);
+    const titles = (await listPlanSummaries(handle.db)).map((p) => p.title);
+    expect(titles).not.toContain('Lone surrogate');
+  });
+
+  it('answers a malformed plan id with not found instead of a database error', async () => {
+    await expectAppError(getPlan(handle.db, 'a\u0000b'), 404);
+  });
+});

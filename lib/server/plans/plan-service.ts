@@ -1,9 +1,9 @@
-import { PLAN_LIMITS, PlanDocument, contentHash, formatBytes } from '@/lib/plan';
+import { PLAN_LIMITS, PlanDocument, TaskData, contentHash, formatBytes } from '@/lib/plan';
 import type { CreatePlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
 import { validatePlan, type ValidationResult } from '@/lib/validate';
 import type { Database } from '../db/client';
-import { AppError, notFound } from '../errors';
-import { newPlanId } from './plan-id';
+import { AppError, fromZodError, notFound } from '../errors';
+import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
 import * as repo from './plan-repository';
 
 // The one place plans are created, read and saved: route handlers and server actions
@@ -11,8 +11,14 @@ import * as repo from './plan-repository';
 
 const ANONYMOUS = 'anonymous';
 
-function checkDocumentSize(document: PlanDocument): void {
-  const bytes = new TextEncoder().encode(JSON.stringify(document)).length;
+/**
+ * Refuses what the database would refuse mid-transaction: PostgreSQL text cannot hold NUL
+ * and jsonb rejects unpaired surrogates. JSON.stringify writes both as \u escapes (a well-
+ * formed pair is written as is), so one scan of the serialised document finds them.
+ */
+function checkStorable(document: PlanDocument, ...texts: Array<string | undefined>): void {
+  const json = JSON.stringify([document, texts]);
+  const bytes = new TextEncoder().encode(json).length;
   if (bytes > PLAN_LIMITS.maxPlanBytes) {
     throw new AppError(
       'payload_too_large',
@@ -20,6 +26,35 @@ function checkDocumentSize(document: PlanDocument): void {
       `The plan is ${formatBytes(bytes)}; the limit is ${formatBytes(PLAN_LIMITS.maxPlanBytes)}`,
     );
   }
+  if (/\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(json)) {
+    throw new AppError('bad_request', 400, 'The plan contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored');
+  }
+}
+
+function checkPlanId(id: string): void {
+  if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
+}
+
+const TASK_DATA_FIELDS = ['task_id', 'task_input_data', 'completed_tasks', 'output_data', 'creation_time', 'update_time', 'status', 'original_job_data'] as const;
+
+/**
+ * Fills what a client left out of a saved plan from the base revision, instead of from
+ * defaults: otherwise a random task_id and "now" timestamps would change the content hash
+ * of a plan whose content did not change.
+ */
+function withBaseDefaults(raw: unknown, base: PlanDocument['plan']): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const merged: Record<string, unknown> = { ...Object.fromEntries(TASK_DATA_FIELDS.map((f) => [f, base[f]])), ...raw };
+  const baseTasks = new Map(base.planned_tasks.map((t) => [t.task_id, t]));
+  const tasks = (raw as { planned_tasks?: unknown }).planned_tasks;
+  if (Array.isArray(tasks)) {
+    merged.planned_tasks = tasks.map((task: unknown) => {
+      const id = task && typeof task === 'object' ? (task as { task_id?: unknown }).task_id : undefined;
+      const prior = typeof id === 'string' ? baseTasks.get(id) : undefined;
+      return prior ? { creation_time: prior.creation_time, last_update_time: prior.last_update_time, ...(task as object) } : task;
+    });
+  }
+  return merged;
 }
 
 function toIso(date: Date): string {
@@ -47,7 +82,7 @@ function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanRespons
 
 export async function createPlan(db: Database, input: CreatePlanRequest, actor = ANONYMOUS) {
   const document = PlanDocument.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view });
-  checkDocumentSize(document);
+  checkStorable(document, input.title, input.message);
   const hash = contentHash(document);
   const row = await repo.insertPlan(db, {
     id: newPlanId(),
@@ -60,7 +95,9 @@ export async function createPlan(db: Database, input: CreatePlanRequest, actor =
   return { id: row.id, revision: 1 as const, content_hash: hash };
 }
 
-export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor = ANONYMOUS) {
+/** `rawPlan`, when given, is the plan as the client sent it, so omitted fields keep their stored values. */
+export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor = ANONYMOUS, rawPlan?: unknown) {
+  checkPlanId(id);
   const base = await repo.findRevision(db, id, input.base_revision);
   if (!base) {
     const plan = await repo.findPlan(db, id);
@@ -70,13 +107,19 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
     });
   }
   const previous = PlanDocument.parse(base.body);
+  let plan = input.plan;
+  if (rawPlan !== undefined) {
+    const merged = TaskData.safeParse(withBaseDefaults(rawPlan, previous.plan));
+    if (!merged.success) throw fromZodError(merged.error, 'request body', ['plan']);
+    plan = merged.data;
+  }
   const document = PlanDocument.parse({
-    plan: input.plan,
+    plan,
     job: input.job ?? previous.job,
     subgraphs: input.subgraphs ?? previous.subgraphs,
     view: input.view ?? previous.view,
   });
-  checkDocumentSize(document);
+  checkStorable(document, input.title, input.message);
   const hash = contentHash(document);
   const result = await repo.saveRevision(db, {
     id,
@@ -114,6 +157,7 @@ export async function listPlanSummaries(db: Database) {
 
 /** The head revision, or the given one. */
 export async function getPlan(db: Database, id: string, revision?: number): Promise<PlanResponse> {
+  checkPlanId(id);
   const plan = await repo.findPlan(db, id);
   if (!plan) throw notFound(`Plan "${id}"`);
   const row = await repo.findRevision(db, id, revision ?? plan.headRevision);
@@ -122,6 +166,7 @@ export async function getPlan(db: Database, id: string, revision?: number): Prom
 }
 
 export async function getRevisions(db: Database, id: string) {
+  checkPlanId(id);
   const plan = await repo.findPlan(db, id);
   if (!plan) throw notFound(`Plan "${id}"`);
   const rows = await repo.listRevisions(db, id);

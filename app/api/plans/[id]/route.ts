@@ -1,6 +1,6 @@
 import { SavePlanRequest } from '@/lib/api/schemas';
 import { getDatabase } from '@/lib/server/db/connection';
-import { readJson } from '@/lib/server/http/read-json';
+import { parseBody, readJsonValue } from '@/lib/server/http/read-json';
 import { json, route } from '@/lib/server/http/route';
 import { getPlan, savePlan } from '@/lib/server/plans/plan-service';
 
@@ -16,7 +16,8 @@ export const GET = route(async (_request, { params }: Context) => {
 
 export const PUT = route(async (request, { params }: Context) => {
   const { id } = await params;
-  const body = await readJson(request, SavePlanRequest);
+  const value = await readJsonValue(request);
+  const body = parseBody(SavePlanRequest, value);
   const { db } = await getDatabase();
-  return json(await savePlan(db, id, body));
+  return json(await savePlan(db, id, body, undefined, (value as { plan?: unknown }).plan));
 });
