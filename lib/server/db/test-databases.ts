@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './client';
 
 // Test support: the same repository tests run on every database Plangate supports.
@@ -54,4 +55,22 @@ export function testDatabases(env: NodeJS.ProcessEnv = process.env): TestDatabas
     });
   }
   return databases;
+}
+
+/**
+ * Opens `database` before the surrounding describe block's tests and closes it after;
+ * call inside `describe`. The returned function gives the open database.
+ */
+export function useTestDatabase(database: TestDatabase): () => DatabaseHandle['db'] {
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    handle = await database.open();
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+  return () => {
+    if (!handle) throw new Error('useTestDatabase: the database is not open yet');
+    return handle.db;
+  };
 }

@@ -1,33 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
-import type { DatabaseHandle } from '../db/client';
-import { testDatabases } from '../db/test-databases';
+import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { AppError } from '../errors';
 import { exportPlan, importPlanText } from './plan-interop';
 import { createPlan, getPlan } from './plan-service';
 
 describe.each(testDatabases())('plan import and export on $name', (database) => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await database.open();
-  });
-  afterAll(async () => {
-    await handle?.close();
-  });
+  const db = useTestDatabase(database);
 
   it('imports a detected format as revision 1 and exports it back', async () => {
     const content = JSON.stringify([
       { id: '1', subject: 'Fetch requirements', blocks: ['2'], blocked_by: [] },
       { id: '2', subject: 'Draft a plan', blocks: [], blocked_by: ['1'] },
     ]);
-    const imported = await importPlanText(handle.db, { content });
+    const imported = await importPlanText(db(), { content });
     expect(imported).toMatchObject({ revision: 1, format: 'agentscope' });
-    const plan = await getPlan(handle.db, imported.id);
+    const plan = await getPlan(db(), imported.id);
     expect(plan.plan.planned_tasks.map((t) => [t.task_id, t.dependencies])).toEqual([
       ['1', []],
       ['2', ['1']],
     ]);
-    const exported = await exportPlan(handle.db, imported.id, 'agentscope');
+    const exported = await exportPlan(db(), imported.id, 'agentscope');
     expect(exported.mediaType).toBe('application/json');
     expect(JSON.parse(exported.text)).toHaveLength(2);
   });
@@ -42,17 +35,17 @@ describe.each(testDatabases())('plan import and export on $name', (database) => 
         ],
       },
     });
-    const { id } = await createPlan(handle.db, cyclic);
-    const error = await exportPlan(handle.db, id, 'planner-agent').catch((e: unknown) => e);
+    const { id } = await createPlan(db(), cyclic);
+    const error = await exportPlan(db(), id, 'planner-agent').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(422);
     expect((error as AppError).message).toMatch(/cannot be exported as planner-agent: .*cycle/);
   });
 
   it('answers an oversized import with 413 and a broken one with 400', async () => {
-    const huge = await importPlanText(handle.db, { content: 'x'.repeat(11 * 1024 * 1024) }).catch((e: unknown) => e);
+    const huge = await importPlanText(db(), { content: 'x'.repeat(11 * 1024 * 1024) }).catch((e: unknown) => e);
     expect((huge as AppError).status).toBe(413);
-    const broken = await importPlanText(handle.db, { content: '<plan><step id="1"><dependencies>9</dependencies></step></plan>' }).catch((e: unknown) => e);
+    const broken = await importPlanText(db(), { content: '<plan><step id="1"><dependencies>9</dependencies></step></plan>' }).catch((e: unknown) => e);
     expect((broken as AppError).status).toBe(400);
     expect((broken as AppError).message).toMatch(/^Could not import as cortex-xml: line 1: step 1/);
   });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contentHash, type TaskDataInput } from '@/lib/plan';
 import { SavePlanRequest, CreatePlanRequest } from '@/lib/api/schemas';
-import type { DatabaseHandle } from '../db/client';
-import { testDatabases } from '../db/test-databases';
+import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { AppError } from '../errors';
 import { createPlan, getPlan, getRevisions, listPlanSummaries, savePlan, validateStoredPlan } from './plan-service';
 
@@ -29,18 +28,12 @@ async function expectAppError(promise: Promise<unknown>, status: number): Promis
 }
 
 describe.each(testDatabases())('plan service on $name', (database) => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await database.open();
-  });
-  afterAll(async () => {
-    await handle?.close();
-  });
+  const db = useTestDatabase(database);
 
   it('creates revision 1 with the content hash of the stored document', async () => {
-    const created = await createPlan(handle.db, create('Chain'));
+    const created = await createPlan(db(), create('Chain'));
     expect(created.revision).toBe(1);
-    const plan = await getPlan(handle.db, created.id);
+    const plan = await getPlan(db(), created.id);
     expect(plan.title).toBe('Chain');
     expect(plan.status).toBe('draft');
     expect(plan.plan.planned_tasks.map((t) => t.task_id)).toEqual(['fetch', 'summarise']);
@@ -49,22 +42,22 @@ describe.each(testDatabases())('plan service on $name', (database) => {
   });
 
   it('saves on the head revision and refuses a stale base with the current revision', async () => {
-    const { id } = await createPlan(handle.db, create('Conflicts'));
+    const { id } = await createPlan(db(), create('Conflicts'));
     const edited = { ...chain, planned_tasks: [...chain.planned_tasks!, { task_id: 'review', execution_type: 'agent', dependencies: ['summarise'] }] };
-    const saved = await savePlan(handle.db, id, save(1, edited, { message: 'add review' }));
+    const saved = await savePlan(db(), id, save(1, edited, { message: 'add review' }));
     expect(saved.revision).toBe(2);
 
-    const stale = await expectAppError(savePlan(handle.db, id, save(1, chain)), 409);
+    const stale = await expectAppError(savePlan(db(), id, save(1, chain)), 409);
     expect(stale.code).toBe('conflict');
     expect(stale.extra).toEqual({ current_revision: 2 });
-    expect((await getPlan(handle.db, id)).plan.planned_tasks).toHaveLength(3);
+    expect((await getPlan(db(), id)).plan.planned_tasks).toHaveLength(3);
 
-    const revisions = await getRevisions(handle.db, id);
+    const revisions = await getRevisions(db(), id);
     expect(revisions.map((r) => [r.revision, r.parent_revision, r.message])).toEqual([
       [1, null, 'Created'],
       [2, 1, 'add review'],
     ]);
-    const first = await getPlan(handle.db, id, 1);
+    const first = await getPlan(db(), id, 1);
     expect(first.plan.planned_tasks).toHaveLength(2);
     expect(first.head_revision).toBe(2);
   });
@@ -76,44 +69,44 @@ describe.each(testDatabases())('plan service on $name', (database) => {
         { task_id: 'b', execution_type: 'tool', dependencies: ['a'] },
       ],
     };
-    const { id } = await createPlan(handle.db, create('Cyclic', cyclic));
-    const result = await validateStoredPlan(handle.db, id);
+    const { id } = await createPlan(db(), create('Cyclic', cyclic));
+    const result = await validateStoredPlan(db(), id);
     expect(result.valid).toBe(false);
     expect(result.issues[0]).toMatchObject({ code: 'cycle', task_ids: expect.arrayContaining(['a', 'b']) });
   });
 
   it('keeps job and view from the base revision when a save omits them', async () => {
     const { id } = await createPlan(
-      handle.db,
+      db(),
       CreatePlanRequest.parse({ title: 'Keeps job', plan: chain, job: { job_goal: { objective: 'x' } }, view: { positions: { fetch: { x: 1, y: 2 } } } }),
     );
-    await savePlan(handle.db, id, save(1, chain, { message: 'same tasks' }));
-    const plan = await getPlan(handle.db, id);
+    await savePlan(db(), id, save(1, chain, { message: 'same tasks' }));
+    const plan = await getPlan(db(), id);
     expect(plan.job.job_goal).toEqual({ objective: 'x' });
     expect(plan.view.positions.fetch).toEqual({ x: 1, y: 2 });
   });
 
   it('reports unknown plans and revisions as not found', async () => {
-    await expectAppError(getPlan(handle.db, 'nosuchplan'), 404);
-    const { id } = await createPlan(handle.db, create('One revision'));
-    await expectAppError(getPlan(handle.db, id, 7), 404);
-    await expectAppError(savePlan(handle.db, 'nosuchplan', save(1, chain)), 404);
+    await expectAppError(getPlan(db(), 'nosuchplan'), 404);
+    const { id } = await createPlan(db(), create('One revision'));
+    await expectAppError(getPlan(db(), id, 7), 404);
+    await expectAppError(savePlan(db(), 'nosuchplan', save(1, chain)), 404);
   });
 
   it('lists plans newest first, the last saved on top', async () => {
-    const older = await createPlan(handle.db, create('Older'));
-    const newer = await createPlan(handle.db, create('Newer'));
-    let ids = (await listPlanSummaries(handle.db)).map((p) => p.id);
+    const older = await createPlan(db(), create('Older'));
+    const newer = await createPlan(db(), create('Newer'));
+    let ids = (await listPlanSummaries(db())).map((p) => p.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
-    await savePlan(handle.db, older.id, save(1, chain));
-    ids = (await listPlanSummaries(handle.db)).map((p) => p.id);
+    await savePlan(db(), older.id, save(1, chain));
+    ids = (await listPlanSummaries(db())).map((p) => p.id);
     expect(ids[0]).toBe(older.id);
   });
 
   it('lets exactly one of many concurrent saves of one base win, with no gap in revisions', async () => {
-    const { id } = await createPlan(handle.db, create('Race'));
+    const { id } = await createPlan(db(), create('Race'));
     const attempts = Array.from({ length: 20 }, (_, i) =>
-      savePlan(handle.db, id, save(1, { ...chain, status: `attempt-${i}` })).then(
+      savePlan(db(), id, save(1, { ...chain, status: `attempt-${i}` })).then(
         () => 'saved',
         (e: unknown) => (e instanceof AppError && e.status === 409 ? 'conflict' : String(e)),
       ),
@@ -121,40 +114,34 @@ describe.each(testDatabases())('plan service on $name', (database) => {
     const outcomes = await Promise.all(attempts);
     expect(outcomes.filter((o) => o === 'saved')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'conflict')).toHaveLength(19);
-    expect((await getRevisions(handle.db, id)).map((r) => r.revision)).toEqual([1, 2]);
+    expect((await getRevisions(db(), id)).map((r) => r.revision)).toEqual([1, 2]);
   });
 });
 
 describe.each(testDatabases())('plan service input hygiene on $name', (database) => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await database.open();
-  });
-  afterAll(async () => {
-    await handle?.close();
-  });
+  const db = useTestDatabase(database);
 
   it('keeps the content hash when the same content is saved again with fields left out', async () => {
-    const { id, content_hash } = await createPlan(handle.db, create('Stable hash'));
+    const { id, content_hash } = await createPlan(db(), create('Stable hash'));
     const raw = { planned_tasks: [{ task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'http_get' }, { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] }] };
-    const first = await savePlan(handle.db, id, save(1, raw), undefined, raw);
-    const second = await savePlan(handle.db, id, save(2, raw), undefined, raw);
+    const first = await savePlan(db(), id, save(1, raw), undefined, raw);
+    const second = await savePlan(db(), id, save(2, raw), undefined, raw);
     expect(first.content_hash).toBe(content_hash);
     expect(second.content_hash).toBe(content_hash);
   });
 
   it('refuses NUL characters, unpaired surrogates and absurd nesting with a 400, storing nothing', async () => {
-    await expectAppError(createPlan(handle.db, create('Has \u0000 NUL')), 400);
+    await expectAppError(createPlan(db(), create('Has \u0000 NUL')), 400);
     const lone = { planned_tasks: [{ task_id: 'a', description: 'broken \ud800 text' }] };
-    expect((await expectAppError(createPlan(handle.db, create('Lone surrogate', lone)), 400)).message).toContain('surrogate');
+    expect((await expectAppError(createPlan(db(), create('Lone surrogate', lone)), 400)).message).toContain('surrogate');
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 100; i++) deep = { inner: deep };
     expect(() => create('Deep', { planned_tasks: [{ task_id: 'a', parameters: deep }] })).toThrow(/Nested more than 64 levels deep/);
-    const titles = (await listPlanSummaries(handle.db)).map((p) => p.title);
+    const titles = (await listPlanSummaries(db())).map((p) => p.title);
     expect(titles).not.toContain('Lone surrogate');
   });
 
   it('answers a malformed plan id with not found instead of a database error', async () => {
-    await expectAppError(getPlan(handle.db, 'a\u0000b'), 404);
+    await expectAppError(getPlan(db(), 'a\u0000b'), 404);
   });
 });
