@@ -83,6 +83,21 @@ test('select an edge and delete it with the keyboard, then undo and redo the del
   await expect(dependency).toHaveCount(0);
 });
 
+test('drag the end of an edge onto another task to move the dependency there', async ({ page }) => {
+  await openNewPlan(page);
+  // The edge's end is just left of the target's input handle, where its grab area is.
+  const end = (await page.getByLabel('Input of Summarise').boundingBox())!;
+  const target = (await page.getByLabel('Input of Review').boundingBox())!;
+  await page.mouse.move(end.x - 8, end.y + end.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await expect(edge(page, 'Fetch → Review')).toHaveCount(1);
+  await expect(edge(page, 'Fetch → Summarise')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(edge(page, 'Fetch → Summarise')).toHaveCount(1);
+});
+
 test('edit a task description in the inspector, undo and redo it', async ({ page }) => {
   await openNewPlan(page);
   await page.getByRole('group', { name: 'Task Fetch' }).click();
