@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { loadPlanAction, savePlanAction } from '@/app/plans/[id]/actions';
-import { PlanDocument } from '@/lib/plan';
+import { documentOf } from '@/lib/api/schemas';
 import { useEditor, useEditorStore } from './editor-context';
 
 type Conflict = { currentRevision: number };
@@ -49,8 +49,7 @@ export function SaveControls() {
     try {
       const result = await loadPlanAction({ id: store.getState().planId });
       if (!result.ok) return setError(result.error.message);
-      const { plan, job, subgraphs, view } = result.data;
-      store.getState().loadRevision(PlanDocument.parse({ plan, job, subgraphs, view }), result.data.revision);
+      store.getState().loadRevision(documentOf(result.data), result.data.revision);
       setConflict(null);
       router.refresh();
     } catch {

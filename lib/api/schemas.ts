@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { FORMAT_IDS } from '@/lib/formats/format';
-import { Job, SubGraph, TaskData, ViewData } from '@/lib/plan';
+import { Job, PlanDocument, SubGraph, TaskData, ViewData } from '@/lib/plan';
+import { ValidationResult } from '@/lib/validate';
 
 // Request and response shapes of the REST API. They are the single source for the
 // route handlers' parsing and for the OpenAPI document.
 
 export const PlanStatus = z.enum(['draft', 'in_review', 'approved', 'changes_requested', 'rejected']);
+
+/** A revision number; PostgreSQL stores it as a 32-bit integer. */
+export const RevisionNumber = z.number().int().min(1).max(2_147_483_647);
+
+/** A revision number written in a URL, or null when it is not one. */
+export function revisionFromText(text: string): number | null {
+  const parsed = RevisionNumber.safeParse(/^[1-9]\d{0,9}$/.test(text) ? Number(text) : NaN);
+  return parsed.success ? parsed.data : null;
+}
 
 const Title = z.string().trim().min(1, 'title must not be empty').max(200, 'title must be at most 200 characters');
 const Message = z.string().max(2000, 'message must be at most 2,000 characters');
@@ -21,7 +31,7 @@ export const CreatePlanRequest = z.strictObject({
 export type CreatePlanRequest = z.infer<typeof CreatePlanRequest>;
 
 export const SavePlanRequest = z.strictObject({
-  base_revision: z.number().int().min(1).max(2_147_483_647),
+  base_revision: RevisionNumber,
   plan: TaskData,
   job: Job.optional().describe('Kept from the base revision when omitted.'),
   subgraphs: z.array(SubGraph).optional().describe('Kept from the base revision when omitted.'),
@@ -33,14 +43,7 @@ export type SavePlanRequest = z.infer<typeof SavePlanRequest>;
 
 export const ValidateRequest = z.strictObject({ plan: TaskData });
 
-export const ValidationIssue = z.object({
-  severity: z.enum(['error', 'warning']),
-  code: z.string(),
-  message: z.string(),
-  task_ids: z.array(z.string()),
-});
-
-export const ValidationResponse = z.object({ valid: z.boolean(), issues: z.array(ValidationIssue) });
+export const ValidationResponse = ValidationResult;
 
 export const PlanSummary = z.object({
   id: z.string(),
@@ -69,6 +72,11 @@ export const PlanResponse = z.object({
   created_at: z.string(),
 });
 export type PlanResponse = z.infer<typeof PlanResponse>;
+
+/** The plan document inside a plan response, as the editor holds it. */
+export function documentOf(response: Pick<PlanResponse, 'plan' | 'job' | 'subgraphs' | 'view'>): PlanDocument {
+  return PlanDocument.parse({ plan: response.plan, job: response.job, subgraphs: response.subgraphs, view: response.view });
+}
 
 export const RevisionSummary = z.object({
   revision: z.number().int(),

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,6 +5,7 @@ import { PlanDocument, type PlanDocumentInput } from '@/lib/plan';
 import { agentScopeFormat } from './agentscope';
 import { cortexXmlFormat } from './cortex-xml';
 import { FormatError, type ParsedPlan } from './format';
+import { errorThrownBy, readFixture } from './test-support';
 
 // Seed 004 prints its task lists as Python (Task(...) calls and TaskUpdate results);
 // each fixture is that list as JSON, the seed's values verbatim:
@@ -17,18 +16,10 @@ import { FormatError, type ParsedPlan } from './format';
 //   timestamps are ours: the seed does not print them);
 // - lifecycle.json: the "Task Lifecycle" states, one task of each, including a deleted
 //   one with edges (constructed: the seed describes deletion but prints no such list).
-const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/agentscope/${name}`, import.meta.url)), 'utf8');
-const cortexFixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/cortex-xml/${name}`, import.meta.url)), 'utf8');
+const fixture = (name: string) => readFixture('agentscope', name);
+const cortexFixture = (name: string) => readFixture('cortex-xml', name);
 
-function errorOf(fn: () => unknown): FormatError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
+const errorOf = (fn: () => unknown) => errorThrownBy(FormatError, fn);
 
 const parse = (text: string) => agentScopeFormat.parse(text);
 const tasksOf = (parsed: ParsedPlan) => parsed.plan.planned_tasks ?? [];

@@ -28,9 +28,9 @@
 
 import { z } from 'zod';
 import { buildGraphIndex, findCycle } from '@/lib/graph';
-import { TaskData, type PlanDocument, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { formatPath, TaskData, type PlanDocument, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
 import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
-import { issuePath, looksLikeJson, parseJsonText } from './json-text';
+import { looksLikeJson, parseJsonText } from './json-text';
 
 const FORMAT = 'agentscope';
 
@@ -82,11 +82,7 @@ function taskArray(value: unknown): { items: unknown; prefix: string } {
   );
 }
 
-const at = (prefix: string, path: ReadonlyArray<PropertyKey>): string => {
-  const rest = issuePath(path);
-  if (!prefix) return rest;
-  return rest === '(root)' ? prefix : rest.startsWith('[') ? `${prefix}${rest}` : `${prefix}.${rest}`;
-};
+const at = (prefix: string, path: ReadonlyArray<PropertyKey>): string => formatPath(path, prefix);
 
 // JSON, not a separator character: ids are arbitrary strings and may contain any separator.
 const edgeKey = (from: string, to: string): string => JSON.stringify([from, to]);

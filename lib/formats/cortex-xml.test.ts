@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
@@ -7,21 +5,14 @@ import { PlanDocument, type PlanDocumentInput, type PlannerTaskInput } from '@/l
 import { agentScopeFormat } from './agentscope';
 import { cortexXmlFormat } from './cortex-xml';
 import { FormatError, type ParsedPlan } from './format';
+import { errorThrownBy, readFixture } from './test-support';
 
 // Seed 003 prints its plans as Python calls, not XML; each fixture transcribes one of
 // them with the seed's values verbatim and says in an XML comment what is reconstructed.
-const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/cortex-xml/${name}`, import.meta.url)), 'utf8');
-const agentScopeFixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/agentscope/${name}`, import.meta.url)), 'utf8');
+const fixture = (name: string) => readFixture('cortex-xml', name);
+const agentScopeFixture = (name: string) => readFixture('agentscope', name);
 
-function errorOf(fn: () => unknown): FormatError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
+const errorOf = (fn: () => unknown) => errorThrownBy(FormatError, fn);
 
 const parse = (text: string) => cortexXmlFormat.parse(text);
 const tasksOf = (parsed: ParsedPlan) => parsed.plan.planned_tasks ?? [];

@@ -6,17 +6,10 @@ import { Job, TaskData } from '@/lib/plan';
 import { WFCOMMONS_TRACES, wfcommonsDir } from '@/scripts/wfcommons-traces';
 import { FormatError } from './format';
 import { importPlan } from './import-plan';
+import { errorThrownBy } from './test-support';
 import { wfFormat } from './wfformat-format';
 
-function importError(text: string, format?: Parameters<typeof importPlan>[1]): FormatError {
-  try {
-    importPlan(text, format);
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
+const importError = (text: string, format?: Parameters<typeof importPlan>[1]) => errorThrownBy(FormatError, () => importPlan(text, format));
 
 const edgeCount = (plan: TaskData) => plan.planned_tasks.reduce((n, t) => n + t.dependencies.length, 0);
 

@@ -1,7 +1,6 @@
-import { PLAN_LIMITS, PlanDocument, formatBytes } from '@/lib/plan';
+import { formatPath, PLAN_LIMITS, PlanDocument, formatBytes } from '@/lib/plan';
 import { validatePlan } from '@/lib/validate';
 import { FormatError, type FormatId, type PlanFormat } from './format';
-import { issuePath } from './json-text';
 import { FORMATS, detectFormat, formatById } from './registry';
 
 export interface ImportedPlan {
@@ -39,7 +38,7 @@ export function importPlan(text: string, formatId?: FormatId): ImportedPlan {
   const document = PlanDocument.safeParse({ plan: parsed.plan, job: parsed.job, view: { positions: parsed.positions ?? {} } });
   if (!document.success) {
     const issue = document.error.issues[0];
-    throw new FormatError(format.id, issuePath(issue.path), issue.message);
+    throw new FormatError(format.id, formatPath(issue.path), issue.message);
   }
   const blocking = validatePlan(document.data.plan).issues.find((i) => BLOCKING.has(i.code));
   if (blocking) throw new FormatError(format.id, '', blocking.message);

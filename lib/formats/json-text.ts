@@ -103,12 +103,6 @@ export function parseJsonText(format: FormatId, text: string): unknown {
   }
 }
 
-/** `steps[3].depends_on[0]` style path of a zod issue. */
-export function issuePath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
-  return out || '(root)';
-}
 
 export function looksLikeJson(text: string): boolean {
   const start = text.trimStart()[0];

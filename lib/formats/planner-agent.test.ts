@@ -1,41 +1,23 @@
 // Seed 001's example plans read as the seed describes them, exports that re-point
 // step templates, round trips of random plans, and the errors a broken plan raises.
 
-import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PlanDocument, type PlanDocumentInput, type PlannerTaskInput } from '@/lib/plan';
 import { FormatError, type ParsedPlan } from './format';
+import { errorThrownBy, jsonFixtureNames, readFixture, toolShape } from './test-support';
 import { plannerAgentFormat } from './planner-agent';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/planner-agent/', import.meta.url));
-const OTHER_FIXTURES = fileURLToPath(new URL('./fixtures/state-calls/', import.meta.url));
-const fixture = (name: string) => readFileSync(FIXTURES + name, 'utf8');
-const jsonFixtures = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.json'));
+const FIXTURES = 'planner-agent';
+const OTHER_FIXTURES = 'state-calls';
+const fixture = (name: string) => readFixture(FIXTURES, name);
+const jsonFixtures = jsonFixtureNames;
 
 const { parse, serialize, detect } = plannerAgentFormat;
 
-/** The parts of each task the seed talks about. */
-function shape(parsed: ParsedPlan) {
-  return (parsed.plan.planned_tasks ?? []).map((t) => ({
-    id: t.task_id,
-    tool: t.tool_id,
-    args: t.arguments,
-    deps: t.dependencies,
-    parameters: t.parameters,
-  }));
-}
+const shape = toolShape;
 
-function errorOf(run: () => unknown): FormatError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
+const errorOf = (fn: () => unknown) => errorThrownBy(FormatError, fn);
 
 const doc = (input: PlanDocumentInput) => PlanDocument.parse(input);
 const exported = (parsed: ParsedPlan) => serialize(doc({ plan: parsed.plan, job: parsed.job }));
@@ -351,7 +333,7 @@ describe('planner-agent: detect', () => {
   });
 
   it.each(jsonFixtures(OTHER_FIXTURES))('does not claim the seed 002 example %s', (name) => {
-    expect(detect(readFileSync(OTHER_FIXTURES + name, 'utf8'))).toBe(false);
+    expect(detect(readFixture(OTHER_FIXTURES, name))).toBe(false);
   });
 
   it.each([

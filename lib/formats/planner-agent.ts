@@ -36,9 +36,9 @@
 
 import { z } from 'zod';
 import { buildGraphIndex, findCycle } from '@/lib/graph';
-import type { PlanDocument, PlannerTaskInput } from '@/lib/plan';
-import { FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
-import { issuePath, looksLikeJson, parseJsonText } from './json-text';
+import { formatPath, type PlanDocument, type PlannerTaskInput } from '@/lib/plan';
+import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
+import { looksLikeJson, parseJsonText } from './json-text';
 import { firstPositions, isObject, orderOf, uncarriedTaskFields, visitStrings } from './step-support';
 
 const ID = 'planner-agent';
@@ -90,7 +90,7 @@ function parsePlannerAgent(text: string): ParsedPlan {
   const result = PlannerAgentPlan.safeParse(parseJsonText(ID, text));
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new FormatError(ID, issuePath(issue.path), issue.message);
+    throw new FormatError(ID, formatPath(issue.path), issue.message);
   }
   const { steps, metadata } = result.data;
   const last = steps.length - 1;
@@ -226,7 +226,7 @@ function serializePlannerAgent({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>
 
 export const plannerAgentFormat: PlanFormat = {
   id: ID,
-  label: 'Planner Agent plan (seed 001)',
+  label: FORMAT_LABELS[ID],
   mediaType: 'application/json',
   extension: 'json',
 

@@ -2,40 +2,23 @@
 // flow, †input as job inputs), exports that can and cannot carry a dependency, round
 // trips of random call graphs, and the errors a broken call list raises.
 
-import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PlanDocument, type PlanDocumentInput, type PlannerTaskInput } from '@/lib/plan';
 import { FormatError, type ParsedPlan } from './format';
+import { errorThrownBy, jsonFixtureNames, readFixture, toolShape } from './test-support';
 import { parseStateCalls, stateCallsFormat } from './state-calls';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/state-calls/', import.meta.url));
-const OTHER_FIXTURES = fileURLToPath(new URL('./fixtures/planner-agent/', import.meta.url));
-const fixture = (name: string) => readFileSync(FIXTURES + name, 'utf8');
-const jsonFixtures = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.json'));
+const FIXTURES = 'state-calls';
+const OTHER_FIXTURES = 'planner-agent';
+const fixture = (name: string) => readFixture(FIXTURES, name);
+const jsonFixtures = jsonFixtureNames;
 
 const { parse, serialize, detect } = stateCallsFormat;
 
-function shape(parsed: ParsedPlan) {
-  return (parsed.plan.planned_tasks ?? []).map((t) => ({
-    id: t.task_id,
-    tool: t.tool_id,
-    args: t.arguments,
-    deps: t.dependencies,
-    parameters: t.parameters,
-  }));
-}
+const shape = toolShape;
 
-function errorOf(run: () => unknown): FormatError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
+const errorOf = (fn: () => unknown) => errorThrownBy(FormatError, fn);
 
 const doc = (input: PlanDocumentInput) => PlanDocument.parse(input);
 const exported = (parsed: ParsedPlan) => serialize(doc({ plan: parsed.plan, job: parsed.job }));
@@ -385,7 +368,7 @@ describe('state-calls: detect', () => {
   });
 
   it.each(jsonFixtures(OTHER_FIXTURES))('does not claim the seed 001 example %s', (name) => {
-    expect(detect(readFileSync(OTHER_FIXTURES + name, 'utf8'))).toBe(false);
+    expect(detect(readFixture(OTHER_FIXTURES, name))).toBe(false);
   });
 
   it.each([

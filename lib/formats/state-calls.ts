@@ -41,10 +41,10 @@
 
 import { z } from 'zod';
 import { buildGraphIndex, findCycle } from '@/lib/graph';
-import type { PlanDocument, PlannerTask, PlannerTaskInput } from '@/lib/plan';
-import { FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
+import { formatPath, type PlanDocument, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
 import { looksLikeJson, parseJsonText } from './json-text';
-import { firstPositions, isObject, joinPath, orderOf, uncarriedTaskFields, visitStrings } from './step-support';
+import { firstPositions, isObject, orderOf, uncarriedTaskFields, visitStrings } from './step-support';
 
 const ID = 'state-calls';
 
@@ -204,7 +204,7 @@ export function parseStateCalls(text: string, options: StateCallsParseOptions = 
   const result = Calls.safeParse(located.calls);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new FormatError(ID, joinPath(at, issue.path), issue.message);
+    throw new FormatError(ID, formatPath(issue.path, at), issue.message);
   }
 
   const calls = result.data.map((call, i) => {
@@ -381,7 +381,7 @@ function serializeStateCalls({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>):
 
 export const stateCallsFormat: PlanFormat = {
   id: ID,
-  label: 'State data-flow calls (seed 002)',
+  label: FORMAT_LABELS[ID],
   mediaType: 'application/json',
   extension: 'json',
 

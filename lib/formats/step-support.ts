@@ -1,5 +1,5 @@
 import { buildGraphIndex, findCycle, topologicalOrder } from '@/lib/graph';
-import type { PlannerTask } from '@/lib/plan';
+import { formatPath, type PlannerTask } from '@/lib/plan';
 
 // Shared by the adapters whose formats are ordered lists of tool calls (Planner Agent
 // steps, state data-flow calls): walking argument values, ordering by dependencies, and
@@ -9,18 +9,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** `at` followed by a path, in the `[2].query` style. */
-export function joinPath(at: string, path: ReadonlyArray<PropertyKey>): string {
-  let out = at;
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
-  return out;
-}
 
 /** Calls `visit` for every string inside `value`, with its JSON path below `at`. */
 export function visitStrings(value: unknown, at: string, visit: (text: string, path: string) => void): void {
   if (typeof value === 'string') visit(value, at);
   else if (Array.isArray(value)) value.forEach((item, i) => visitStrings(item, `${at}[${i}]`, visit));
-  else if (isObject(value)) for (const [key, item] of Object.entries(value)) visitStrings(item, joinPath(at, [key]), visit);
+  else if (isObject(value)) for (const [key, item] of Object.entries(value)) visitStrings(item, formatPath([key], at), visit);
 }
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Job, TaskData } from '@/lib/plan';
 import { FormatError } from './format';
 import { taskDataFormat } from './taskdata';
+import { errorThrownBy } from './test-support';
 
 const plan = TaskData.parse({
   task_id: 'job-1',
@@ -13,15 +14,7 @@ const plan = TaskData.parse({
 });
 const job = Job.parse({ job_goal: { objective: 'Summarize research papers' } });
 
-function errorOf(text: string): FormatError {
-  try {
-    taskDataFormat.parse(text);
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
+const errorOf = (text: string) => errorThrownBy(FormatError, () => taskDataFormat.parse(text));
 
 describe('TaskData format', () => {
   it('reads TaskData, a Behavior Controller reply and a Stage 1 answer alike', () => {

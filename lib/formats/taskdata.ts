@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Job, PlannerTask, TaskData } from '@/lib/plan';
-import { FormatError, type ParsedPlan, type PlanFormat } from './format';
-import { issuePath, looksLikeJson, parseJsonText } from './json-text';
+import { formatPath, Job, PlannerTask, TaskData } from '@/lib/plan';
+import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat } from './format';
+import { looksLikeJson, parseJsonText } from './json-text';
 
 // Seed 000's own shape, the native format. Also accepted, because planners hand it over
 // in these wrappers: a Behavior Controller reply `{ success, data: [PlannerTask] }`, the
@@ -13,7 +13,7 @@ const PlangateDocument = z.object({ plan: z.unknown(), job: z.unknown().optional
 
 function fail(error: z.ZodError, prefix: string): never {
   const issue = error.issues[0];
-  throw new FormatError('taskdata', issuePath([...(prefix ? [prefix] : []), ...issue.path]), issue.message);
+  throw new FormatError('taskdata', formatPath([...(prefix ? [prefix] : []), ...issue.path]), issue.message);
 }
 
 function parseTaskData(value: unknown, prefix = ''): ReturnType<typeof TaskData.parse> {
@@ -31,7 +31,7 @@ function jobFrom(original: Record<string, unknown> | null) {
 
 export const taskDataFormat: PlanFormat = {
   id: 'taskdata',
-  label: 'TaskData JSON (seed 000)',
+  label: FORMAT_LABELS.taskdata,
   mediaType: 'application/json',
   extension: 'json',
 

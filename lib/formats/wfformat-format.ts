@@ -1,6 +1,6 @@
 import { WfFormatError, parseWfFormat } from './wfformat';
 import { taskDataFromWorkflow } from './wfformat-plan';
-import { FormatError, type PlanFormat } from './format';
+import { FORMAT_LABELS, FormatError, type PlanFormat } from './format';
 import { looksLikeJson } from './json-text';
 
 // WfCommons workflow traces (WfFormat 1.5) as a plan format. Traces carry the graph,
@@ -8,7 +8,7 @@ import { looksLikeJson } from './json-text';
 
 export const wfFormat: PlanFormat = {
   id: 'wfformat',
-  label: 'WfFormat workflow (WfCommons)',
+  label: FORMAT_LABELS.wfformat,
   mediaType: 'application/json',
   extension: 'json',
 

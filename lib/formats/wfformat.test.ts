@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { wfcommonsDir } from '@/scripts/wfcommons-traces';
+import { errorThrownBy } from './test-support';
 import { parseWfFormat, WfFormatError } from './wfformat';
 
 
@@ -23,15 +24,7 @@ function modern(tasks: unknown[], execution: unknown[] = []) {
   });
 }
 
-function errorOf(fn: () => unknown): WfFormatError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof WfFormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a WfFormatError');
-}
+const errorOf = (fn: () => unknown) => errorThrownBy(WfFormatError, fn);
 
 describe('parseWfFormat on the WfCommons traces', () => {
   const cases = [

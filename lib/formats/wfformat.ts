@@ -16,6 +16,7 @@
  */
 
 import { z } from 'zod';
+import { formatPath } from '@/lib/plan';
 
 export interface WfTask {
   task_id: string;
@@ -95,14 +96,6 @@ const Envelope = z.object({
 
 type Issue = { path: string; message: string };
 
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out === '' ? '(root)' : out;
-}
 
 function fail(issues: Issue[]): never {
   const shown = issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`);

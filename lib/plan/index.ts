@@ -3,3 +3,4 @@ export * from './limits';
 export * from './hash';
 export * from './commands';
 export * from './diff';
+export * from './json-path';

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { formatPath } from '@/lib/plan';
 
 export type ErrorCode =
   | 'bad_request'
@@ -34,15 +35,6 @@ export class AppError extends Error {
   }
 }
 
-/** `plan.planned_tasks[2].dependencies` style paths, as a client would write them. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || '(root)';
-}
 
 export function fromZodError(error: z.ZodError, what: string, prefix: PropertyKey[] = []): AppError {
   const details = error.issues.slice(0, 50).map((issue) => ({ path: formatPath([...prefix, ...issue.path]), message: issue.message }));

@@ -1,25 +1,30 @@
-export type Severity = 'error' | 'warning';
+import { z } from 'zod';
 
-export type IssueCode =
-  | 'empty_plan'
-  | 'duplicate_task_id'
-  | 'missing_dependency'
-  | 'self_dependency'
-  | 'cycle'
-  | 'missing_execution_type'
-  | 'unknown_execution_type'
-  | 'redundant_dependency'
-  | 'isolated_task';
+export const ISSUE_CODES = [
+  'empty_plan',
+  'duplicate_task_id',
+  'missing_dependency',
+  'self_dependency',
+  'cycle',
+  'missing_execution_type',
+  'unknown_execution_type',
+  'redundant_dependency',
+  'isolated_task',
+] as const;
 
-export interface ValidationIssue {
-  severity: Severity;
-  code: IssueCode;
-  message: string;
-  task_ids: string[];
-}
+export const ValidationIssue = z.object({
+  severity: z.enum(['error', 'warning']),
+  code: z.enum(ISSUE_CODES),
+  message: z.string(),
+  task_ids: z.array(z.string()),
+});
+export type ValidationIssue = z.infer<typeof ValidationIssue>;
+export type Severity = ValidationIssue['severity'];
+export type IssueCode = ValidationIssue['code'];
 
-export interface ValidationResult {
+export const ValidationResult = z.object({
   /** True when there is no error; warnings never block. */
-  valid: boolean;
-  issues: ValidationIssue[];
-}
+  valid: z.boolean(),
+  issues: z.array(ValidationIssue),
+});
+export type ValidationResult = z.infer<typeof ValidationResult>;

@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { SavePlanRequest } from '@/lib/api/schemas';
+import { RevisionNumber, SavePlanRequest } from '@/lib/api/schemas';
 import { runAction } from '@/lib/server/action';
 import { getDatabase } from '@/lib/server/db/connection';
 import { getPlan, getRevisions, savePlan } from '@/lib/server/plans/plan-service';
@@ -15,7 +15,7 @@ export async function savePlanAction(input: z.input<typeof SaveInput>) {
   });
 }
 
-const PlanRef = z.strictObject({ id: z.string().min(1), revision: z.number().int().min(1).max(2_147_483_647).optional() });
+const PlanRef = z.strictObject({ id: z.string().min(1), revision: RevisionNumber.optional() });
 
 export async function loadPlanAction(input: z.input<typeof PlanRef>) {
   return runAction(PlanRef, input, async ({ id, revision }) => {

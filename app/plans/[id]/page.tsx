@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
-import { PlanDocument } from '@/lib/plan';
+import { documentOf } from '@/lib/api/schemas';
 import { loadPlanForPage } from './load-plan';
 import { PlanHeader } from './plan-header';
 
@@ -14,7 +14,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function PlanPage({ params }: Props) {
   const plan = await loadPlanForPage((await params).id);
-  const doc = PlanDocument.parse({ plan: plan.plan, job: plan.job, subgraphs: plan.subgraphs, view: plan.view });
+  const doc = documentOf(plan);
   return (
     <div className="flex h-full flex-col">
       <PlanHeader plan={plan} readOnly={false} />

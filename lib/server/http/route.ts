@@ -1,4 +1,5 @@
 import { NextResponse } from 'next/server';
+import { revisionFromText } from '@/lib/api/schemas';
 import { AppError } from '../errors';
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
@@ -21,8 +22,7 @@ export function route<C>(handler: Handler<C>): Handler<C> {
 }
 
 export function parseRevisionParam(value: string): number {
-  if (!/^[1-9]\d{0,8}$/.test(value)) {
-    throw new AppError('bad_request', 400, `Revision must be a positive integer, got "${value}"`);
-  }
-  return Number(value);
+  const revision = revisionFromText(value);
+  if (revision === null) throw new AppError('bad_request', 400, `Revision must be a positive integer, got "${value}"`);
+  return revision;
 }

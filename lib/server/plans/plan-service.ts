@@ -35,7 +35,7 @@ function checkPlanId(id: string): void {
   if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
 }
 
-const TASK_DATA_FIELDS = ['task_id', 'task_input_data', 'completed_tasks', 'output_data', 'creation_time', 'update_time', 'status', 'original_job_data'] as const;
+const TASK_DATA_FIELDS = (Object.keys(TaskData.shape) as Array<keyof TaskData>).filter((field) => field !== 'planned_tasks');
 
 /**
  * Fills what a client left out of a saved plan from the base revision, instead of from

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PlanEditor } from '@/components/editor/plan-editor';
-import { PlanDocument } from '@/lib/plan';
+import { documentOf, revisionFromText } from '@/lib/api/schemas';
 import { loadPlanForPage } from '../../load-plan';
 import { PlanHeader } from '../../plan-header';
 
@@ -10,8 +10,7 @@ export const dynamic = 'force-dynamic';
 type Props = { params: Promise<{ id: string; rev: string }> };
 
 function revisionOf(rev: string): number {
-  if (!/^[1-9]\d{0,8}$/.test(rev)) notFound();
-  return Number(rev);
+  return revisionFromText(rev) ?? notFound();
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -24,7 +23,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function RevisionPage({ params }: Props) {
   const { id, rev } = await params;
   const plan = await loadPlanForPage(id, revisionOf(rev));
-  const doc = PlanDocument.parse({ plan: plan.plan, job: plan.job, subgraphs: plan.subgraphs, view: plan.view });
+  const doc = documentOf(plan);
   return (
     <div className="flex h-full flex-col">
       <PlanHeader plan={plan} readOnly />
