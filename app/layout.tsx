@@ -1,5 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { signOutAction } from '@/app/sign-in/actions';
+import { hasRole } from '@/lib/auth/roles';
+import { currentUser } from '@/lib/server/auth/page-auth';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -7,7 +10,8 @@ export const metadata: Metadata = {
   description: 'See, fix, dry-run and approve agent plans before anything runs.',
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const user = await currentUser();
   return (
     <html lang="en">
       <body className="flex h-screen flex-col font-sans">
@@ -26,13 +30,32 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
               <Link href="/" className="hover:text-slate-900">
                 Plans
               </Link>
+              <Link href="/reviews" className="hover:text-slate-900">
+                Reviews
+              </Link>
               <Link href="/import" className="hover:text-slate-900">
                 Import
               </Link>
+              {user && hasRole(user.role, 'admin') && (
+                <Link href="/admin/users" className="hover:text-slate-900">
+                  Users
+                </Link>
+              )}
               <a href="/api/openapi.json" className="hover:text-slate-900">
                 API
               </a>
             </nav>
+            {user && (
+              <form action={signOutAction} className="ml-auto flex items-center gap-3 text-sm text-slate-600">
+                <span>
+                  Signed in as <strong className="font-medium text-slate-900">{user.username}</strong>{' '}
+                  <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">{user.role}</span>
+                </span>
+                <button type="submit" className="rounded-md border border-slate-300 px-2.5 py-1 hover:bg-slate-50">
+                  Sign out
+                </button>
+              </form>
+            )}
           </div>
         </header>
         <main id="main" className="min-h-0 flex-1 overflow-y-auto">

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { E2E_ADMIN_TOKEN, EDITOR_STATE, adminHeaders } from './auth-support';
 
 // The tests drive real production servers over real HTTP: one on a fresh embedded
 // PGlite database, and, when TEST_DATABASE_URL is set (always in CI), two instances
@@ -30,7 +31,7 @@ function server(port: number, env: Record<string, string>) {
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { NEXT_TELEMETRY_DISABLED: '1', ...env },
+    env: { NEXT_TELEMETRY_DISABLED: '1', PLANGATE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, ...env },
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
   };
@@ -53,15 +54,23 @@ const chromium = {
 };
 
 const projects: PlaywrightTestConfig['projects'] = [
-  { name: 'api-pglite', testMatch: /api\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PORTS.pglite}` } },
-  { name: 'browser', testMatch: /\.ui\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}` } },
+  { name: 'api-pglite', testMatch: /api\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PORTS.pglite}`, extraHTTPHeaders: adminHeaders } },
+  { name: 'browser-setup', testMatch: /auth\.setup\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}` } },
+  {
+    name: 'browser',
+    testMatch: /\.ui\.spec\.ts$/,
+    dependencies: ['browser-setup'],
+    use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}`, storageState: EDITOR_STATE },
+  },
 ];
-const webServer = [server(PORTS.pglite, { PLANGATE_DATA_DIR: process.env.PLANGATE_E2E_DATA_DIR })];
+// The embedded database is the demo: its published demo users (editor, approvers, admin)
+// are what the browser tests sign in as.
+const webServer = [server(PORTS.pglite, { PLANGATE_DATA_DIR: process.env.PLANGATE_E2E_DATA_DIR, PLANGATE_DEMO_USERS: 'on' })];
 
 if (databaseUrl) {
   projects.push(
-    { name: 'api-postgres', testMatch: /api\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PORTS.postgresA}` } },
-    { name: 'two-instances', testMatch: /two-instances\.spec\.ts$/ },
+    { name: 'api-postgres', testMatch: /api\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PORTS.postgresA}`, extraHTTPHeaders: adminHeaders } },
+    { name: 'two-instances', testMatch: /two-instances\.spec\.ts$/, use: { extraHTTPHeaders: adminHeaders } },
   );
   webServer.push(server(PORTS.postgresA, { DATABASE_URL: databaseUrl }), server(PORTS.postgresB, { DATABASE_URL: databaseUrl }));
 }

@@ -6,8 +6,8 @@ import { getDatabase } from '@/lib/server/db/connection';
 import { importPlanText } from '@/lib/server/plans/plan-interop';
 
 export async function importPlanAction(input: unknown) {
-  return runAction(ImportRequest, input, async (request) => {
+  return runAction('editor', ImportRequest, input, async (request, principal) => {
     const { db } = await getDatabase();
-    return importPlanText(db, request);
+    return importPlanText(db, request, principal.username);
   });
 }

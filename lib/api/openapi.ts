@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FORMAT_IDS } from '@/lib/formats/format';
+import * as gate from './gate-schemas';
 import * as api from './schemas';
 
 // The OpenAPI 3.1 document is generated from the same zod schemas the handlers parse
@@ -19,18 +20,21 @@ function reply(description: string, type?: z.ZodType) {
   return type ? { description, content: { 'application/json': { schema: schema(type, 'output') } } } : { description };
 }
 
+// Every endpoint but health and this document needs a caller, so 401 and 403 are always possible.
 const errors = (statuses: number[]) =>
   Object.fromEntries(
-    statuses.map((status) => [
+    [...new Set([...statuses, 401, 403])].sort().map((status) => [
       String(status),
       reply(
         {
           400: 'Bad input: malformed JSON, wrong types or unknown fields; `details` lists each path',
           404: 'No such plan or revision',
-          409: 'The base revision is no longer the head; `current_revision` says which is',
+          401: 'No valid session or API token (`Authorization: Bearer <token>`)',
+          403: 'The caller\'s role does not allow this, the request came from a foreign Origin, or (four-eyes) the approver wrote or submitted the revision',
+          409: 'A conflict: a stale base revision (`current_revision`), a stale review (`code: "stale"`), the wrong review state, or (hand-off) `code: "not_approved"` / `"stale"`',
           413: 'The body or plan is over the size limit',
           415: 'The body is not JSON',
-          422: 'The plan cannot be expressed in the requested format (for example a cycle in a step list)',
+          422: 'The plan cannot be expressed in the requested format, or has validation errors that block review; `details` lists them',
         }[status] ?? 'Error',
         api.ErrorResponse,
       ),
@@ -49,8 +53,15 @@ export function openApiDocument() {
       description:
         'Plans are seed 000 TaskData documents. Saving needs the base revision; a stale base is a 409 conflict, never an overwrite.',
     },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API token from POST /api/tokens, the CLI, or PLANGATE_ADMIN_TOKEN' },
+        session: { type: 'apiKey', in: 'cookie', name: '__Secure-better-auth.session_token', description: 'The browser session after sign-in' },
+      },
+    },
+    security: [{ bearer: [] }, { session: [] }],
     paths: {
-      '/api/health': { get: { summary: 'Liveness and database kind', responses: { 200: reply('OK', api.HealthResponse) } } },
+      '/api/health': { get: { summary: 'Liveness and database kind', security: [], responses: { 200: reply('OK', api.HealthResponse) } } },
       '/api/plans': {
         get: { summary: 'List plans, newest first', responses: { 200: reply('Plans', api.PlanListResponse) } },
         post: {
@@ -105,7 +116,76 @@ export function openApiDocument() {
           responses: { 200: { description: 'The plan file' }, ...errors([400, 404, 422]) },
         },
       },
-      '/api/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
+      '/api/plans/{id}/submit': {
+        parameters: [idParam],
+        post: {
+          summary: 'Submit the head revision for review (editor). The body may name the revision and hash being submitted.',
+          requestBody: { ...body(gate.SubmitRequest), required: false },
+          responses: { 200: reply('In review', gate.GateTransition), ...errors([400, 404, 409, 422]) },
+        },
+      },
+      ...Object.fromEntries(
+        (
+          [
+            ['approve', 'Approve exactly this revision and hash (approver; not its author or submitter)'],
+            ['request-changes', 'Send the revision back to its editors with a comment (approver)'],
+            ['reject', 'Reject the revision (approver); a new revision is needed to submit again'],
+          ] as const
+        ).map(([path, summary]) => [
+          `/api/plans/{id}/${path}`,
+          {
+            parameters: [idParam],
+            post: {
+              summary,
+              requestBody: body(gate.DecisionRequest),
+              responses: { 200: reply('Decided', gate.DecisionResponse), ...errors([400, 404, 409, 422]) },
+            },
+          },
+        ]),
+      ),
+      '/api/plans/{id}/approved': {
+        parameters: [idParam],
+        get: {
+          summary: 'For executors: the head revision, only while it carries the required approvals',
+          responses: { 200: reply('Approved plan', gate.ApprovedResponse), ...errors([404, 409]) },
+        },
+      },
+      '/api/plans/{id}/reviews': {
+        parameters: [idParam],
+        get: { summary: 'Review status and every decision, newest first', responses: { 200: reply('Gate', gate.GateResponse), ...errors([404]) } },
+      },
+      '/api/plans/{id}/audit': {
+        parameters: [idParam],
+        get: { summary: 'The plan\'s hash-chained audit events, oldest first', responses: { 200: reply('Events', gate.AuditResponse), ...errors([404]) } },
+      },
+      '/api/reviews': {
+        get: { summary: 'The review queue: plans in review, oldest first', responses: { 200: { description: 'Plans in review' }, ...errors([]) } },
+      },
+      '/api/me': { get: { summary: 'Who the caller is', responses: { 200: { description: 'The caller' }, ...errors([]) } } },
+      '/api/users': {
+        get: { summary: 'Every user (admin)', responses: { 200: reply('Users', gate.UserListResponse), ...errors([]) } },
+        post: {
+          summary: 'Create a user (admin)',
+          requestBody: body(gate.CreateUserRequest),
+          responses: { 201: reply('Created', gate.UserResponse), ...errors([400, 409, 415]) },
+        },
+      },
+      '/api/users/{username}': {
+        parameters: [{ name: 'username', in: 'path', required: true, schema: { type: 'string' } }],
+        patch: {
+          summary: 'Change a user\'s role (admin)',
+          requestBody: body(gate.SetRoleRequest),
+          responses: { 200: reply('Updated', gate.UserResponse), ...errors([400, 404, 415]) },
+        },
+      },
+      '/api/tokens': {
+        post: {
+          summary: 'Create an API token for yourself, or (admin) for the named user; the token is shown once',
+          requestBody: { ...body(gate.CreateTokenRequest), required: false },
+          responses: { 201: reply('Token', gate.TokenResponse), ...errors([400, 404, 415]) },
+        },
+      },
+      '/api/openapi.json': { get: { summary: 'This document', security: [], responses: { 200: { description: 'OpenAPI 3.1' } } } },
     },
   };
 }

@@ -7,6 +7,7 @@ import { ValidationResult } from '@/lib/validate';
 // route handlers' parsing and for the OpenAPI document.
 
 export const PlanStatus = z.enum(['draft', 'in_review', 'approved', 'changes_requested', 'rejected']);
+export type PlanStatus = z.infer<typeof PlanStatus>;
 
 /** A revision number; PostgreSQL stores it as a 32-bit integer. */
 export const RevisionNumber = z.number().int().min(1).max(2_147_483_647);

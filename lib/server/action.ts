@@ -1,4 +1,8 @@
+import { headers } from 'next/headers';
 import type { z } from 'zod';
+import type { Role } from '@/lib/auth/roles';
+import { checkOrigin } from './auth/origin';
+import { requireRole, type Principal } from './auth/principal';
 import { AppError, fromZodError } from './errors';
 
 // Server actions are public endpoints like any route: parse the input, run the service,
@@ -8,15 +12,20 @@ export type ActionResult<T> =
   | { ok: true; data: T }
   | { ok: false; error: { code: string; message: string; details?: Array<{ path: string; message: string }>; [key: string]: unknown } };
 
+/** Every action names the least role that may run it; the caller is checked before the input is read. */
 export async function runAction<S extends z.ZodType, T>(
+  role: Role,
   schema: S,
   input: unknown,
-  fn: (parsed: z.infer<S>) => Promise<T>,
+  fn: (parsed: z.infer<S>, principal: Principal) => Promise<T>,
 ): Promise<ActionResult<T>> {
   try {
+    const requestHeaders = await headers();
+    checkOrigin('POST', requestHeaders);
+    const principal = await requireRole(requestHeaders, role);
     const parsed = schema.safeParse(input);
     if (!parsed.success) throw fromZodError(parsed.error, 'input');
-    return { ok: true, data: await fn(parsed.data) };
+    return { ok: true, data: await fn(parsed.data, principal) };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: error.toJSON().error };
     console.error('[plangate] server action failed:', error);

@@ -3,10 +3,14 @@ import { formatPath } from '@/lib/plan';
 
 export type ErrorCode =
   | 'bad_request'
+  | 'unauthenticated'
+  | 'forbidden'
   | 'invalid_json'
   | 'unsupported_media_type'
   | 'not_found'
   | 'conflict'
+  | 'stale'
+  | 'not_approved'
   | 'payload_too_large'
   | 'unprocessable'
   | 'internal';

@@ -9,23 +9,23 @@ import { getPlan, getRevisions, savePlan } from '@/lib/server/plans/plan-service
 const SaveInput = z.strictObject({ id: z.string().min(1), request: SavePlanRequest });
 
 export async function savePlanAction(input: z.input<typeof SaveInput>) {
-  return runAction(SaveInput, input, async ({ id, request }) => {
+  return runAction('editor', SaveInput, input, async ({ id, request }, principal) => {
     const { db } = await getDatabase();
-    return savePlan(db, id, request);
+    return savePlan(db, id, request, principal.username);
   });
 }
 
 const PlanRef = z.strictObject({ id: z.string().min(1), revision: RevisionNumber.optional() });
 
 export async function loadPlanAction(input: z.input<typeof PlanRef>) {
-  return runAction(PlanRef, input, async ({ id, revision }) => {
+  return runAction('viewer', PlanRef, input, async ({ id, revision }) => {
     const { db } = await getDatabase();
     return getPlan(db, id, revision);
   });
 }
 
 export async function listRevisionsAction(input: { id: string }) {
-  return runAction(z.strictObject({ id: z.string().min(1) }), input, async ({ id }) => {
+  return runAction('viewer', z.strictObject({ id: z.string().min(1) }), input, async ({ id }) => {
     const { db } = await getDatabase();
     return getRevisions(db, id);
   });

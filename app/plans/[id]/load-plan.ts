@@ -1,10 +1,15 @@
 import { notFound } from 'next/navigation';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { AppError } from '@/lib/server/errors';
 import { getPlan } from '@/lib/server/plans/plan-service';
 
-/** The plan for a page, or the not-found page for an id or revision that does not exist. */
+/**
+ * The plan for a page, or the not-found page for an id or revision that does not exist.
+ * Signed-in users only: this is also what page metadata (the title) reads.
+ */
 export async function loadPlanForPage(id: string, revision?: number) {
+  await requirePageUser(`/plans/${encodeURIComponent(id)}`);
   const { db } = await getDatabase();
   try {
     return await getPlan(db, id, revision);

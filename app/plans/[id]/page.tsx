@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
 import { documentOf } from '@/lib/api/schemas';
+import { hasRole } from '@/lib/auth/roles';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { loadPlanForPage } from './load-plan';
 import { PlanHeader } from './plan-header';
 
@@ -14,12 +16,14 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function PlanPage({ params }: Props) {
   const plan = await loadPlanForPage((await params).id);
+  const user = await requirePageUser(`/plans/${plan.id}`);
+  const readOnly = !hasRole(user.role, 'editor');
   const doc = documentOf(plan);
   return (
     <div className="flex h-full flex-col">
-      <PlanHeader plan={plan} readOnly={false} />
+      <PlanHeader plan={plan} readOnly={readOnly} user={user} />
       <div className="min-h-0 flex-1">
-        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={false} />
+        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} />
       </div>
     </div>
   );

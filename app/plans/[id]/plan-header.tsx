@@ -1,8 +1,14 @@
 import Link from 'next/link';
 import { StatusChip } from '@/components/plan/status-chip';
+import { SubmitForReviewButton } from '@/components/plan/submit-for-review-button';
 import type { PlanResponse } from '@/lib/api/schemas';
+import { hasRole } from '@/lib/auth/roles';
+import type { Principal } from '@/lib/server/auth/principal';
 
-export function PlanHeader({ plan, readOnly }: { plan: PlanResponse; readOnly: boolean }) {
+const SUBMITTABLE = new Set(['draft', 'changes_requested']);
+
+export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readOnly: boolean; user: Principal }) {
+  const atHead = plan.revision === plan.head_revision;
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-4 py-2">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
@@ -21,14 +27,23 @@ export function PlanHeader({ plan, readOnly }: { plan: PlanResponse; readOnly: b
           Revision {plan.revision} · read-only
         </span>
       )}
+      {atHead && SUBMITTABLE.has(plan.status) && hasRole(user.role, 'editor') && (
+        <SubmitForReviewButton planId={plan.id} revision={plan.revision} contentHash={plan.content_hash} />
+      )}
       <nav aria-label="Plan" className="ml-auto flex gap-4 text-sm">
-        {readOnly && (
+        {readOnly && !atHead && (
           <Link href={`/plans/${plan.id}`} className="text-brand-700 hover:underline">
             Open latest (revision {plan.head_revision})
           </Link>
         )}
+        <Link href={`/plans/${plan.id}/review`} className="text-brand-700 hover:underline">
+          Review
+        </Link>
         <Link href={`/plans/${plan.id}/revisions`} className="text-brand-700 hover:underline">
           Revisions
+        </Link>
+        <Link href={`/plans/${plan.id}/history`} className="text-brand-700 hover:underline">
+          History
         </Link>
       </nav>
     </div>

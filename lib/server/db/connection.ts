@@ -1,4 +1,6 @@
+import { ensureEnvAdminToken } from '../auth/api-tokens';
 import { seedDemoPlans, demoPlansEnabled } from '../demo/seed-demo-plans';
+import { demoUsersEnabled, seedDemoUsers } from '../demo/seed-demo-users';
 import { databaseConfigFromEnv, openDatabase, type DatabaseHandle } from './client';
 
 // One handle per process, kept on globalThis so Next's module reloading in development
@@ -9,6 +11,8 @@ type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DatabaseHandle> 
 async function open(): Promise<DatabaseHandle> {
   const handle = await openDatabase(databaseConfigFromEnv());
   if (demoPlansEnabled()) await seedDemoPlans(handle.db);
+  if (demoUsersEnabled(handle.kind)) await seedDemoUsers(handle.db);
+  await ensureEnvAdminToken(handle.db, process.env.PLANGATE_ADMIN_TOKEN);
   if (handle.kind === 'pglite') {
     // PGlite writes its files from this process; closing it on the way out leaves the
     // data directory clean for the next start.

@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { integer, jsonb, pgTable, primaryKey, text, timestamp, index, foreignKey } from 'drizzle-orm/pg-core';
+import { bigserial, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, index, foreignKey } from 'drizzle-orm/pg-core';
 import type { PlanDocument } from '@/lib/plan';
+import type { ValidationResult } from '@/lib/validate';
+import { authSchema, user } from './auth-schema';
+
+export * from './auth-schema';
 
 export const plans = pgTable(
   'plans',
@@ -8,6 +12,8 @@ export const plans = pgTable(
     id: text('id').primaryKey(),
     title: text('title').notNull(),
     status: text('status').notNull().default('draft'),
+    // Who sent the head revision to review: they may not also approve it (four-eyes).
+    submittedBy: text('submitted_by'),
     // The head pointer is the compare-and-swap target for saves: an UPDATE guarded by
     // the caller's base revision lets exactly one of many concurrent saves win.
     headRevision: integer('head_revision').notNull(),
@@ -37,4 +43,73 @@ export const planRevisions = pgTable(
   ],
 );
 
-export const dbSchema = { plans, planRevisions };
+/**
+ * One decision on one exact revision. Never deleted: a newer revision marks it superseded,
+ * so history keeps what was approved and when it stopped counting.
+ */
+export const planReviews = pgTable(
+  'plan_reviews',
+  {
+    id: serial('id').primaryKey(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    contentHash: text('content_hash').notNull(),
+    decision: text('decision').notNull(),
+    reviewer: text('reviewer').notNull(),
+    comment: text('comment').notNull().default(''),
+    validation: jsonb('validation').$type<ValidationResult>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    supersededAt: timestamp('superseded_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('plan_reviews_plan_idx').on(t.planId, t.revision)],
+);
+
+/** API tokens are stored as SHA-256 hashes; the token itself is shown once, at creation. */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    label: text('label').notNull().default(''),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('api_tokens_user_idx').on(t.userId)],
+);
+
+/**
+ * Append-only and hash-chained: each row carries the hash of the one before it, so an
+ * edited or deleted row breaks the chain that `plangate audit verify` walks.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    // Text, not timestamp: the hash covers this exact string, and a timestamp column would
+    // round it differently on the way back.
+    at: text('at').notNull(),
+    kind: text('kind').notNull(),
+    actor: text('actor').notNull(),
+    planId: text('plan_id'),
+    revision: integer('revision'),
+    contentHash: text('content_hash'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull().unique(),
+  },
+  (t) => [index('audit_events_plan_idx').on(t.planId, t.seq)],
+);
+
+/** Process-independent settings the app makes for itself (e.g. the session signing secret). */
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, appSettings, ...authSchema };

@@ -55,3 +55,9 @@ export async function readJsonValue(request: Request, what = 'request body'): Pr
     throw new AppError('invalid_json', 400, `Malformed JSON in the ${what}: ${(error as Error).message}`);
   }
 }
+
+/** For bodies whose every field is optional: no body at all reads as `{}`. */
+export async function readOptionalJson<S extends z.ZodType>(request: Request, schema: S, what = 'request body'): Promise<z.infer<S>> {
+  if (!request.headers.get('content-type') && (request.headers.get('content-length') ?? '0') === '0') return parseBody(schema, {}, what);
+  return readJson(request, schema, what);
+}

@@ -1,8 +1,12 @@
 import { NextResponse } from 'next/server';
 import { revisionFromText } from '@/lib/api/schemas';
+import type { Role } from '@/lib/auth/roles';
+import { checkOrigin } from '../auth/origin';
+import { requireRole, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
+type AuthedHandler<C> = (request: Request, context: C, principal: Principal) => Promise<Response>;
 
 export function json(body: unknown, status = 200, headers?: HeadersInit): NextResponse {
   return NextResponse.json(body, { status, headers });
@@ -19,6 +23,19 @@ export function route<C>(handler: Handler<C>): Handler<C> {
       return json({ error: { code: 'internal', message: 'Internal server error' } }, 500);
     }
   };
+}
+
+/**
+ * A route that needs a signed-in caller with at least `role`. The check runs here, in the
+ * handler, so no path around a proxy can skip it; state-changing methods are also refused
+ * when a browser sends them from another origin.
+ */
+export function authed<C>(role: Role, handler: AuthedHandler<C>): Handler<C> {
+  return route(async (request, context) => {
+    checkOrigin(request.method, request.headers);
+    const principal = await requireRole(request.headers, role);
+    return handler(request, context, principal);
+  });
 }
 
 export function parseRevisionParam(value: string): number {

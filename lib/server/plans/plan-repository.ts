@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { planRevisions, plans } from '../db/schema';
+import { planReviews, planRevisions, plans } from '../db/schema';
+import { appendAudit } from '../audit/audit-log';
 import type { PlanDocument } from '@/lib/plan';
 
 // Data access only: callers hand in parsed, hashed documents. Every write is one
@@ -41,6 +42,7 @@ export async function insertPlan(db: Database, input: NewRevision & { id: string
       author: input.author,
       message: input.message,
     });
+    await appendAudit(tx, { kind: 'created', actor: input.author, planId: input.id, revision: 1, contentHash: input.contentHash });
     return row;
   });
 }
@@ -63,6 +65,10 @@ export async function saveRevision(
       .set({
         headRevision: next,
         headContentHash: input.contentHash,
+        // A new revision is new content: whatever review or approval the old head had
+        // does not carry over.
+        status: 'draft',
+        submittedBy: null,
         updatedAt: sql`clock_timestamp()`,
         ...(input.title ? { title: input.title } : {}),
       })
@@ -81,6 +87,24 @@ export async function saveRevision(
       author: input.author,
       message: input.message,
     });
+    await appendAudit(tx, { kind: 'revised', actor: input.author, planId: input.id, revision: next, contentHash: input.contentHash });
+    // Runs after the guarded UPDATE took the plan's row lock, so a decision committed
+    // just before is seen here and superseded, never left standing on the old head.
+    const superseded = await tx
+      .update(planReviews)
+      .set({ supersededAt: sql`clock_timestamp()` })
+      .where(and(eq(planReviews.planId, input.id), isNull(planReviews.supersededAt)))
+      .returning();
+    for (const review of superseded.filter((r) => r.decision === 'approved')) {
+      await appendAudit(tx, {
+        kind: 'superseded',
+        actor: input.author,
+        planId: input.id,
+        revision: review.revision,
+        contentHash: review.contentHash,
+        detail: { review_id: review.id, reviewer: review.reviewer, by_revision: next },
+      });
+    }
     return { kind: 'saved', plan: row };
   });
 }

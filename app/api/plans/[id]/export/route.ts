@@ -1,10 +1,10 @@
 import { getDatabase } from '@/lib/server/db/connection';
-import { parseRevisionParam, route } from '@/lib/server/http/route';
+import { authed, parseRevisionParam } from '@/lib/server/http/route';
 import { exportPlan } from '@/lib/server/plans/plan-interop';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = route(async (request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = authed('viewer', async (request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const query = new URL(request.url).searchParams;
   const revision = query.get('revision');

@@ -1,3 +1,4 @@
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PlanEditor } from '@/components/editor/plan-editor';
@@ -23,10 +24,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function RevisionPage({ params }: Props) {
   const { id, rev } = await params;
   const plan = await loadPlanForPage(id, revisionOf(rev));
+  const user = await requirePageUser(`/plans/${plan.id}/r/${plan.revision}`);
   const doc = documentOf(plan);
   return (
     <div className="flex h-full flex-col">
-      <PlanHeader plan={plan} readOnly />
+      <PlanHeader plan={plan} readOnly user={user} />
       <div className="min-h-0 flex-1">
         <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly />
       </div>

@@ -1,10 +1,10 @@
 import { getDatabase } from '@/lib/server/db/connection';
-import { json, parseRevisionParam, route } from '@/lib/server/http/route';
+import { authed, json, parseRevisionParam } from '@/lib/server/http/route';
 import { getPlan } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = route(async (_request, { params }: { params: Promise<{ id: string; rev: string }> }) => {
+export const GET = authed('viewer', async (_request, { params }: { params: Promise<{ id: string; rev: string }> }) => {
   const { id, rev } = await params;
   const revision = parseRevisionParam(rev);
   const { db } = await getDatabase();

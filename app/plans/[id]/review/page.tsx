@@ -1,0 +1,106 @@
+import type { Metadata } from 'next';
+import { PlanEditor } from '@/components/editor/plan-editor';
+import { PlanDiffView } from '@/components/plan/plan-diff-view';
+import { ReviewList } from '@/components/plan/review-list';
+import { ReviewPanel } from '@/components/plan/review-panel';
+import { documentOf } from '@/lib/api/schemas';
+import { checkDecision } from '@/lib/approval/gate';
+import { hasRole } from '@/lib/auth/roles';
+import { diffPlans } from '@/lib/plan';
+import { getGate, lastApprovedRevision, readGate } from '@/lib/server/approval/approval-service';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { getDatabase } from '@/lib/server/db/connection';
+import { loadPlanForPage } from '../load-plan';
+import { PlanHeader } from '../plan-header';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Review' };
+
+type Props = { params: Promise<{ id: string }> };
+
+export default async function ReviewPage({ params }: Props) {
+  const { id } = await params;
+  const plan = await loadPlanForPage(id);
+  const user = await requirePageUser(`/plans/${plan.id}/review`);
+  const { db } = await getDatabase();
+  const [{ state, validation }, gate, approved] = await Promise.all([readGate(db, id), getGate(db, id), lastApprovedRevision(db, id)]);
+  // The diff an approver needs is what changed since the last approval (or since the start).
+  const base = approved !== null && approved < plan.revision ? approved : 1;
+  const before = await loadPlanForPage(id, base);
+  const claim = { revision: plan.revision, contentHash: plan.content_hash };
+  const decideRefusal = checkDecision(state, 'rejected', user.username, claim)?.message ?? null;
+  const approveRefusal = checkDecision(state, 'approved', user.username, claim)?.message ?? null;
+  const errors = validation.issues.filter((issue) => issue.severity === 'error');
+  const warnings = validation.issues.filter((issue) => issue.severity === 'warning');
+
+  return (
+    <div className="flex min-h-full flex-col">
+      <PlanHeader plan={plan} readOnly user={user} />
+      <div className="grid flex-1 gap-4 p-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="space-y-4">
+          <section aria-label="Plan (read-only)" className="h-[26rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
+            <PlanEditor planId={plan.id} revision={plan.revision} doc={documentOf(plan)} readOnly />
+          </section>
+          <section aria-labelledby="diff-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+            <h2 id="diff-heading" className="text-lg font-semibold">
+              {approved !== null && approved < plan.revision
+                ? `Changes since approved revision ${base}`
+                : `Changes since revision ${base}`}
+            </h2>
+            {base === plan.revision ? (
+              <p className="text-sm text-slate-600">This is the first revision; everything in it is new.</p>
+            ) : (
+              <PlanDiffView diff={diffPlans(before, documentOf(plan))} />
+            )}
+          </section>
+        </div>
+        <aside className="space-y-4">
+          <section aria-labelledby="validation-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+            <h2 id="validation-heading" className="text-lg font-semibold">
+              Validation
+            </h2>
+            <p className={`mt-1 text-sm ${errors.length ? 'text-rose-700' : 'text-emerald-700'}`}>
+              {errors.length ? `${errors.length} error${errors.length === 1 ? '' : 's'}` : 'No errors'}
+              {warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}
+            </p>
+            {validation.issues.length > 0 && (
+              <ul className="mt-2 max-h-48 space-y-1 overflow-y-auto text-sm">
+                {validation.issues.slice(0, 100).map((issue, index) => (
+                  <li key={index} className={issue.severity === 'error' ? 'text-rose-800' : 'text-amber-800'}>
+                    {issue.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <section aria-labelledby="decision-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+            <h2 id="decision-heading" className="mb-2 text-lg font-semibold">
+              Decision
+            </h2>
+            <p className="mb-3 text-sm text-slate-600">
+              {gate.reviews.filter((r) => r.decision === 'approved' && !r.superseded_at && r.revision === plan.revision).length} of{' '}
+              {gate.approvals_required} required approval{gate.approvals_required === 1 ? '' : 's'}
+            </p>
+            {hasRole(user.role, 'approver') ? (
+              <ReviewPanel
+                planId={plan.id}
+                revision={plan.revision}
+                contentHash={plan.content_hash}
+                approveRefusal={approveRefusal}
+                decideRefusal={decideRefusal}
+              />
+            ) : (
+              <p className="text-sm text-slate-600">Approvers decide here; you have the {user.role} role.</p>
+            )}
+          </section>
+          <section aria-labelledby="decisions-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+            <h2 id="decisions-heading" className="text-lg font-semibold">
+              Decisions
+            </h2>
+            <ReviewList reviews={gate.reviews} />
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}

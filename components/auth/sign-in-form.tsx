@@ -1,0 +1,47 @@
+'use client';
+
+import { useActionState } from 'react';
+import { signInAction, type SignInState } from '@/app/sign-in/actions';
+
+const INITIAL: SignInState = { error: null };
+
+export function SignInForm({ next }: { next: string }) {
+  const [state, action, pending] = useActionState(signInAction, INITIAL);
+  return (
+    <form action={action} className="space-y-4" aria-describedby={state.error ? 'sign-in-error' : undefined}>
+      <input type="hidden" name="next" value={next} />
+      <label className="block text-sm font-medium text-slate-700">
+        Username
+        <input
+          name="username"
+          autoComplete="username"
+          required
+          autoFocus
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500"
+        />
+      </label>
+      <label className="block text-sm font-medium text-slate-700">
+        Password
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500"
+        />
+      </label>
+      {state.error && (
+        <p id="sign-in-error" role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
+          {state.error}
+        </p>
+      )}
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
+      >
+        {pending ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,84 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import { decideAction } from '@/app/plans/[id]/gate-actions';
+import type { Decision } from '@/lib/approval/gate';
+
+const BUTTONS: Array<{ decision: Decision; label: string; className: string }> = [
+  { decision: 'approved', label: 'Approve', className: 'bg-emerald-600 hover:bg-emerald-700 text-white' },
+  { decision: 'changes_requested', label: 'Request changes', className: 'bg-orange-500 hover:bg-orange-600 text-white' },
+  { decision: 'rejected', label: 'Reject', className: 'bg-rose-600 hover:bg-rose-700 text-white' },
+];
+
+export interface ReviewPanelProps {
+  planId: string;
+  revision: number;
+  contentHash: string;
+  /** Why approving would be refused, as the server would say it; null when it would not. */
+  approveRefusal: string | null;
+  /** Why any decision would be refused (not in review, stale, …); null when it would not. */
+  decideRefusal: string | null;
+}
+
+/** The approver's decision on exactly the revision and hash on screen. */
+export function ReviewPanel({ planId, revision, contentHash, approveRefusal, decideRefusal }: ReviewPanelProps) {
+  const router = useRouter();
+  const [comment, setComment] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function send(decision: Decision) {
+    startTransition(async () => {
+      const result = await decideAction({ id: planId, decision, request: { revision, content_hash: contentHash, comment } });
+      if (!result.ok) {
+        setError(result.error.message);
+        return;
+      }
+      setError(null);
+      setComment('');
+      router.refresh();
+    });
+  }
+
+  return (
+    <form className="space-y-3" onSubmit={(event) => event.preventDefault()} aria-label="Decision">
+      <p className="text-xs text-slate-500">
+        Deciding on revision {revision} · <span className="font-mono">{contentHash.slice(0, 19)}</span>
+      </p>
+      <label className="block text-sm font-medium text-slate-700">
+        Comment
+        <textarea
+          value={comment}
+          onChange={(event) => setComment(event.target.value)}
+          rows={3}
+          maxLength={4000}
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+        />
+      </label>
+      <div className="flex flex-wrap gap-2">
+        {BUTTONS.map(({ decision, label, className }) => {
+          const refusal = decideRefusal ?? (decision === 'approved' ? approveRefusal : null);
+          return (
+            <button
+              key={decision}
+              type="button"
+              disabled={pending || refusal !== null}
+              title={refusal ?? undefined}
+              onClick={() => send(decision)}
+              className={`rounded-md px-3 py-1.5 text-sm font-medium shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${className}`}
+            >
+              {label}
+            </button>
+          );
+        })}
+      </div>
+      {(decideRefusal ?? approveRefusal) && !error && <p className="text-sm text-slate-600">{decideRefusal ?? approveRefusal}</p>}
+      {error && (
+        <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

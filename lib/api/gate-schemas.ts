@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { Role } from '@/lib/auth/roles';
+import { DECISIONS } from '@/lib/approval/gate';
+import { TaskData } from '@/lib/plan';
+import { ValidationResult } from '@/lib/validate';
+import { PlanStatus, RevisionNumber } from './schemas';
+
+// Request and response shapes of the approval gate, the audit trail, users and tokens.
+
+const ContentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'A content hash is "sha256:" and 64 hex digits');
+const Comment = z.string().max(4000, 'Comments are at most 4,000 characters').default('');
+
+export const SubmitRequest = z.strictObject({ revision: RevisionNumber.optional(), content_hash: ContentHash.optional() });
+export type SubmitRequest = z.infer<typeof SubmitRequest>;
+
+export const DecisionRequest = z.strictObject({ revision: RevisionNumber, content_hash: ContentHash, comment: Comment });
+export type DecisionRequest = z.infer<typeof DecisionRequest>;
+
+export const Review = z.object({
+  id: z.number().int(),
+  revision: z.number().int(),
+  content_hash: z.string(),
+  decision: z.enum(DECISIONS),
+  reviewer: z.string(),
+  comment: z.string(),
+  validation: ValidationResult,
+  created_at: z.string(),
+  /** When a newer revision voided this decision; null while it stands. */
+  superseded_at: z.string().nullable(),
+});
+export type Review = z.infer<typeof Review>;
+
+export const GateResponse = z.object({
+  id: z.string(),
+  status: PlanStatus,
+  revision: z.number().int(),
+  content_hash: z.string(),
+  approvals_required: z.number().int(),
+  reviews: z.array(Review),
+});
+export type GateResponse = z.infer<typeof GateResponse>;
+
+export const GateTransition = z.object({ id: z.string(), status: PlanStatus, revision: z.number().int(), content_hash: z.string() });
+export const DecisionResponse = GateTransition.extend({ review: Review });
+
+export const ApprovedResponse = z.object({
+  revision: z.number().int(),
+  content_hash: z.string(),
+  plan: TaskData,
+  approvals: z.array(Review),
+});
+
+export const AuditEvent = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  kind: z.string(),
+  actor: z.string(),
+  plan_id: z.string().nullable(),
+  revision: z.number().int().nullable(),
+  content_hash: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  prev_hash: z.string(),
+  hash: z.string(),
+});
+export const AuditResponse = z.object({ events: z.array(AuditEvent) });
+
+export const USERNAME_PATTERN = /^[a-z0-9_.-]{3,32}$/;
+export const Username = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(USERNAME_PATTERN, 'Usernames are 3 to 32 characters: lower-case letters, digits, ".", "_" or "-"');
+
+export const CreateUserRequest = z.strictObject({
+  username: Username,
+  password: z.string().min(8, 'Passwords are at least 8 characters').max(128, 'Passwords are at most 128 characters'),
+  role: Role,
+});
+export type CreateUserRequest = z.infer<typeof CreateUserRequest>;
+
+export const UserResponse = z.object({ id: z.string(), username: z.string(), role: Role, created_at: z.string() });
+export type UserResponse = z.infer<typeof UserResponse>;
+export const UserListResponse = z.object({ users: z.array(UserResponse) });
+
+export const SetRoleRequest = z.strictObject({ role: Role });
+
+export const CreateTokenRequest = z.strictObject({
+  username: Username.optional(),
+  label: z.string().max(200).optional(),
+  expires_in_days: z.number().int().min(1).max(3650).optional(),
+});
+export type CreateTokenRequest = z.infer<typeof CreateTokenRequest>;
+
+export const TokenResponse = z.object({ token: z.string(), id: z.string(), username: z.string(), expires_at: z.string().nullable() });

@@ -1,0 +1,90 @@
+import type { PlanStatus } from '@/lib/api/schemas';
+
+// The approval gate's rules as pure functions of what the database holds, so the server
+// and the review screen (which greys out what would be refused) agree on every answer.
+
+export const DECISIONS = ['approved', 'changes_requested', 'rejected'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+export type RefusalCode = 'invalid_state' | 'stale' | 'has_errors' | 'four_eyes' | 'already_decided';
+
+export interface Refusal {
+  code: RefusalCode;
+  message: string;
+}
+
+export interface GateState {
+  status: PlanStatus;
+  headRevision: number;
+  headContentHash: string;
+  /** Validation errors (not warnings) on the head revision. */
+  errorCount: number;
+  /** Who wrote the head revision. */
+  headAuthor: string;
+  /** Who submitted the head revision for review, while it is in review. */
+  submittedBy: string | null;
+  /** Reviewers whose approval of the head revision still stands. */
+  approvedBy: readonly string[];
+  requiredApprovals: number;
+}
+
+export interface Claim {
+  revision: number;
+  contentHash: string;
+}
+
+function stale(state: GateState, claim: Claim): Refusal | null {
+  if (claim.revision !== state.headRevision) {
+    return {
+      code: 'stale',
+      message: `You reviewed revision ${claim.revision}, but the plan is now at revision ${state.headRevision}. Review the latest revision.`,
+    };
+  }
+  if (claim.contentHash !== state.headContentHash) {
+    return { code: 'stale', message: `The content hash you reviewed does not match revision ${state.headRevision}. Reload and review again.` };
+  }
+  return null;
+}
+
+function errors(state: GateState, doing: string): Refusal | null {
+  if (state.errorCount === 0) return null;
+  const noun = state.errorCount === 1 ? 'error' : 'errors';
+  return { code: 'has_errors', message: `The plan has ${state.errorCount} validation ${noun}; fix them before it can be ${doing}.` };
+}
+
+export function checkSubmit(state: GateState, claim?: Claim): Refusal | null {
+  if (state.status === 'in_review') return { code: 'invalid_state', message: 'The plan is already in review.' };
+  if (state.status === 'approved') return { code: 'invalid_state', message: 'The plan is already approved.' };
+  if (state.status === 'rejected') {
+    return { code: 'invalid_state', message: 'This revision was rejected; save a new revision to submit again.' };
+  }
+  return (claim && stale(state, claim)) ?? errors(state, 'submitted');
+}
+
+export function checkDecision(state: GateState, decision: Decision, reviewer: string, claim: Claim): Refusal | null {
+  const isStale = stale(state, claim);
+  if (isStale) return isStale;
+  if (state.status !== 'in_review') {
+    return { code: 'invalid_state', message: `Only a plan in review can be decided on; this one is ${state.status.replace('_', ' ')}.` };
+  }
+  if (decision !== 'approved') return null;
+  if (reviewer === state.headAuthor) {
+    return { code: 'four_eyes', message: `You wrote revision ${state.headRevision}; someone else must approve it.` };
+  }
+  if (reviewer === state.submittedBy) {
+    return { code: 'four_eyes', message: `You submitted revision ${state.headRevision} for review; someone else must approve it.` };
+  }
+  if (state.approvedBy.includes(reviewer)) return { code: 'already_decided', message: 'You have already approved this revision.' };
+  return errors(state, 'approved');
+}
+
+/** Where a decision leaves the plan. */
+export function statusAfter(decision: Decision, approvalsAfter: number, requiredApprovals: number): PlanStatus {
+  if (decision === 'approved') return approvalsAfter >= requiredApprovals ? 'approved' : 'in_review';
+  return decision;
+}
+
+export function requiredApprovals(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.PLANGATE_REQUIRED_APPROVALS ?? 1);
+  return Number.isInteger(value) && value >= 1 ? value : 1;
+}

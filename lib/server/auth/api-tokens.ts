@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import type { CreateTokenRequest } from '@/lib/api/gate-schemas';
+import { Role } from '@/lib/auth/roles';
+import type { Database } from '../db/client';
+import { apiTokens, user } from '../db/schema';
+import { AppError, notFound } from '../errors';
+import { appendAudit } from '../audit/audit-log';
+import type { Principal } from './principal';
+import { createUser } from './users';
+
+// Bearer tokens for automation. Only a SHA-256 of each token is stored: the tokens are
+// 256 random bits, so a fast hash is enough and a lookup is one indexed equality.
+
+const TOKEN_PREFIX = 'pgt_';
+
+export function hashToken(token: string): string {
+  return bytesToHex(sha256(new TextEncoder().encode(token)));
+}
+
+export async function createApiToken(
+  db: Database,
+  input: { username: string; label?: string; expiresAt?: Date | null },
+  actor: string,
+): Promise<{ token: string; id: string; expires_at: string | null }> {
+  const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  return db.transaction(async (tx) => {
+    const [owner] = await tx.select({ id: user.id }).from(user).where(eq(user.username, input.username));
+    if (!owner) throw notFound(`User "${input.username}"`);
+    const id = crypto.randomUUID();
+    await tx.insert(apiTokens).values({
+      id,
+      userId: owner.id,
+      label: input.label ?? '',
+      tokenHash: hashToken(token),
+      expiresAt: input.expiresAt ?? null,
+    });
+    await appendAudit(tx, { kind: 'token_created', actor, detail: { username: input.username, token_id: id, label: input.label ?? '' } });
+    return { token, id, expires_at: input.expiresAt?.toISOString() ?? null };
+  });
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A token for the caller, or for anyone when the caller is an admin. */
+export async function issueToken(db: Database, request: CreateTokenRequest, principal: Principal) {
+  const username = request.username ?? principal.username;
+  if (username !== principal.username && principal.role !== 'admin') {
+    throw new AppError('forbidden', 403, 'Only an admin can create a token for another user');
+  }
+  const expiresAt = request.expires_in_days ? new Date(Date.now() + request.expires_in_days * DAY_MS) : null;
+  const created = await createApiToken(db, { username, label: request.label, expiresAt }, principal.username);
+  return { ...created, username };
+}
+
+/** The user a live (unexpired, unrevoked) token belongs to, or null. */
+export async function principalFromToken(db: Database, token: string): Promise<Principal | null> {
+  const [row] = await db
+    .select({ id: user.id, username: user.username, name: user.name, role: user.role })
+    .from(apiTokens)
+    .innerJoin(user, eq(user.id, apiTokens.userId))
+    .where(
+      and(
+        eq(apiTokens.tokenHash, hashToken(token)),
+        isNull(apiTokens.revokedAt),
+        or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, new Date())),
+      ),
+    );
+  if (!row) return null;
+  return { id: row.id, username: row.username ?? row.name, role: Role.catch('viewer').parse(row.role), via: 'token' };
+}
+
+const ENV_TOKEN_ID = 'plangate-admin-token';
+const ENV_TOKEN_USER = 'plangate-admin';
+
+/**
+ * Makes PLANGATE_ADMIN_TOKEN a working admin token: owned by a service account that has
+ * no password, so the value in the environment is the only way in as that account.
+ */
+export async function ensureEnvAdminToken(db: Database, token: string | undefined): Promise<void> {
+  if (!token) return;
+  const [owner] = await db.select({ id: user.id }).from(user).where(eq(user.username, ENV_TOKEN_USER));
+  const ownerId = owner?.id ?? (await createUser(db, { username: ENV_TOKEN_USER, password: null, role: 'admin' }, 'system').catch(async () => {
+    // Another instance made it first.
+    const [again] = await db.select({ id: user.id }).from(user).where(eq(user.username, ENV_TOKEN_USER));
+    return { id: again.id };
+  })).id;
+  const tokenHash = hashToken(token);
+  const [current] = await db.select().from(apiTokens).where(eq(apiTokens.id, ENV_TOKEN_ID));
+  if (current?.tokenHash === tokenHash) return;
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(apiTokens)
+      .values({ id: ENV_TOKEN_ID, userId: ownerId, label: 'PLANGATE_ADMIN_TOKEN', tokenHash })
+      .onConflictDoUpdate({ target: apiTokens.id, set: { tokenHash, revokedAt: null, expiresAt: null } });
+    await appendAudit(tx, { kind: 'token_created', actor: 'system', detail: { username: ENV_TOKEN_USER, token_id: ENV_TOKEN_ID, label: 'PLANGATE_ADMIN_TOKEN' } });
+  });
+}

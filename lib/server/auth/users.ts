@@ -1,0 +1,72 @@
+import { asc, eq } from 'drizzle-orm';
+import { hashPassword } from 'better-auth/crypto';
+import type { UserResponse } from '@/lib/api/gate-schemas';
+import { Role } from '@/lib/auth/roles';
+import type { Database } from '../db/client';
+import { account, user } from '../db/schema';
+import { AppError, notFound } from '../errors';
+import { appendAudit } from '../audit/audit-log';
+
+// Users are rows better-auth signs in against; Plangate creates them itself (admins only,
+// no self sign-up) so the user, its password and the audit event land in one transaction.
+
+
+export type UserSummary = UserResponse;
+
+type UserRow = typeof user.$inferSelect;
+
+function summary(row: UserRow): UserSummary {
+  return { id: row.id, username: row.username ?? row.name, role: Role.catch('viewer').parse(row.role), created_at: row.createdAt.toISOString() };
+}
+
+/** Creates a user; a password of null makes a service account that cannot sign in (API tokens only). */
+export async function createUser(
+  db: Database,
+  input: { username: string; password: string | null; role: Role },
+  actor: string,
+): Promise<UserSummary> {
+  const hashed = input.password === null ? null : await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: user.id }).from(user).where(eq(user.username, input.username));
+    if (existing) throw new AppError('conflict', 409, `A user named "${input.username}" already exists`);
+    const id = crypto.randomUUID();
+    const [row] = await tx
+      .insert(user)
+      .values({
+        id,
+        name: input.username,
+        username: input.username,
+        displayUsername: input.username,
+        // better-auth requires an email; Plangate signs in by username, so it is a
+        // placeholder in a reserved domain that can never receive mail.
+        email: `${input.username}@users.plangate.invalid`,
+        role: input.role,
+      })
+      .returning();
+    if (hashed !== null) {
+      await tx.insert(account).values({ id: crypto.randomUUID(), accountId: id, providerId: 'credential', userId: id, password: hashed });
+    }
+    await appendAudit(tx, { kind: 'user_created', actor, detail: { username: input.username, role: input.role } });
+    return summary(row);
+  });
+}
+
+export async function setUserRole(db: Database, username: string, role: Role, actor: string): Promise<UserSummary> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(user).where(eq(user.username, username)).for('update');
+    if (!before) throw notFound(`User "${username}"`);
+    if (before.role === role) return summary(before);
+    const [row] = await tx.update(user).set({ role, updatedAt: new Date() }).where(eq(user.id, before.id)).returning();
+    await appendAudit(tx, { kind: 'role_changed', actor, detail: { username, from: before.role, to: role } });
+    return summary(row);
+  });
+}
+
+export async function listUsers(db: Database): Promise<UserSummary[]> {
+  return (await db.select().from(user).orderBy(asc(user.username))).map(summary);
+}
+
+export async function findUserByUsername(db: Database, username: string): Promise<UserSummary | undefined> {
+  const [row] = await db.select().from(user).where(eq(user.username, username));
+  return row && summary(row);
+}
