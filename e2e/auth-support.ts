@@ -20,5 +20,5 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
   await page.getByRole('textbox', { name: 'Username' }).fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText(`Signed in as ${username}`)).toBeVisible();
+  await expect(page.getByRole('banner').getByText(`Signed in as ${username}`)).toBeVisible();
 }

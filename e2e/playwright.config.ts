@@ -71,6 +71,7 @@ if (databaseUrl) {
   projects.push(
     { name: 'api-postgres', testMatch: /api\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PORTS.postgresA}`, extraHTTPHeaders: adminHeaders } },
     { name: 'two-instances', testMatch: /two-instances\.spec\.ts$/, use: { extraHTTPHeaders: adminHeaders } },
+    { name: 'authorization', testMatch: /authorization\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.postgresA}` } },
   );
   webServer.push(server(PORTS.postgresA, { DATABASE_URL: databaseUrl }), server(PORTS.postgresB, { DATABASE_URL: databaseUrl }));
 }

@@ -11,7 +11,9 @@ const port = process.env.PORT || '3000';
 const server = spawn('npx', ['next', 'start', '-p', port], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  // The embedded database is the local demo: its demo users (published passwords) are
+  // wanted there. With DATABASE_URL it is a real deployment and they are never made.
+  env: { NEXT_TELEMETRY_DISABLED: '1', ...(process.env.DATABASE_URL ? {} : { PLANGATE_DEMO_USERS: 'on' }), ...process.env },
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));

@@ -19,6 +19,7 @@ export function CreateTokenForm({ currentUsername }: { currentUsername: string }
   const [created, setCreated] = useState<Created | null>(null);
   return (
     <form
+      method="post"
       aria-labelledby="create-token-heading"
       className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
       onSubmit={(event) => {

@@ -16,6 +16,8 @@ export function CreateUserForm() {
   const [created, setCreated] = useState<string | null>(null);
   return (
     <form
+      // A click before hydration submits natively: POST keeps the fields out of the URL and logs.
+      method="post"
       aria-labelledby="create-user-heading"
       className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
       onSubmit={(event) => {

@@ -56,7 +56,7 @@ export default async function UsersPage() {
           </tbody>
         </table>
       </div>
-      <div className="grid gap-6 md:grid-cols-2">
+      <div className="grid items-start gap-6 md:grid-cols-2">
         <CreateUserForm />
         <CreateTokenForm currentUsername={user.username} />
       </div>

@@ -56,6 +56,11 @@ export async function setUserRole(db: Database, username: string, role: Role, ac
     const [before] = await tx.select().from(user).where(eq(user.username, username)).for('update');
     if (!before) throw notFound(`User "${username}"`);
     if (before.role === role) return summary(before);
+    if (before.role === 'admin') {
+      // Admins are locked in this transaction so two demotions cannot each see the other as the remaining admin.
+      const admins = await tx.select({ id: user.id }).from(user).where(eq(user.role, 'admin')).for('update');
+      if (admins.length <= 1) throw new AppError('conflict', 409, `${username} is the last admin; make someone else an admin first`);
+    }
     const [row] = await tx.update(user).set({ role, updatedAt: new Date() }).where(eq(user.id, before.id)).returning();
     await appendAudit(tx, { kind: 'role_changed', actor, detail: { username, from: before.role, to: role } });
     return summary(row);

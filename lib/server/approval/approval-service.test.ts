@@ -1,0 +1,156 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
+import type { TaskDataInput } from '@/lib/plan';
+import { verifyAudit } from '../audit/audit-log';
+import type { Principal } from '../auth/principal';
+import { planReviews, plans } from '../db/schema';
+import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { AppError } from '../errors';
+import { createPlan, getPlan, savePlan } from '../plans/plan-service';
+import { decide, getApprovedPlan, getGate, planAudit, submitForReview } from './approval-service';
+
+const chain: TaskDataInput = {
+  task_id: 'job-1',
+  planned_tasks: [
+    { task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'http_get' },
+    { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] },
+  ],
+};
+const cyclic: TaskDataInput = {
+  task_id: 'job-2',
+  planned_tasks: [
+    { task_id: 'a', description: 'A', execution_type: 'tool', dependencies: ['b'] },
+    { task_id: 'b', description: 'B', execution_type: 'tool', dependencies: ['a'] },
+  ],
+};
+
+const who = (username: string, role: Principal['role']): Principal => ({ id: username, username, role, via: 'session' });
+const editor = who('eddie', 'editor');
+const approver = who('alice', 'approver');
+const approver2 = who('bob', 'approver');
+
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe.each(testDatabases())('approval gate on $name', (database) => {
+  const db = useTestDatabase(database);
+
+  async function inReview(plan: TaskDataInput = chain) {
+    const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Gate', plan }), editor.username);
+    await submitForReview(db(), created.id, {}, editor);
+    return created;
+  }
+
+  it('approves exactly the head revision and hands it to executors until a new revision voids it', async () => {
+    const { id, content_hash } = await inReview();
+    expect((await refusal(getApprovedPlan(db(), id))).code).toBe('not_approved');
+
+    const decided = await decide(db(), id, 'approved', { revision: 1, content_hash, comment: 'Looks right' }, approver);
+    expect(decided.status).toBe('approved');
+    const approved = await getApprovedPlan(db(), id);
+    expect(approved).toMatchObject({ revision: 1, content_hash });
+    expect(approved.approvals.map((a) => [a.reviewer, a.comment])).toEqual([['alice', 'Looks right']]);
+    expect(approved.approvals[0].validation.valid).toBe(true);
+
+    await savePlan(db(), id, SavePlanRequest.parse({ base_revision: 1, plan: { ...chain, status: 'edited' } }), editor.username);
+    expect((await getPlan(db(), id)).status).toBe('draft');
+    const stale = await refusal(getApprovedPlan(db(), id));
+    expect([stale.status, stale.code]).toEqual([409, 'stale']);
+    const gate = await getGate(db(), id);
+    expect(gate.reviews[0]).toMatchObject({ reviewer: 'alice', revision: 1 });
+    expect(gate.reviews[0].superseded_at).not.toBeNull();
+
+    const kinds = (await planAudit(db(), id)).map((e) => [e.kind, e.actor, e.revision]);
+    expect(kinds).toEqual([
+      ['created', 'eddie', 1],
+      ['submitted', 'eddie', 1],
+      ['approved', 'alice', 1],
+      ['revised', 'eddie', 2],
+      ['superseded', 'eddie', 1],
+    ]);
+    expect((await verifyAudit(db())).ok).toBe(true);
+  });
+
+  it('refuses the author and the submitter of a revision as its approver (four-eyes)', async () => {
+    const author = who('carol', 'approver');
+    const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Own work', plan: chain }), author.username);
+    await submitForReview(db(), created.id, {}, approver2);
+    const claim = { revision: 1, content_hash: created.content_hash, comment: '' };
+    const own = await refusal(decide(db(), created.id, 'approved', claim, author));
+    expect([own.status, own.message]).toEqual([403, 'You wrote revision 1; someone else must approve it.']);
+    const submitter = await refusal(decide(db(), created.id, 'approved', claim, approver2));
+    expect(submitter.status).toBe(403);
+    expect((await decide(db(), created.id, 'approved', claim, approver)).status).toBe('approved');
+  });
+
+  it('refuses a stale claim, naming the revision that is now the head', async () => {
+    const { id, content_hash } = await inReview();
+    await savePlan(db(), id, SavePlanRequest.parse({ base_revision: 1, plan: { ...chain, status: 'x' } }), editor.username);
+    const error = await refusal(decide(db(), id, 'approved', { revision: 1, content_hash, comment: '' }, approver));
+    expect([error.status, error.code]).toEqual([409, 'stale']);
+    expect(error.message).toContain('now at revision 2');
+  });
+
+  it('refuses to submit or approve a plan with validation errors', async () => {
+    const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Cyclic', plan: cyclic }), editor.username);
+    const error = await refusal(submitForReview(db(), created.id, {}, editor));
+    expect([error.status, error.message]).toEqual([422, 'The plan has 1 validation error; fix them before it can be submitted.']);
+    expect((await getPlan(db(), created.id)).status).toBe('draft');
+  });
+
+  it('keeps a plan in review until the required number of approvals', async () => {
+    const previous = process.env.PLANGATE_REQUIRED_APPROVALS;
+    process.env.PLANGATE_REQUIRED_APPROVALS = '2';
+    try {
+      const { id, content_hash } = await inReview();
+      const claim = { revision: 1, content_hash, comment: '' };
+      expect((await decide(db(), id, 'approved', claim, approver)).status).toBe('in_review');
+      expect((await refusal(decide(db(), id, 'approved', claim, approver))).message).toBe('You have already approved this revision.');
+      expect((await refusal(getApprovedPlan(db(), id))).message).toContain('1 of 2 required approvals');
+      expect((await decide(db(), id, 'approved', claim, approver2)).status).toBe('approved');
+      expect((await getApprovedPlan(db(), id)).approvals).toHaveLength(2);
+    } finally {
+      if (previous === undefined) delete process.env.PLANGATE_REQUIRED_APPROVALS;
+      else process.env.PLANGATE_REQUIRED_APPROVALS = previous;
+    }
+  });
+
+  it('sends a plan back on request-changes and ends it on reject until a new revision', async () => {
+    const { id, content_hash } = await inReview();
+    const claim = { revision: 1, content_hash, comment: 'Split the fetch' };
+    expect((await decide(db(), id, 'changes_requested', claim, approver)).status).toBe('changes_requested');
+    await submitForReview(db(), id, { revision: 1, content_hash }, editor);
+    expect((await decide(db(), id, 'rejected', claim, approver)).status).toBe('rejected');
+    expect((await refusal(submitForReview(db(), id, {}, editor))).message).toContain('save a new revision');
+  });
+
+  it('never leaves an approval standing on a revision other than the head, over 20 approve-vs-edit races', async () => {
+    for (let round = 0; round < 20; round++) {
+      const { id, content_hash } = await inReview();
+      const [approval, edit] = await Promise.allSettled([
+        decide(db(), id, 'approved', { revision: 1, content_hash, comment: `round ${round}` }, approver),
+        savePlan(db(), id, SavePlanRequest.parse({ base_revision: 1, plan: { ...chain, status: `race ${round}` } }), editor.username),
+      ]);
+      expect(edit.status).toBe('fulfilled');
+      const [plan] = await db().select().from(plans).where(eq(plans.id, id));
+      const standing = await db()
+        .select()
+        .from(planReviews)
+        .where(and(eq(planReviews.planId, id), isNull(planReviews.supersededAt)));
+      expect(plan.headRevision).toBe(2);
+      // Whichever won, nothing approved stands: the approval either never landed (stale) or was superseded.
+      expect(standing.filter((r) => r.revision !== plan.headRevision)).toEqual([]);
+      expect(plan.status).toBe('draft');
+      if (approval.status === 'rejected') expect((approval.reason as AppError).code).toBe('stale');
+      expect((await refusal(getApprovedPlan(db(), id))).status).toBe(409);
+    }
+    expect((await verifyAudit(db())).ok).toBe(true);
+  });
+});
