@@ -19,6 +19,8 @@ async function handOff(request: APIRequestContext, id: string) {
 }
 
 async function editDescription(page: Page, from: string, to: string, message: string) {
+  // The first layout runs in a worker and stores positions; edit once it has settled.
+  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
   await page.getByRole('group', { name: `Task ${from}` }).click();
   await page.getByRole('textbox', { name: 'Description' }).fill(to);
   await page.getByRole('textbox', { name: 'Description' }).blur();
@@ -42,7 +44,7 @@ test('an editor submits, cannot approve; an approver approves; the next edit sup
   await page.goto(`/plans/${id}`);
   await editDescription(page, 'Fetch shipments', 'Fetch recent shipments', 'recent only');
   expect(await handOff(page.request, id)).toMatchObject({ status: 409, code: 'not_approved' });
-  await page.getByRole('button', { name: 'Submit for review' }).click();
+  await page.getByRole('button', { name: 'Submit r2 for review' }).click();
   await expect(page.getByText('in review', { exact: true })).toBeVisible();
   expect(await handOff(page.request, id)).toMatchObject({ status: 409, code: 'not_approved' });
 

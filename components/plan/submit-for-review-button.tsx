@@ -18,12 +18,14 @@ export function SubmitForReviewButton({ planId, revision, contentHash }: { planI
           startTransition(async () => {
             const result = await submitForReviewAction({ id: planId, claim: { revision, content_hash: contentHash } });
             setError(result.ok ? null : result.error.message);
-            if (result.ok) router.refresh();
+            // Either way the header should show the plan as it now is (a refusal is often
+            // "the plan moved on"), so the next click submits the current head.
+            router.refresh();
           })
         }
         className="rounded-md bg-amber-500 px-2.5 py-1 text-xs font-medium text-white shadow-sm hover:bg-amber-600 disabled:opacity-60"
       >
-        {pending ? 'Submitting…' : 'Submit for review'}
+        {pending ? 'Submitting…' : `Submit r${revision} for review`}
       </button>
       {error && (
         <span role="alert" className="text-xs text-rose-700">

@@ -33,15 +33,16 @@ export interface Claim {
   contentHash: string;
 }
 
-function stale(state: GateState, claim: Claim): Refusal | null {
+function stale(state: GateState, claim: Claim, doing: 'reviewed' | 'submitted'): Refusal | null {
+  const again = doing === 'reviewed' ? 'review' : 'submit';
   if (claim.revision !== state.headRevision) {
     return {
       code: 'stale',
-      message: `You reviewed revision ${claim.revision}, but the plan is now at revision ${state.headRevision}. Review the latest revision.`,
+      message: `You ${doing} revision ${claim.revision}, but the plan is now at revision ${state.headRevision}. Reload and ${again} the latest revision.`,
     };
   }
   if (claim.contentHash !== state.headContentHash) {
-    return { code: 'stale', message: `The content hash you reviewed does not match revision ${state.headRevision}. Reload and review again.` };
+    return { code: 'stale', message: `The content hash you ${doing} does not match revision ${state.headRevision}. Reload and ${again} again.` };
   }
   return null;
 }
@@ -58,11 +59,11 @@ export function checkSubmit(state: GateState, claim?: Claim): Refusal | null {
   if (state.status === 'rejected') {
     return { code: 'invalid_state', message: 'This revision was rejected; save a new revision to submit again.' };
   }
-  return (claim && stale(state, claim)) ?? errors(state, 'submitted');
+  return (claim && stale(state, claim, 'submitted')) ?? errors(state, 'submitted');
 }
 
 export function checkDecision(state: GateState, decision: Decision, reviewer: string, claim: Claim): Refusal | null {
-  const isStale = stale(state, claim);
+  const isStale = stale(state, claim, 'reviewed');
   if (isStale) return isStale;
   if (state.status !== 'in_review') {
     return { code: 'invalid_state', message: `Only a plan in review can be decided on; this one is ${state.status.replace('_', ' ')}.` };
