@@ -14,7 +14,7 @@ type Role = 'viewer' | 'editor' | 'approver' | 'admin';
 function requiredRole(method: string, route: string): Role {
   if (route === '/api/users' || route.startsWith('/api/users/')) return 'admin';
   if (/\/(approve|request-changes|reject)$/.test(route)) return 'approver';
-  if (method === 'get' || route.endsWith('/validate') || route === '/api/tokens') return 'viewer';
+  if (method === 'get' || route.endsWith('/validate') || route.startsWith('/api/tokens')) return 'viewer';
   return 'editor';
 }
 
@@ -38,7 +38,7 @@ async function endpoints(request: APIRequestContext, id: string): Promise<Endpoi
     for (const [method, operation] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       if (Array.isArray(operation.security) && operation.security.length === 0) continue; // public: health, this document
-      const url = route.replace('{id}', id).replace('{rev}', '1').replace('{username}', 'viewer-1');
+      const url = route.replace('{id}', id).replace('{rev}', '1').replace('{username}', 'viewer-1').replace('{tokenId}', 'no-such-token');
       list.push({ method, url, role: requiredRole(method, route) });
     }
   }

@@ -11,6 +11,7 @@
  * Run: `npm run bench` (after the graph benchmark) or `npx tsx scripts/bench-editor.ts`.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,8 @@ import { syntheticPlan } from './synthetic-plan';
 const PORT = Number(process.env.BENCH_PORT ?? 4100);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
+// The bench server's own admin token (API) and demo editor (browser): every request is authenticated.
+const ADMIN_TOKEN = `pgt_bench_${randomBytes(16).toString('hex')}`;
 const TYPES = ['agent', 'tool', 'llm', 'dsl'];
 
 function planOf(n: number, withPositions: boolean) {
@@ -47,9 +50,21 @@ function planOf(n: number, withPositions: boolean) {
 }
 
 async function createPlan(body: unknown): Promise<string> {
-  const response = await fetch(`${BASE}/api/plans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${BASE}/api/plans`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify(body),
+  });
   if (response.status !== 201) throw new Error(`bench-editor: creating a plan failed with ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
+}
+
+async function signIn(page: Page) {
+  await page.goto(`${BASE}/sign-in`);
+  await page.getByRole('textbox', { name: 'Username' }).fill('editor');
+  await page.getByLabel('Password').fill('editor-demo-pass');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${BASE}/`);
 }
 
 async function openAndWait(page: Page, url: string) {
@@ -107,7 +122,14 @@ async function main() {
   const server = spawn('npx', ['next', 'start', '-p', String(PORT)], {
     cwd: root,
     detached: true,
-    env: { ...process.env, PLANGATE_DATA_DIR: dataDir, PLANGATE_DEMO: 'off', NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      PLANGATE_DATA_DIR: dataDir,
+      PLANGATE_DEMO: 'off',
+      PLANGATE_DEMO_USERS: 'on',
+      PLANGATE_ADMIN_TOKEN: ADMIN_TOKEN,
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
     stdio: 'ignore',
   });
   const browser = await chromium.launch({
@@ -119,6 +141,7 @@ async function main() {
     const results = [];
     for (const n of SIZES) {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      await signIn(page);
       const laidOut = await createPlan(planOf(n, true));
       const bare = await createPlan(planOf(n, false));
       const target = `task-${Math.floor(n / 2)}`;

@@ -8,12 +8,14 @@ ensureInstall();
 ensureBuild();
 
 const port = process.env.PORT || '3000';
+const localDemo = !process.env.DATABASE_URL && process.env.NODE_ENV !== 'production';
 const server = spawn('npx', ['next', 'start', '-p', port], {
   cwd: root,
   stdio: 'inherit',
-  // The embedded database is the local demo: its demo users (published passwords) are
-  // wanted there. With DATABASE_URL it is a real deployment and they are never made.
-  env: { NEXT_TELEMETRY_DISABLED: '1', ...(process.env.DATABASE_URL ? {} : { PLANGATE_DEMO_USERS: 'on' }), ...process.env },
+  // The embedded database outside production is the local demo: its demo users (published
+  // passwords) are wanted there. With DATABASE_URL or NODE_ENV=production they are not
+  // made unless PLANGATE_DEMO_USERS=on says so.
+  env: { NEXT_TELEMETRY_DISABLED: '1', ...(localDemo ? { PLANGATE_DEMO_USERS: 'on' } : {}), ...process.env },
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));

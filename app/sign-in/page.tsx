@@ -1,16 +1,17 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignInForm } from '@/components/auth/sign-in-form';
+import { safeNext } from '@/lib/auth/safe-next';
 import { currentUser } from '@/lib/server/auth/page-auth';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
 
-type Props = { searchParams: Promise<{ next?: string }> };
+type Props = { searchParams: Promise<{ next?: string | string[] }> };
 
 export default async function SignInPage({ searchParams }: Props) {
-  const { next = '/' } = await searchParams;
-  if (await currentUser()) redirect(next.startsWith('/') && !next.startsWith('//') ? next : '/');
+  const next = safeNext((await searchParams).next);
+  if (await currentUser()) redirect(next);
   return (
     <div className="mx-auto max-w-sm px-6 py-16">
       <h1 className="text-2xl font-semibold tracking-tight">Sign in to Plangate</h1>

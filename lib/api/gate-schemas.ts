@@ -8,7 +8,12 @@ import { PlanStatus, RevisionNumber } from './schemas';
 // Request and response shapes of the approval gate, the audit trail, users and tokens.
 
 const ContentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'A content hash is "sha256:" and 64 hex digits');
-const Comment = z.string().max(4000, 'Comments are at most 4,000 characters').default('');
+// PostgreSQL text cannot hold NUL and jsonb refuses unpaired surrogates; refuse them here
+// with a 400 rather than fail in the database.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const StorableText = z.string().refine((text) => !UNSTORABLE.test(text), 'NUL characters and unpaired surrogates cannot be stored');
+
+const Comment = StorableText.pipe(z.string().max(4000, 'Comments are at most 4,000 characters')).default('');
 
 export const SubmitRequest = z.strictObject({ revision: RevisionNumber.optional(), content_hash: ContentHash.optional() });
 export type SubmitRequest = z.infer<typeof SubmitRequest>;
@@ -86,7 +91,7 @@ export const SetRoleRequest = z.strictObject({ role: Role });
 
 export const CreateTokenRequest = z.strictObject({
   username: Username.optional(),
-  label: z.string().max(200).optional(),
+  label: StorableText.pipe(z.string().max(200)).optional(),
   expires_in_days: z.number().int().min(1).max(3650).optional(),
 });
 export type CreateTokenRequest = z.infer<typeof CreateTokenRequest>;

@@ -180,9 +180,16 @@ export function openApiDocument() {
       },
       '/api/tokens': {
         post: {
-          summary: 'Create an API token for yourself, or (admin) for the named user; the token is shown once',
+          summary: 'Create an API token for yourself, or (admin) for the named user; shown once; expires after expires_in_days (default 90)',
           requestBody: { ...body(gate.CreateTokenRequest), required: false },
           responses: { 201: reply('Token', gate.TokenResponse), ...errors([400, 404, 415]) },
+        },
+      },
+      '/api/tokens/{tokenId}': {
+        parameters: [{ name: 'tokenId', in: 'path', required: true, schema: { type: 'string' } }],
+        delete: {
+          summary: 'Revoke a token now (its owner, or an admin)',
+          responses: { 200: { description: 'Revoked: { id, revoked_at }' }, ...errors([404]) },
         },
       },
       '/api/openapi.json': { get: { summary: 'This document', security: [], responses: { 200: { description: 'OpenAPI 3.1' } } } },

@@ -19,8 +19,8 @@ export interface GateState {
   headContentHash: string;
   /** Validation errors (not warnings) on the head revision. */
   errorCount: number;
-  /** Who wrote the head revision. */
-  headAuthor: string;
+  /** Who wrote any revision since the last approved one (or since the start), the head's author included. */
+  recentAuthors: readonly string[];
   /** Who submitted the head revision for review, while it is in review. */
   submittedBy: string | null;
   /** Reviewers whose approval of the head revision still stands. */
@@ -69,8 +69,8 @@ export function checkDecision(state: GateState, decision: Decision, reviewer: st
     return { code: 'invalid_state', message: `Only a plan in review can be decided on; this one is ${state.status.replace('_', ' ')}.` };
   }
   if (decision !== 'approved') return null;
-  if (reviewer === state.headAuthor) {
-    return { code: 'four_eyes', message: `You wrote revision ${state.headRevision}; someone else must approve it.` };
+  if (state.recentAuthors.includes(reviewer)) {
+    return { code: 'four_eyes', message: `You edited this plan since its last approval; someone else must approve revision ${state.headRevision}.` };
   }
   if (reviewer === state.submittedBy) {
     return { code: 'four_eyes', message: `You submitted revision ${state.headRevision} for review; someone else must approve it.` };

@@ -9,7 +9,8 @@ import { getPlan } from '@/lib/server/plans/plan-service';
  * Signed-in users only: this is also what page metadata (the title) reads.
  */
 export async function loadPlanForPage(id: string, revision?: number) {
-  await requirePageUser(`/plans/${encodeURIComponent(id)}`);
+  // Pages check first with their own path; this default covers page metadata.
+  await requirePageUser(`/plans/${encodeURIComponent(id)}${revision ? `/r/${revision}` : ''}`);
   const { db } = await getDatabase();
   try {
     return await getPlan(db, id, revision);

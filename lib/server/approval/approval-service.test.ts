@@ -30,6 +30,18 @@ const editor = who('eddie', 'editor');
 const approver = who('alice', 'approver');
 const approver2 = who('bob', 'approver');
 
+/** Runs `body` with PLANGATE_REQUIRED_APPROVALS set, restoring it after. */
+async function withRequiredApprovals(count: number, body: () => Promise<void>) {
+  const previous = process.env.PLANGATE_REQUIRED_APPROVALS;
+  process.env.PLANGATE_REQUIRED_APPROVALS = String(count);
+  try {
+    await body();
+  } finally {
+    if (previous === undefined) delete process.env.PLANGATE_REQUIRED_APPROVALS;
+    else process.env.PLANGATE_REQUIRED_APPROVALS = previous;
+  }
+}
+
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
     () => null,
@@ -84,7 +96,7 @@ describe.each(testDatabases())('approval gate on $name', (database) => {
     await submitForReview(db(), created.id, {}, approver2);
     const claim = { revision: 1, content_hash: created.content_hash, comment: '' };
     const own = await refusal(decide(db(), created.id, 'approved', claim, author));
-    expect([own.status, own.message]).toEqual([403, 'You wrote revision 1; someone else must approve it.']);
+    expect([own.status, own.message]).toEqual([403, 'You edited this plan since its last approval; someone else must approve revision 1.']);
     const submitter = await refusal(decide(db(), created.id, 'approved', claim, approver2));
     expect(submitter.status).toBe(403);
     expect((await decide(db(), created.id, 'approved', claim, approver)).status).toBe('approved');
@@ -106,9 +118,7 @@ describe.each(testDatabases())('approval gate on $name', (database) => {
   });
 
   it('keeps a plan in review until the required number of approvals', async () => {
-    const previous = process.env.PLANGATE_REQUIRED_APPROVALS;
-    process.env.PLANGATE_REQUIRED_APPROVALS = '2';
-    try {
+    await withRequiredApprovals(2, async () => {
       const { id, content_hash } = await inReview();
       const claim = { revision: 1, content_hash, comment: '' };
       expect((await decide(db(), id, 'approved', claim, approver)).status).toBe('in_review');
@@ -116,10 +126,35 @@ describe.each(testDatabases())('approval gate on $name', (database) => {
       expect((await refusal(getApprovedPlan(db(), id))).message).toContain('1 of 2 required approvals');
       expect((await decide(db(), id, 'approved', claim, approver2)).status).toBe('approved');
       expect((await getApprovedPlan(db(), id)).approvals).toHaveLength(2);
-    } finally {
-      if (previous === undefined) delete process.env.PLANGATE_REQUIRED_APPROVALS;
-      else process.env.PLANGATE_REQUIRED_APPROVALS = previous;
-    }
+    });
+  });
+
+  it('lets no approver approve content they edited since the last approval, even under a later revision', async () => {
+    const alice = who('alice', 'approver');
+    const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Layered', plan: chain }), alice.username);
+    await savePlan(db(), created.id, SavePlanRequest.parse({ base_revision: 1, plan: { ...chain, status: 'touched' } }), editor.username);
+    const head = await getPlan(db(), created.id);
+    await submitForReview(db(), created.id, {}, editor);
+    const claim = { revision: 2, content_hash: head.content_hash, comment: '' };
+    expect((await refusal(decide(db(), created.id, 'approved', claim, alice))).status).toBe(403);
+    expect((await decide(db(), created.id, 'approved', claim, approver2)).status).toBe('approved');
+  });
+
+  it('voids earlier approvals on an objection, and hands off only an approved plan', async () => {
+    await withRequiredApprovals(2, async () => {
+      const { id, content_hash } = await inReview();
+      const claim = { revision: 1, content_hash, comment: '' };
+      await decide(db(), id, 'approved', claim, approver);
+      // Lowering the requirement does not turn an unfinished review into a hand-off.
+      process.env.PLANGATE_REQUIRED_APPROVALS = '1';
+      expect((await refusal(getApprovedPlan(db(), id))).code).toBe('not_approved');
+      process.env.PLANGATE_REQUIRED_APPROVALS = '2';
+      await decide(db(), id, 'changes_requested', { ...claim, comment: 'No' }, approver2);
+      await submitForReview(db(), id, {}, editor);
+      expect((await decide(db(), id, 'approved', claim, who('carol', 'approver'))).status).toBe('in_review');
+      const standing = (await getGate(db(), id)).reviews.filter((r) => r.decision === 'approved' && !r.superseded_at);
+      expect(standing.map((r) => r.reviewer)).toEqual(['carol']);
+    });
   });
 
   it('sends a plan back on request-changes and ends it on reject until a new revision', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { ApprovedResponse, DecisionRequest, GateResponse, Review, SubmitRequest } from '@/lib/api/gate-schemas';
 import type { PlanStatus } from '@/lib/api/schemas';
 import { checkDecision, checkSubmit, requiredApprovals, statusAfter, type Decision, type GateState, type Refusal } from '@/lib/approval/gate';
@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { planReviews, planRevisions, plans } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import { PLAN_ID_PATTERN } from '../plans/plan-id';
+import { checkPlanId } from '../plans/plan-service';
 
 // Every gate transition is one transaction that first locks the plan row. Saves take the
 // same lock (their guarded UPDATE), so a decision and a new revision never interleave:
@@ -65,7 +65,7 @@ interface Locked {
 
 /** The gate's inputs; `lock` takes the plan row lock for a transition. */
 export async function readGate(tx: Database, id: string, lock = false): Promise<Locked> {
-  if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
+  checkPlanId(id);
   const query = tx.select().from(plans).where(eq(plans.id, id));
   const [plan] = lock ? await query.for('update') : await query;
   if (!plan) throw notFound(`Plan "${id}"`);
@@ -75,6 +75,11 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
   const validation = validatePlan(PlanDocument.parse(head.body).plan);
   const approvals = await liveApprovals(tx, id, plan.headRevision);
+  const since = (await lastApprovedRevision(tx, id)) ?? 0;
+  const authors = await tx
+    .selectDistinct({ author: planRevisions.author })
+    .from(planRevisions)
+    .where(and(eq(planRevisions.planId, id), gt(planRevisions.revision, since)));
   return {
     validation,
     state: {
@@ -82,7 +87,7 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
       headRevision: plan.headRevision,
       headContentHash: plan.headContentHash,
       errorCount: validation.issues.filter((issue) => issue.severity === 'error').length,
-      headAuthor: head.author,
+      recentAuthors: authors.map((row) => row.author),
       submittedBy: plan.submittedBy,
       approvedBy: approvals.map((row) => row.reviewer),
       requiredApprovals: requiredApprovals(),
@@ -142,7 +147,26 @@ export async function decide(db: Database, id: string, decision: Decision, reque
         validation,
       })
       .returning();
-    const approvals = state.approvedBy.length + (decision === 'approved' ? 1 : 0);
+    if (decision !== 'approved') {
+      // An objection voids the approvals already given to this revision: a later approval
+      // must not add up with them and override it.
+      const voided = await tx
+        .update(planReviews)
+        .set({ supersededAt: sql`clock_timestamp()` })
+        .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved'), isNull(planReviews.supersededAt)))
+        .returning();
+      for (const row of voided) {
+        await appendAudit(tx, {
+          kind: 'superseded',
+          actor: principal.username,
+          planId: id,
+          revision: row.revision,
+          contentHash: row.contentHash,
+          detail: { review_id: row.id, reviewer: row.reviewer, by_decision: decision },
+        });
+      }
+    }
+    const approvals = decision === 'approved' ? state.approvedBy.length + 1 : 0;
     const status = statusAfter(decision, approvals, state.requiredApprovals);
     await tx.update(plans).set({ status }).where(eq(plans.id, id));
     await appendAudit(tx, {
@@ -158,7 +182,7 @@ export async function decide(db: Database, id: string, decision: Decision, reque
 }
 
 export async function getGate(db: Database, id: string): Promise<GateResponse> {
-  if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
+  checkPlanId(id);
   const [plan] = await db.select().from(plans).where(eq(plans.id, id));
   if (!plan) throw notFound(`Plan "${id}"`);
   const reviews = await db.select().from(planReviews).where(eq(planReviews.planId, id)).orderBy(desc(planReviews.id));
@@ -178,12 +202,14 @@ export async function getGate(db: Database, id: string): Promise<GateResponse> {
  */
 export async function getApprovedPlan(db: Database, id: string): Promise<z.infer<typeof ApprovedResponse>> {
   return db.transaction(async (tx) => {
-    if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
+    checkPlanId(id);
     const [plan] = await tx.select().from(plans).where(eq(plans.id, id));
     if (!plan) throw notFound(`Plan "${id}"`);
     const approvals = await liveApprovals(tx, id, plan.headRevision);
     const required = requiredApprovals();
-    if (approvals.length < required) {
+    // Both, not either: the status is the gate's verdict and the approvals are its evidence;
+    // a change to the required count must not turn an unfinished review into a hand-off.
+    if (plan.status !== 'approved' || approvals.length < required) {
       const [lastApproval] = await tx
         .select()
         .from(planReviews)
@@ -241,7 +267,7 @@ export async function reviewQueue(db: Database) {
 }
 
 export async function planAudit(db: Database, id: string) {
-  if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
+  checkPlanId(id);
   const [plan] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, id));
   if (!plan) throw notFound(`Plan "${id}"`);
   const rows = await listPlanAudit(db, id);

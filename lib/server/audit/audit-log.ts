@@ -16,6 +16,7 @@ export const AUDIT_KINDS = [
   'user_created',
   'role_changed',
   'token_created',
+  'token_revoked',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -43,6 +43,8 @@ export async function createApiToken(
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Tokens from the API and UI expire unless asked otherwise; a forgotten token should not live for ever. */
+export const DEFAULT_TOKEN_DAYS = 90;
 
 /** A token for the caller, or for anyone when the caller is an admin. */
 export async function issueToken(db: Database, request: CreateTokenRequest, principal: Principal) {
@@ -50,7 +52,7 @@ export async function issueToken(db: Database, request: CreateTokenRequest, prin
   if (username !== principal.username && principal.role !== 'admin') {
     throw new AppError('forbidden', 403, 'Only an admin can create a token for another user');
   }
-  const expiresAt = request.expires_in_days ? new Date(Date.now() + request.expires_in_days * DAY_MS) : null;
+  const expiresAt = new Date(Date.now() + (request.expires_in_days ?? DEFAULT_TOKEN_DAYS) * DAY_MS);
   const created = await createApiToken(db, { username, label: request.label, expiresAt }, principal.username);
   return { ...created, username };
 }
@@ -75,26 +77,61 @@ export async function principalFromToken(db: Database, token: string): Promise<P
 const ENV_TOKEN_ID = 'plangate-admin-token';
 const ENV_TOKEN_USER = 'plangate-admin';
 
+export const MIN_ENV_TOKEN_LENGTH = 32;
+
+async function envTokenOwner(db: Database): Promise<string> {
+  const find = async () => (await db.select({ id: user.id }).from(user).where(eq(user.username, ENV_TOKEN_USER)))[0]?.id;
+  const existing = await find();
+  if (existing) return existing;
+  try {
+    return (await createUser(db, { username: ENV_TOKEN_USER, password: null, role: 'admin' }, 'system')).id;
+  } catch (error) {
+    // Another instance starting on the same database made it first.
+    if (error instanceof AppError && error.status === 409) return (await find())!;
+    throw error;
+  }
+}
+
 /**
  * Makes PLANGATE_ADMIN_TOKEN a working admin token: owned by a service account that has
  * no password, so the value in the environment is the only way in as that account.
+ * Removing the variable revokes the token at the next start.
  */
 export async function ensureEnvAdminToken(db: Database, token: string | undefined): Promise<void> {
-  if (!token) return;
-  const [owner] = await db.select({ id: user.id }).from(user).where(eq(user.username, ENV_TOKEN_USER));
-  const ownerId = owner?.id ?? (await createUser(db, { username: ENV_TOKEN_USER, password: null, role: 'admin' }, 'system').catch(async () => {
-    // Another instance made it first.
-    const [again] = await db.select({ id: user.id }).from(user).where(eq(user.username, ENV_TOKEN_USER));
-    return { id: again.id };
-  })).id;
+  if (!token) {
+    await db.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.id, ENV_TOKEN_ID), isNull(apiTokens.revokedAt)));
+    return;
+  }
+  if (token.length < MIN_ENV_TOKEN_LENGTH) {
+    throw new Error(`PLANGATE_ADMIN_TOKEN must be at least ${MIN_ENV_TOKEN_LENGTH} characters (try: openssl rand -base64 32)`);
+  }
+  const ownerId = await envTokenOwner(db);
   const tokenHash = hashToken(token);
   const [current] = await db.select().from(apiTokens).where(eq(apiTokens.id, ENV_TOKEN_ID));
-  if (current?.tokenHash === tokenHash) return;
+  if (current?.tokenHash === tokenHash && !current.revokedAt) return;
   await db.transaction(async (tx) => {
     await tx
       .insert(apiTokens)
       .values({ id: ENV_TOKEN_ID, userId: ownerId, label: 'PLANGATE_ADMIN_TOKEN', tokenHash })
       .onConflictDoUpdate({ target: apiTokens.id, set: { tokenHash, revokedAt: null, expiresAt: null } });
     await appendAudit(tx, { kind: 'token_created', actor: 'system', detail: { username: ENV_TOKEN_USER, token_id: ENV_TOKEN_ID, label: 'PLANGATE_ADMIN_TOKEN' } });
+  });
+}
+
+/** Revokes a token: its owner may, and so may an admin. Revoking twice is not an error. */
+export async function revokeToken(db: Database, tokenId: string, principal: Principal): Promise<{ id: string; revoked_at: string }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: apiTokens.id, owner: user.username, revokedAt: apiTokens.revokedAt })
+      .from(apiTokens)
+      .innerJoin(user, eq(user.id, apiTokens.userId))
+      .where(eq(apiTokens.id, tokenId));
+    // Someone else's token is "not found" to a non-admin: its existence is not theirs to learn.
+    if (!row || (row.owner !== principal.username && principal.role !== 'admin')) throw notFound(`Token "${tokenId.slice(0, 64)}"`);
+    if (row.revokedAt) return { id: row.id, revoked_at: row.revokedAt.toISOString() };
+    const revokedAt = new Date();
+    await tx.update(apiTokens).set({ revokedAt }).where(eq(apiTokens.id, tokenId));
+    await appendAudit(tx, { kind: 'token_revoked', actor: principal.username, detail: { username: row.owner, token_id: tokenId } });
+    return { id: row.id, revoked_at: revokedAt.toISOString() };
   });
 }

@@ -1,9 +1,10 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { hashPassword } from 'better-auth/crypto';
 import type { UserResponse } from '@/lib/api/gate-schemas';
 import { Role } from '@/lib/auth/roles';
 import type { Database } from '../db/client';
 import { account, user } from '../db/schema';
+import { isUniqueViolation } from '../db/unique-violation';
 import { AppError, notFound } from '../errors';
 import { appendAudit } from '../audit/audit-log';
 
@@ -14,6 +15,8 @@ import { appendAudit } from '../audit/audit-log';
 export type UserSummary = UserResponse;
 
 type UserRow = typeof user.$inferSelect;
+
+const ROLE_LOCK_KEY = 7_316_006;
 
 function summary(row: UserRow): UserSummary {
   return { id: row.id, username: row.username ?? row.name, role: Role.catch('viewer').parse(row.role), created_at: row.createdAt.toISOString() };
@@ -26,9 +29,10 @@ export async function createUser(
   actor: string,
 ): Promise<UserSummary> {
   const hashed = input.password === null ? null : await hashPassword(input.password);
+  const taken = () => new AppError('conflict', 409, `A user named "${input.username}" already exists`);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: user.id }).from(user).where(eq(user.username, input.username));
-    if (existing) throw new AppError('conflict', 409, `A user named "${input.username}" already exists`);
+    if (existing) throw taken();
     const id = crypto.randomUUID();
     const [row] = await tx
       .insert(user)
@@ -42,7 +46,11 @@ export async function createUser(
         email: `${input.username}@users.plangate.invalid`,
         role: input.role,
       })
-      .returning();
+      .returning()
+      // Two creations of one name can both pass the check above; the unique index decides.
+      .catch((error: unknown) => {
+        throw isUniqueViolation(error) ? taken() : error;
+      });
     if (hashed !== null) {
       await tx.insert(account).values({ id: crypto.randomUUID(), accountId: id, providerId: 'credential', userId: id, password: hashed });
     }
@@ -53,12 +61,14 @@ export async function createUser(
 
 export async function setUserRole(db: Database, username: string, role: Role, actor: string): Promise<UserSummary> {
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(user).where(eq(user.username, username)).for('update');
+    // Role changes take turns: two demotions at once could otherwise each see the other as
+    // the remaining admin (and row locks taken in different orders could deadlock).
+    await tx.execute(sql`select pg_advisory_xact_lock(${ROLE_LOCK_KEY})`);
+    const [before] = await tx.select().from(user).where(eq(user.username, username));
     if (!before) throw notFound(`User "${username}"`);
     if (before.role === role) return summary(before);
     if (before.role === 'admin') {
-      // Admins are locked in this transaction so two demotions cannot each see the other as the remaining admin.
-      const admins = await tx.select({ id: user.id }).from(user).where(eq(user.role, 'admin')).for('update');
+      const admins = await tx.select({ id: user.id }).from(user).where(eq(user.role, 'admin'));
       if (admins.length <= 1) throw new AppError('conflict', 409, `${username} is the last admin; make someone else an admin first`);
     }
     const [row] = await tx.update(user).set({ role, updatedAt: new Date() }).where(eq(user.id, before.id)).returning();

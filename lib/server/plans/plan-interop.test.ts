@@ -13,7 +13,7 @@ describe.each(testDatabases())('plan import and export on $name', (database) => 
       { id: '1', subject: 'Fetch requirements', blocks: ['2'], blocked_by: [] },
       { id: '2', subject: 'Draft a plan', blocks: [], blocked_by: ['1'] },
     ]);
-    const imported = await importPlanText(db(), { content });
+    const imported = await importPlanText(db(), { content }, 'tester');
     expect(imported).toMatchObject({ revision: 1, format: 'agentscope' });
     const plan = await getPlan(db(), imported.id);
     expect(plan.plan.planned_tasks.map((t) => [t.task_id, t.dependencies])).toEqual([
@@ -35,7 +35,7 @@ describe.each(testDatabases())('plan import and export on $name', (database) => 
         ],
       },
     });
-    const { id } = await createPlan(db(), cyclic);
+    const { id } = await createPlan(db(), cyclic, 'tester');
     const error = await exportPlan(db(), id, 'planner-agent').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(422);
@@ -43,9 +43,9 @@ describe.each(testDatabases())('plan import and export on $name', (database) => 
   });
 
   it('answers an oversized import with 413 and a broken one with 400', async () => {
-    const huge = await importPlanText(db(), { content: 'x'.repeat(11 * 1024 * 1024) }).catch((e: unknown) => e);
+    const huge = await importPlanText(db(), { content: 'x'.repeat(11 * 1024 * 1024) }, 'tester').catch((e: unknown) => e);
     expect((huge as AppError).status).toBe(413);
-    const broken = await importPlanText(db(), { content: '<plan><step id="1"><dependencies>9</dependencies></step></plan>' }).catch((e: unknown) => e);
+    const broken = await importPlanText(db(), { content: '<plan><step id="1"><dependencies>9</dependencies></step></plan>' }, 'tester').catch((e: unknown) => e);
     expect((broken as AppError).status).toBe(400);
     expect((broken as AppError).message).toMatch(/^Could not import as cortex-xml: line 1: step 1/);
   });

@@ -17,7 +17,7 @@ function asAppError(error: unknown): never {
   throw error;
 }
 
-export async function importPlanText(db: Database, input: { content: string; format?: FormatId; title?: string }, actor?: string) {
+export async function importPlanText(db: Database, input: { content: string; format?: FormatId; title?: string }, actor: string) {
   const bytes = new TextEncoder().encode(input.content).length;
   if (bytes > PLAN_LIMITS.maxPlanBytes) {
     throw new AppError('payload_too_large', 413, `The file is ${formatBytes(bytes)}; the limit is ${formatBytes(PLAN_LIMITS.maxPlanBytes)}`);

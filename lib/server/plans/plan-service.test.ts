@@ -31,7 +31,7 @@ describe.each(testDatabases())('plan service on $name', (database) => {
   const db = useTestDatabase(database);
 
   it('creates revision 1 with the content hash of the stored document', async () => {
-    const created = await createPlan(db(), create('Chain'));
+    const created = await createPlan(db(), create('Chain'), 'tester');
     expect(created.revision).toBe(1);
     const plan = await getPlan(db(), created.id);
     expect(plan.title).toBe('Chain');
@@ -42,12 +42,12 @@ describe.each(testDatabases())('plan service on $name', (database) => {
   });
 
   it('saves on the head revision and refuses a stale base with the current revision', async () => {
-    const { id } = await createPlan(db(), create('Conflicts'));
+    const { id } = await createPlan(db(), create('Conflicts'), 'tester');
     const edited = { ...chain, planned_tasks: [...chain.planned_tasks!, { task_id: 'review', execution_type: 'agent', dependencies: ['summarise'] }] };
-    const saved = await savePlan(db(), id, save(1, edited, { message: 'add review' }));
+    const saved = await savePlan(db(), id, save(1, edited, { message: 'add review' }), 'tester');
     expect(saved.revision).toBe(2);
 
-    const stale = await expectAppError(savePlan(db(), id, save(1, chain)), 409);
+    const stale = await expectAppError(savePlan(db(), id, save(1, chain), 'tester'), 409);
     expect(stale.code).toBe('conflict');
     expect(stale.extra).toEqual({ current_revision: 2 });
     expect((await getPlan(db(), id)).plan.planned_tasks).toHaveLength(3);
@@ -69,7 +69,7 @@ describe.each(testDatabases())('plan service on $name', (database) => {
         { task_id: 'b', execution_type: 'tool', dependencies: ['a'] },
       ],
     };
-    const { id } = await createPlan(db(), create('Cyclic', cyclic));
+    const { id } = await createPlan(db(), create('Cyclic', cyclic), 'tester');
     const result = await validateStoredPlan(db(), id);
     expect(result.valid).toBe(false);
     expect(result.issues[0]).toMatchObject({ code: 'cycle', task_ids: expect.arrayContaining(['a', 'b']) });
@@ -79,8 +79,9 @@ describe.each(testDatabases())('plan service on $name', (database) => {
     const { id } = await createPlan(
       db(),
       CreatePlanRequest.parse({ title: 'Keeps job', plan: chain, job: { job_goal: { objective: 'x' } }, view: { positions: { fetch: { x: 1, y: 2 } } } }),
+      'tester',
     );
-    await savePlan(db(), id, save(1, chain, { message: 'same tasks' }));
+    await savePlan(db(), id, save(1, chain, { message: 'same tasks' }), 'tester');
     const plan = await getPlan(db(), id);
     expect(plan.job.job_goal).toEqual({ objective: 'x' });
     expect(plan.view.positions.fetch).toEqual({ x: 1, y: 2 });
@@ -88,25 +89,25 @@ describe.each(testDatabases())('plan service on $name', (database) => {
 
   it('reports unknown plans and revisions as not found', async () => {
     await expectAppError(getPlan(db(), 'nosuchplan'), 404);
-    const { id } = await createPlan(db(), create('One revision'));
+    const { id } = await createPlan(db(), create('One revision'), 'tester');
     await expectAppError(getPlan(db(), id, 7), 404);
-    await expectAppError(savePlan(db(), 'nosuchplan', save(1, chain)), 404);
+    await expectAppError(savePlan(db(), 'nosuchplan', save(1, chain), 'tester'), 404);
   });
 
   it('lists plans newest first, the last saved on top', async () => {
-    const older = await createPlan(db(), create('Older'));
-    const newer = await createPlan(db(), create('Newer'));
+    const older = await createPlan(db(), create('Older'), 'tester');
+    const newer = await createPlan(db(), create('Newer'), 'tester');
     let ids = (await listPlanSummaries(db())).map((p) => p.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
-    await savePlan(db(), older.id, save(1, chain));
+    await savePlan(db(), older.id, save(1, chain), 'tester');
     ids = (await listPlanSummaries(db())).map((p) => p.id);
     expect(ids[0]).toBe(older.id);
   });
 
   it('lets exactly one of many concurrent saves of one base win, with no gap in revisions', async () => {
-    const { id } = await createPlan(db(), create('Race'));
+    const { id } = await createPlan(db(), create('Race'), 'tester');
     const attempts = Array.from({ length: 20 }, (_, i) =>
-      savePlan(db(), id, save(1, { ...chain, status: `attempt-${i}` })).then(
+      savePlan(db(), id, save(1, { ...chain, status: `attempt-${i}` }), 'tester').then(
         () => 'saved',
         (e: unknown) => (e instanceof AppError && e.status === 409 ? 'conflict' : String(e)),
       ),
@@ -122,18 +123,18 @@ describe.each(testDatabases())('plan service input hygiene on $name', (database)
   const db = useTestDatabase(database);
 
   it('keeps the content hash when the same content is saved again with fields left out', async () => {
-    const { id, content_hash } = await createPlan(db(), create('Stable hash'));
+    const { id, content_hash } = await createPlan(db(), create('Stable hash'), 'tester');
     const raw = { planned_tasks: [{ task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'http_get' }, { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] }] };
-    const first = await savePlan(db(), id, save(1, raw), undefined, raw);
-    const second = await savePlan(db(), id, save(2, raw), undefined, raw);
+    const first = await savePlan(db(), id, save(1, raw), 'tester', raw);
+    const second = await savePlan(db(), id, save(2, raw), 'tester', raw);
     expect(first.content_hash).toBe(content_hash);
     expect(second.content_hash).toBe(content_hash);
   });
 
   it('refuses NUL characters, unpaired surrogates and absurd nesting with a 400, storing nothing', async () => {
-    await expectAppError(createPlan(db(), create('Has \u0000 NUL')), 400);
+    await expectAppError(createPlan(db(), create('Has \u0000 NUL'), 'tester'), 400);
     const lone = { planned_tasks: [{ task_id: 'a', description: 'broken \ud800 text' }] };
-    expect((await expectAppError(createPlan(db(), create('Lone surrogate', lone)), 400)).message).toContain('surrogate');
+    expect((await expectAppError(createPlan(db(), create('Lone surrogate', lone), 'tester'), 400)).message).toContain('surrogate');
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 100; i++) deep = { inner: deep };
     expect(() => create('Deep', { planned_tasks: [{ task_id: 'a', parameters: deep }] })).toThrow(/Nested more than 64 levels deep/);

@@ -9,8 +9,6 @@ import * as repo from './plan-repository';
 // The one place plans are created, read and saved: route handlers and server actions
 // both call these, so the REST API and the UI cannot drift apart.
 
-const ANONYMOUS = 'anonymous';
-
 /**
  * Refuses what the database would refuse mid-transaction: PostgreSQL text cannot hold NUL
  * and jsonb rejects unpaired surrogates. JSON.stringify writes both as \u escapes (a well-
@@ -31,7 +29,7 @@ function checkStorable(document: PlanDocument, ...texts: Array<string | undefine
   }
 }
 
-function checkPlanId(id: string): void {
+export function checkPlanId(id: string): void {
   if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
 }
 
@@ -80,7 +78,8 @@ function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanRespons
   };
 }
 
-export async function createPlan(db: Database, input: CreatePlanRequest, actor = ANONYMOUS) {
+/** `actor` is who the revision is by: four-eyes and the audit trail depend on it. */
+export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
   const document = PlanDocument.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view });
   checkStorable(document, input.title, input.message);
   const hash = contentHash(document);
@@ -96,7 +95,7 @@ export async function createPlan(db: Database, input: CreatePlanRequest, actor =
 }
 
 /** `rawPlan`, when given, is the plan as the client sent it, so omitted fields keep their stored values. */
-export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor = ANONYMOUS, rawPlan?: unknown) {
+export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor: string, rawPlan?: unknown) {
   checkPlanId(id);
   const base = await repo.findRevision(db, id, input.base_revision);
   if (!base) {

@@ -21,8 +21,8 @@ const LABELS: Record<string, string> = {
 /** The plan's audit trail: every transition, who made it, on which revision and hash. */
 export default async function HistoryPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
+  const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/history`);
   const plan = await loadPlanForPage(id);
-  const user = await requirePageUser(`/plans/${plan.id}/history`);
   const { db } = await getDatabase();
   const events = await planAudit(db, id);
   return (

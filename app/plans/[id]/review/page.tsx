@@ -20,8 +20,8 @@ type Props = { params: Promise<{ id: string }> };
 
 export default async function ReviewPage({ params }: Props) {
   const { id } = await params;
+  const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/review`);
   const plan = await loadPlanForPage(id);
-  const user = await requirePageUser(`/plans/${plan.id}/review`);
   const { db } = await getDatabase();
   const [{ state, validation }, gate, approved] = await Promise.all([readGate(db, id), getGate(db, id), lastApprovedRevision(db, id)]);
   // The diff an approver needs is what changed since the last approval (or since the start).
@@ -78,7 +78,7 @@ export default async function ReviewPage({ params }: Props) {
               Decision
             </h2>
             <p className="mb-3 text-sm text-slate-600">
-              {gate.reviews.filter((r) => r.decision === 'approved' && !r.superseded_at && r.revision === plan.revision).length} of{' '}
+              {state.approvedBy.length} of{' '}
               {gate.approvals_required} required approval{gate.approvals_required === 1 ? '' : 's'}
             </p>
             {hasRole(user.role, 'approver') ? (

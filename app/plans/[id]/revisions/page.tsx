@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { PlanDiffView } from '@/components/plan/plan-diff-view';
 import { RelativeTime } from '@/components/plan/relative-time';
 import { diffPlans } from '@/lib/plan';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { getRevisions } from '@/lib/server/plans/plan-service';
 import { loadPlanForPage } from '../load-plan';
@@ -20,6 +21,7 @@ function pick(value: string | undefined, fallback: number, max: number): number 
 
 export default async function RevisionsPage({ params, searchParams }: Props) {
   const { id } = await params;
+  await requirePageUser(`/plans/${encodeURIComponent(id)}/revisions`);
   const head = await loadPlanForPage(id);
   const { db } = await getDatabase();
   const revisions = await getRevisions(db, id);
