@@ -166,26 +166,33 @@ describe.each(testDatabases())('approval gate on $name', (database) => {
     expect((await refusal(submitForReview(db(), id, {}, editor))).message).toContain('save a new revision');
   });
 
-  it('never leaves an approval standing on a revision other than the head, over 20 approve-vs-edit races', async () => {
-    for (let round = 0; round < 20; round++) {
-      const { id, content_hash } = await inReview();
+  it('never leaves an approval standing on a revision other than the head, over 20 approve-vs-edit races on one plan', async () => {
+    const { id } = await createPlan(db(), CreatePlanRequest.parse({ title: 'Race', plan: chain }), editor.username);
+    const outcomes = { approvedThenSuperseded: 0, refusedAsStale: 0 };
+    for (let round = 1; round <= 20; round++) {
+      const head = await getPlan(db(), id);
+      expect(head.revision).toBe(round);
+      await submitForReview(db(), id, { revision: round, content_hash: head.content_hash }, editor);
       const [approval, edit] = await Promise.allSettled([
-        decide(db(), id, 'approved', { revision: 1, content_hash, comment: `round ${round}` }, approver),
-        savePlan(db(), id, SavePlanRequest.parse({ base_revision: 1, plan: { ...chain, status: `race ${round}` } }), editor.username),
+        decide(db(), id, 'approved', { revision: round, content_hash: head.content_hash, comment: `round ${round}` }, approver),
+        savePlan(db(), id, SavePlanRequest.parse({ base_revision: round, plan: { ...chain, status: `race ${round}` } }), editor.username),
       ]);
       expect(edit.status).toBe('fulfilled');
+      if (approval.status === 'rejected') {
+        expect((approval.reason as AppError).code).toBe('stale');
+        outcomes.refusedAsStale++;
+      } else outcomes.approvedThenSuperseded++;
       const [plan] = await db().select().from(plans).where(eq(plans.id, id));
       const standing = await db()
         .select()
         .from(planReviews)
         .where(and(eq(planReviews.planId, id), isNull(planReviews.supersededAt)));
-      expect(plan.headRevision).toBe(2);
-      // Whichever won, nothing approved stands: the approval either never landed (stale) or was superseded.
-      expect(standing.filter((r) => r.revision !== plan.headRevision)).toEqual([]);
+      expect(plan.headRevision).toBe(round + 1);
       expect(plan.status).toBe('draft');
-      if (approval.status === 'rejected') expect((approval.reason as AppError).code).toBe('stale');
+      expect(standing).toEqual([]);
       expect((await refusal(getApprovedPlan(db(), id))).status).toBe(409);
     }
+    expect(outcomes.approvedThenSuperseded + outcomes.refusedAsStale).toBe(20);
     expect((await verifyAudit(db())).ok).toBe(true);
   });
 });
