@@ -33,6 +33,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               <Link href="/reviews" className="hover:text-slate-900">
                 Reviews
               </Link>
+              <Link href="/registry" className="hover:text-slate-900">
+                Registry
+              </Link>
               <Link href="/import" className="hover:text-slate-900">
                 Import
               </Link>

@@ -6,7 +6,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 const plan = {
   task_id: 'job-e2e',
   planned_tasks: [
-    { task_id: 'fetch', description: 'Fetch the papers', execution_type: 'tool', tool_id: 'papers_search' },
+    { task_id: 'fetch', description: 'Fetch the papers', execution_type: 'tool', tool_id: 'papers_repository' },
     { task_id: 'summarise', description: 'Summarise them', execution_type: 'llm', dependencies: ['fetch'] },
   ],
 };
@@ -145,6 +145,27 @@ test('validation reports cycles with their path, for stored and unsaved plans', 
 
   const { id } = await createPlan(request);
   expect(await (await request.post(`/api/plans/${id}/validate`)).json()).toEqual({ valid: true, issues: [] });
+});
+
+test('the registry is served and edited one resource at a time, and validation checks plans against it', async ({ request }) => {
+  const registry = await (await request.get('/api/registry')).json();
+  expect(registry.tools.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['shipments_list', 'facilities_list']));
+
+  const unknown = { planned_tasks: [{ task_id: 'x', execution_type: 'tool', tool_id: 'e2e_probe', arguments: { depth: 'deep' } }] };
+  const before = await (await request.post('/api/validate', { data: { plan: unknown } })).json();
+  expect(before.issues.map((i: { code: string }) => i.code)).toContain('unknown_target');
+
+  const tool = { id: 'e2e_probe', description: 'Probes', input_schema: { type: 'object', required: ['depth'], properties: { depth: { type: 'integer' } } } };
+  expect((await request.put('/api/registry/tools/e2e_probe', { data: tool })).status()).toBe(200);
+  const after = await (await request.post('/api/validate', { data: { plan: unknown } })).json();
+  expect(after.issues.map((i: { code: string; message: string }) => [i.code, i.message])).toContainEqual([
+    'invalid_parameter',
+    'Task "x": "depth" for e2e_probe: Invalid input: expected number, received string',
+  ]);
+  const mismatch = await request.put('/api/registry/tools/other', { data: tool });
+  expect([mismatch.status(), (await mismatch.json()).error.message]).toEqual([400, 'The resource is "e2e_probe" but the path names "other"']);
+  expect((await request.delete('/api/registry/tools/e2e_probe')).status()).toBe(204);
+  expect((await request.delete('/api/registry/tools/e2e_probe')).status()).toBe(404);
 });
 
 test('the OpenAPI document describes every endpoint', async ({ request }) => {

@@ -6,6 +6,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 
 import { createEditorStore } from '@/lib/editor-store/editor-store';
 import { layoutInWorker } from '@/lib/flow/layout-client';
 import type { PlanDocument } from '@/lib/plan';
+import type { Registry } from '@/lib/registry';
 import { EditorCanvas } from './editor-canvas';
 import { EditorStoreContext, useEditor, useEditorStore } from './editor-context';
 import { EditorToolbar } from './editor-toolbar';
@@ -19,10 +20,11 @@ export interface PlanEditorProps {
   revision: number;
   doc: PlanDocument;
   readOnly: boolean;
+  registry?: Registry;
 }
 
 export function PlanEditor(props: PlanEditorProps) {
-  const [store] = useState(() => createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly }));
+  const [store] = useState(() => createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry }));
   return (
     <EditorStoreContext.Provider value={store}>
       <ReactFlowProvider>

@@ -15,10 +15,11 @@ const cache = new WeakMap<object, Validation>();
 /** Live validation with the server's own rules, recomputed only when the tasks change. */
 export function useValidation(): Validation {
   const tasks = useEditor((s) => s.doc.plan);
+  const registry = useEditor((s) => s.registry);
   return useMemo(() => {
     const cached = cache.get(tasks);
     if (cached) return cached;
-    const result = validatePlan(tasks);
+    const result = validatePlan(tasks, registry);
     const byTask = new Map<string, { count: number; hasError: boolean }>();
     for (const issue of result.issues) {
       for (const id of new Set(issue.task_ids)) {
@@ -31,5 +32,5 @@ export function useValidation(): Validation {
     const validation = { result, byTask };
     cache.set(tasks, validation);
     return validation;
-  }, [tasks]);
+  }, [tasks, registry]);
 }

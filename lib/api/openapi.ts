@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FORMAT_IDS } from '@/lib/formats/format';
+import { RESOURCE_KINDS, Registry } from '@/lib/registry';
 import * as gate from './gate-schemas';
 import * as api from './schemas';
 
@@ -191,6 +192,22 @@ export function openApiDocument() {
           summary: 'Revoke a token now (its owner, or an admin)',
           responses: { 200: { description: 'Revoked: { id, revoked_at }' }, ...errors([404]) },
         },
+      },
+      '/api/registry': {
+        get: { summary: 'The resource registry (agents, tools, functions, LLMs, DSL workflows); also its JSON export', responses: { 200: reply('Registry', Registry), ...errors([]) } },
+        put: {
+          summary: 'Import a registry, replacing the current one (editor)',
+          requestBody: body(Registry),
+          responses: { 200: reply('Registry', Registry), ...errors([400, 413, 415]) },
+        },
+      },
+      '/api/registry/{kind}/{key}': {
+        parameters: [
+          { name: 'kind', in: 'path', required: true, schema: { type: 'string', enum: [...RESOURCE_KINDS] } },
+          { name: 'key', in: 'path', required: true, schema: { type: 'string' } },
+        ],
+        put: { summary: 'Create or replace one resource; key is its id (its name for an LLM)', responses: { 200: { description: 'The resource' }, ...errors([400, 404, 415]) } },
+        delete: { summary: 'Delete one resource', responses: { 204: { description: 'Deleted' }, ...errors([404]) } },
       },
       '/api/openapi.json': { get: { summary: 'This document', security: [], responses: { 200: { description: 'OpenAPI 3.1' } } } },
     },

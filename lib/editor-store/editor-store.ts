@@ -1,3 +1,4 @@
+import type { Registry } from '@/lib/registry';
 import { temporal } from 'zundo';
 import { createStore } from 'zustand/vanilla';
 import { buildGraphIndex } from '@/lib/graph';
@@ -34,6 +35,8 @@ export interface Notice {
 export interface EditorState {
   planId: string;
   readOnly: boolean;
+  /** The resource registry live validation checks targets and parameters against. */
+  registry: Registry | undefined;
   doc: PlanDocument;
   /** The revision this editor's edits are based on, and the document as saved there. */
   baseRevision: number;
@@ -72,6 +75,7 @@ export interface EditorInit {
   revision: number;
   doc: PlanDocument;
   readOnly: boolean;
+  registry?: Registry;
 }
 
 export function createEditorStore(init: EditorInit) {
@@ -110,6 +114,7 @@ export function createEditorStore(init: EditorInit) {
         return {
           planId: init.planId,
           readOnly: init.readOnly,
+          registry: init.registry,
           doc: init.doc,
           baseRevision: init.revision,
           savedDoc: init.doc,

@@ -10,6 +10,13 @@ export const ISSUE_CODES = [
   'unknown_execution_type',
   'redundant_dependency',
   'isolated_task',
+  'unknown_target',
+  'target_type_mismatch',
+  'missing_parameter',
+  'invalid_parameter',
+  'unknown_parameter',
+  'unresolved_reference',
+  'reference_not_upstream',
 ] as const;
 
 export const ValidationIssue = z.object({

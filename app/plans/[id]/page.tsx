@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
+import { getRegistry } from '@/lib/server/registry/registry-service';
+import { getDatabase } from '@/lib/server/db/connection';
 import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
@@ -19,11 +21,12 @@ export default async function PlanPage({ params }: Props) {
   const user = await requirePageUser(`/plans/${plan.id}`);
   const readOnly = !hasRole(user.role, 'editor');
   const doc = documentOf(plan);
+  const registry = await getRegistry((await getDatabase()).db);
   return (
     <div className="flex h-full flex-col">
       <PlanHeader plan={plan} readOnly={readOnly} user={user} />
       <div className="min-h-0 flex-1">
-        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} />
+        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} />
       </div>
     </div>
   );

@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal';
 import { planReviews, plans } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { AppError } from '../errors';
+import { refusal } from '../test-support';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { decide, getApprovedPlan, getGate, planAudit, submitForReview } from './approval-service';
 
@@ -42,14 +43,6 @@ async function withRequiredApprovals(count: number, body: () => Promise<void>) {
   }
 }
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe.each(testDatabases())('approval gate on $name', (database) => {
   const db = useTestDatabase(database);

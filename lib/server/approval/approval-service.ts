@@ -9,6 +9,7 @@ import { appendAudit, listPlanAudit } from '../audit/audit-log';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { planReviews, planRevisions, plans } from '../db/schema';
+import { getRegistry } from '../registry/registry-service';
 import { AppError, notFound } from '../errors';
 import { checkPlanId } from '../plans/plan-service';
 
@@ -73,7 +74,7 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
     .select()
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
-  const validation = validatePlan(PlanDocument.parse(head.body).plan);
+  const validation = validatePlan(PlanDocument.parse(head.body).plan, await getRegistry(tx));
   const approvals = await liveApprovals(tx, id, plan.headRevision);
   const since = (await lastApprovedRevision(tx, id)) ?? 0;
   const authors = await tx

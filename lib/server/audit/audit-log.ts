@@ -17,6 +17,7 @@ export const AUDIT_KINDS = [
   'role_changed',
   'token_created',
   'token_revoked',
+  'registry_changed',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -1,6 +1,7 @@
 import { ensureEnvAdminToken } from '../auth/api-tokens';
 import { seedDemoPlans, demoPlansEnabled } from '../demo/seed-demo-plans';
 import { demoUsersEnabled, seedDemoUsers } from '../demo/seed-demo-users';
+import { seedDemoRegistry } from '../registry/registry-service';
 import { databaseConfigFromEnv, openDatabase, type DatabaseHandle } from './client';
 
 // One handle per process, kept on globalThis so Next's module reloading in development
@@ -10,7 +11,10 @@ type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DatabaseHandle> 
 
 async function open(): Promise<DatabaseHandle> {
   const handle = await openDatabase(databaseConfigFromEnv());
-  if (demoPlansEnabled()) await seedDemoPlans(handle.db);
+  if (demoPlansEnabled()) {
+    await seedDemoPlans(handle.db);
+    await seedDemoRegistry(handle.db);
+  }
   if (demoUsersEnabled(handle.kind)) await seedDemoUsers(handle.db);
   await ensureEnvAdminToken(handle.db, process.env.PLANGATE_ADMIN_TOKEN);
   if (handle.kind === 'pglite') {

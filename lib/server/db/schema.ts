@@ -106,10 +106,22 @@ export const auditEvents = pgTable(
   (t) => [index('audit_events_plan_idx').on(t.planId, t.seq)],
 );
 
+/** The resource registry: one row per agent, tool, function, LLM or DSL workflow. */
+export const registryResources = pgTable(
+  'registry_resources',
+  {
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.key] })],
+);
+
 /** Process-independent settings the app makes for itself (e.g. the session signing secret). */
 export const appSettings = pgTable('app_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
 
-export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, appSettings, ...authSchema };
+export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, registryResources, appSettings, ...authSchema };

@@ -2,6 +2,7 @@ import { PLAN_LIMITS, PlanDocument, TaskData, contentHash, formatBytes } from '@
 import type { CreatePlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
 import { validatePlan, type ValidationResult } from '@/lib/validate';
 import type { Database } from '../db/client';
+import { getRegistry } from '../registry/registry-service';
 import { AppError, fromZodError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
 import * as repo from './plan-repository';
@@ -181,5 +182,5 @@ export async function getRevisions(db: Database, id: string) {
 
 export async function validateStoredPlan(db: Database, id: string): Promise<ValidationResult> {
   const plan = await getPlan(db, id);
-  return validatePlan(plan.plan);
+  return validatePlan(plan.plan, await getRegistry(db));
 }

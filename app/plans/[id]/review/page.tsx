@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
+import { getRegistry } from '@/lib/server/registry/registry-service';
 import { PlanDiffView } from '@/components/plan/plan-diff-view';
 import { ReviewList } from '@/components/plan/review-list';
 import { ReviewPanel } from '@/components/plan/review-panel';
@@ -23,7 +24,12 @@ export default async function ReviewPage({ params }: Props) {
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/review`);
   const plan = await loadPlanForPage(id);
   const { db } = await getDatabase();
-  const [{ state, validation }, gate, approved] = await Promise.all([readGate(db, id), getGate(db, id), lastApprovedRevision(db, id)]);
+  const [{ state, validation }, gate, approved, registry] = await Promise.all([
+    readGate(db, id),
+    getGate(db, id),
+    lastApprovedRevision(db, id),
+    getRegistry(db),
+  ]);
   // The diff an approver needs is what changed since the last approval (or since the start).
   const base = approved !== null && approved < plan.revision ? approved : 1;
   const before = await loadPlanForPage(id, base);
@@ -39,7 +45,7 @@ export default async function ReviewPage({ params }: Props) {
       <div className="grid flex-1 gap-4 p-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="space-y-4">
           <section aria-label="Plan (read-only)" className="h-[26rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
-            <PlanEditor planId={plan.id} revision={plan.revision} doc={documentOf(plan)} readOnly />
+            <PlanEditor planId={plan.id} revision={plan.revision} doc={documentOf(plan)} readOnly registry={registry} />
           </section>
           <section aria-labelledby="diff-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
             <h2 id="diff-heading" className="text-lg font-semibold">

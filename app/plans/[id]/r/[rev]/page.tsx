@@ -2,6 +2,8 @@ import { requirePageUser } from '@/lib/server/auth/page-auth';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PlanEditor } from '@/components/editor/plan-editor';
+import { getRegistry } from '@/lib/server/registry/registry-service';
+import { getDatabase } from '@/lib/server/db/connection';
 import { documentOf, revisionFromText } from '@/lib/api/schemas';
 import { loadPlanForPage } from '../../load-plan';
 import { PlanHeader } from '../../plan-header';
@@ -26,11 +28,12 @@ export default async function RevisionPage({ params }: Props) {
   const plan = await loadPlanForPage(id, revisionOf(rev));
   const user = await requirePageUser(`/plans/${plan.id}/r/${plan.revision}`);
   const doc = documentOf(plan);
+  const registry = await getRegistry((await getDatabase()).db);
   return (
     <div className="flex h-full flex-col">
       <PlanHeader plan={plan} readOnly user={user} />
       <div className="min-h-0 flex-1">
-        <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly />
+        <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly registry={registry} />
       </div>
     </div>
   );

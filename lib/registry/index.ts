@@ -1,0 +1,2 @@
+export * from './schema';
+export { DEMO_REGISTRY } from './demo-registry';

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+// The resources a plan's tasks are routed to (seed 000's agents, tools/functions, LLMs and
+// DSL workflows). Input and output schemas are JSON Schema objects, as tool catalogues
+// (and MCP servers) publish them.
+
+export const JsonSchemaObject = z.record(z.string(), z.unknown());
+export type JsonSchemaObject = z.infer<typeof JsonSchemaObject>;
+
+const ResourceId = z
+  .string()
+  .min(1, 'An id is required')
+  .max(200, 'Ids are at most 200 characters')
+  .regex(/^[\w.:/-]+$/, 'Ids are letters, digits and . _ : / -');
+const Description = z.string().max(10_000).default('');
+
+export const AgentResource = z.strictObject({
+  id: ResourceId,
+  name: z.string().max(200).default(''),
+  description: Description,
+  traits: z.array(z.string().max(200)).max(100).default([]),
+  input_schema: JsonSchemaObject.optional(),
+});
+
+export const ToolResource = z.strictObject({
+  id: ResourceId,
+  description: Description,
+  input_schema: JsonSchemaObject.default({ type: 'object', properties: {} }),
+  output_schema: JsonSchemaObject.optional(),
+  default_latency_ms: z.number().nonnegative().optional(),
+  default_cost_usd: z.number().nonnegative().optional(),
+});
+
+export const LlmResource = z.strictObject({
+  name: ResourceId,
+  description: Description,
+  context_size: z.number().int().positive().optional(),
+  cost_per_1k_tokens: z.number().nonnegative().optional(),
+});
+
+export const DslResource = z.strictObject({
+  id: ResourceId,
+  description: Description,
+  steps: z.array(z.string().max(2000)).max(500).default([]),
+  input_schema: JsonSchemaObject.optional(),
+});
+
+export const Registry = z.strictObject({
+  agents: z.array(AgentResource).default([]),
+  tools: z.array(ToolResource).default([]),
+  functions: z.array(ToolResource).default([]),
+  llms: z.array(LlmResource).default([]),
+  dsl_workflows: z.array(DslResource).default([]),
+});
+export type Registry = z.infer<typeof Registry>;
+export type RegistryInput = z.input<typeof Registry>;
+
+export const RESOURCE_KINDS = ['agents', 'tools', 'functions', 'llms', 'dsl_workflows'] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+export const RESOURCE_SCHEMAS = {
+  agents: AgentResource,
+  tools: ToolResource,
+  functions: ToolResource,
+  llms: LlmResource,
+  dsl_workflows: DslResource,
+} as const satisfies Record<ResourceKind, z.ZodType>;
+
+export type Resource = Registry[ResourceKind][number];
+
+/** A resource's key within its kind: LLMs are named, everything else has an id. */
+export function resourceKey(resource: Resource): string {
+  return 'name' in resource && !('id' in resource) ? resource.name : (resource as { id: string }).id;
+}
+
+/** Refuses a registry that names one resource twice within a kind. */
+export function duplicateKeys(registry: Registry): string[] {
+  const duplicates: string[] = [];
+  for (const kind of RESOURCE_KINDS) {
+    const seen = new Set<string>();
+    for (const resource of registry[kind]) {
+      const key = resourceKey(resource);
+      if (seen.has(key)) duplicates.push(`${kind}: ${key}`);
+      seen.add(key);
+    }
+  }
+  return duplicates;
+}

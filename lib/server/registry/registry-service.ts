@@ -1,0 +1,96 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { DEMO_REGISTRY, RESOURCE_KINDS, RESOURCE_SCHEMAS, Registry, duplicateKeys, resourceKey, type Resource, type ResourceKind } from '@/lib/registry';
+import { appendAudit } from '../audit/audit-log';
+import type { Database } from '../db/client';
+import { registryResources } from '../db/schema';
+import { AppError, fromZodError, notFound } from '../errors';
+
+// The registry is read whole (it is small: tens to hundreds of resources) and written
+// one resource at a time or replaced whole by an import, each in one audited transaction.
+
+export async function getRegistry(db: Database): Promise<Registry> {
+  const rows = await db.select().from(registryResources).orderBy(asc(registryResources.kind), asc(registryResources.key));
+  const registry: Registry = { agents: [], tools: [], functions: [], llms: [], dsl_workflows: [] };
+  for (const row of rows) {
+    const kind = row.kind as ResourceKind;
+    if (!RESOURCE_KINDS.includes(kind)) continue;
+    (registry[kind] as Resource[]).push(RESOURCE_SCHEMAS[kind].parse(row.body));
+  }
+  return registry;
+}
+
+function rowsOf(registry: Registry) {
+  return RESOURCE_KINDS.flatMap((kind) =>
+    (registry[kind] as Resource[]).map((resource) => ({ kind, key: resourceKey(resource), body: resource as Record<string, unknown> })),
+  );
+}
+
+/** Replaces the whole registry with an imported one; refuses duplicates and changes nothing then. */
+export async function replaceRegistry(db: Database, input: unknown, actor: string): Promise<Registry> {
+  const parsed = Registry.safeParse(input);
+  if (!parsed.success) throw fromZodError(parsed.error, 'registry');
+  const duplicates = duplicateKeys(parsed.data);
+  if (duplicates.length) throw new AppError('bad_request', 400, `The registry names a resource twice: ${duplicates.slice(0, 10).join('; ')}`);
+  await db.transaction(async (tx) => {
+    await tx.delete(registryResources);
+    const rows = rowsOf(parsed.data);
+    if (rows.length) await tx.insert(registryResources).values(rows);
+    await appendAudit(tx, {
+      kind: 'registry_changed',
+      actor,
+      detail: { action: 'replaced', counts: Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, parsed.data[kind].length])) },
+    });
+  });
+  return parsed.data;
+}
+
+export function parseKind(kind: string): ResourceKind {
+  if (!(RESOURCE_KINDS as readonly string[]).includes(kind)) {
+    throw new AppError('not_found', 404, `No resource kind "${kind.slice(0, 40)}"; the kinds are ${RESOURCE_KINDS.join(', ')}`);
+  }
+  return kind as ResourceKind;
+}
+
+/** Creates or replaces one resource; the key in the path must be the resource's own id (or name). */
+export async function putResource(db: Database, kind: ResourceKind, key: string, input: unknown, actor: string): Promise<Resource> {
+  const parsed = RESOURCE_SCHEMAS[kind].safeParse(input);
+  if (!parsed.success) throw fromZodError(parsed.error, 'resource');
+  const resource = parsed.data as Resource;
+  if (resourceKey(resource) !== key) {
+    throw new AppError('bad_request', 400, `The resource is "${resourceKey(resource)}" but the path names "${key.slice(0, 200)}"`);
+  }
+  await db.transaction(async (tx) => {
+    const body = resource as Record<string, unknown>;
+    await tx
+      .insert(registryResources)
+      .values({ kind, key, body })
+      .onConflictDoUpdate({ target: [registryResources.kind, registryResources.key], set: { body, updatedAt: new Date() } });
+    await appendAudit(tx, { kind: 'registry_changed', actor, detail: { action: 'put', resource_kind: kind, key } });
+  });
+  return resource;
+}
+
+export async function deleteResource(db: Database, kind: ResourceKind, key: string, actor: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(registryResources)
+      .where(and(eq(registryResources.kind, kind), eq(registryResources.key, key)))
+      .returning({ key: registryResources.key });
+    if (!deleted.length) throw notFound(`${kind} "${key.slice(0, 200)}"`);
+    await appendAudit(tx, { kind: 'registry_changed', actor, detail: { action: 'deleted', resource_kind: kind, key } });
+  });
+}
+
+const SEED_LOCK_KEY = 7_316_007;
+
+/** Fills an empty registry with the demo resources, once, however many instances start together. */
+export async function seedDemoRegistry(db: Database): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
+    const [{ n }] = await tx.select({ n: count() }).from(registryResources);
+    if (n > 0) return false;
+    await tx.insert(registryResources).values(rowsOf(Registry.parse(DEMO_REGISTRY)));
+    await appendAudit(tx, { kind: 'registry_changed', actor: 'plangate-demo', detail: { action: 'seeded' } });
+    return true;
+  });
+}

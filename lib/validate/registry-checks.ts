@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { ancestors, type GraphIndex } from '@/lib/graph';
+import type { PlannerTask } from '@/lib/plan';
+import type { JsonSchemaObject, Registry } from '@/lib/registry';
+import type { ValidationIssue } from './issue';
+
+// Seed 001's plan checks against the resource registry: each task's target exists and is
+// of its execution type, a tool's required parameters are present and typed, and every
+// template reference points at a task upstream of the one that uses it.
+
+type TargetKind = 'tool' | 'agent' | 'llm' | 'dsl workflow';
+
+interface Catalogue {
+  kindOf: Map<string, TargetKind[]>;
+  /** Kinds the registry describes at all; a kind it has no resources of is not checked. */
+  described: Set<TargetKind>;
+  tools: Map<string, JsonSchemaObject>;
+}
+
+const catalogues = new WeakMap<Registry, Catalogue>();
+
+function catalogue(registry: Registry): Catalogue {
+  let built = catalogues.get(registry);
+  if (built) return built;
+  const kindOf = new Map<string, TargetKind[]>();
+  const add = (key: string, kind: TargetKind) => kindOf.set(key, [...(kindOf.get(key) ?? []), kind]);
+  const tools = new Map<string, JsonSchemaObject>();
+  for (const tool of [...registry.tools, ...registry.functions]) {
+    add(tool.id, 'tool');
+    tools.set(tool.id, tool.input_schema);
+  }
+  for (const agent of registry.agents) add(agent.id, 'agent');
+  for (const llm of registry.llms) add(llm.name, 'llm');
+  for (const dsl of registry.dsl_workflows) add(dsl.id, 'dsl workflow');
+  built = { kindOf, tools, described: new Set([...kindOf.values()].flat()) };
+  catalogues.set(registry, built);
+  return built;
+}
+
+/** The id a task is routed to, and which kind of resource it must be. */
+function targetOf(task: PlannerTask): { id: string; field: string; kind: TargetKind } | null {
+  switch (task.execution_type) {
+    case 'tool':
+      return task.tool_id ? { id: task.tool_id, field: 'tool_id', kind: 'tool' } : null;
+    case 'agent':
+      return task.agent_id ? { id: task.agent_id, field: 'agent_id', kind: 'agent' } : null;
+    case 'llm':
+      return task.function_id ? { id: task.function_id, field: 'function_id', kind: 'llm' } : null;
+    case 'dsl':
+      return task.function_id ? { id: task.function_id, field: 'function_id', kind: 'dsl workflow' } : null;
+    default:
+      return null;
+  }
+}
+
+const propertyCheckers = new WeakMap<object, z.ZodType>();
+
+function checkerFor(schema: object): z.ZodType | null {
+  let checker = propertyCheckers.get(schema);
+  if (!checker) {
+    try {
+      checker = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    } catch {
+      return null; // a schema zod cannot read is not the plan's fault
+    }
+    propertyCheckers.set(schema, checker);
+  }
+  return checker;
+}
+
+const STEP_REF = /\$\{\s*step\[(\d+)\]/g;
+const STATE_REF = /†state((?:\.[\w-]+)+)/g;
+
+/** A value filled in at run time: its type is the referenced data's, not checkable here. */
+function isTemplate(value: unknown): boolean {
+  return typeof value === 'string' && (value.includes('${') || value.includes('†state') || value.includes('†input'));
+}
+
+function visitStrings(value: unknown, visit: (text: string) => void): void {
+  if (typeof value === 'string') visit(value);
+  else if (Array.isArray(value)) for (const item of value) visitStrings(item, visit);
+  else if (value && typeof value === 'object') for (const item of Object.values(value)) visitStrings(item, visit);
+}
+
+function parameterIssues(task: PlannerTask, schema: JsonSchemaObject, issues: ValidationIssue[]): void {
+  const args = task.arguments ?? {};
+  const properties = (schema.properties ?? {}) as Record<string, object>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  for (const name of required) {
+    if (!(name in args)) {
+      issues.push({
+        severity: 'error',
+        code: 'missing_parameter',
+        message: `Task "${task.task_id}" does not give "${name}", which ${task.tool_id} requires`,
+        task_ids: [task.task_id],
+      });
+    }
+  }
+  for (const [name, value] of Object.entries(args)) {
+    const property = properties[name];
+    if (!property) {
+      if (schema.additionalProperties === false) {
+        issues.push({
+          severity: 'error',
+          code: 'unknown_parameter',
+          message: `Task "${task.task_id}" gives "${name}", which ${task.tool_id} does not take (it takes ${Object.keys(properties).join(', ') || 'no parameters'})`,
+          task_ids: [task.task_id],
+        });
+      }
+      continue;
+    }
+    if (isTemplate(value)) continue;
+    const result = checkerFor(property)?.safeParse(value);
+    if (result && !result.success) {
+      issues.push({
+        severity: 'error',
+        code: 'invalid_parameter',
+        message: `Task "${task.task_id}": "${name}" for ${task.tool_id}: ${result.error.issues[0].message}`,
+        task_ids: [task.task_id],
+      });
+    }
+  }
+}
+
+function stateWriters(tasks: readonly PlannerTask[]): Array<{ path: string; task: number }> {
+  const writers: Array<{ path: string; task: number }> = [];
+  tasks.forEach((task, i) => {
+    const output = (task.parameters as Record<string, unknown> | undefined)?._outputPath;
+    if (typeof output !== 'string') return;
+    for (const path of output.split('||')) {
+      const match = /^†state((?:\.[\w-]+)+)$/.exec(path.trim());
+      if (match) writers.push({ path: match[1], task: i });
+    }
+  });
+  return writers;
+}
+
+const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+
+function referenceIssues(tasks: readonly PlannerTask[], index: GraphIndex, issues: ValidationIssue[]): void {
+  const writers = stateWriters(tasks);
+  const stepTask = (n: number) => index.idToIndex.get(`step-${n}`) ?? (n < tasks.length ? n : undefined);
+  tasks.forEach((task, i) => {
+    const steps = new Set<number>();
+    const states = new Set<string>();
+    visitStrings([task.arguments, task.parameters && { ...task.parameters, _outputPath: undefined }], (text) => {
+      for (const match of text.matchAll(STEP_REF)) steps.add(Number(match[1]));
+      for (const match of text.matchAll(STATE_REF)) states.add(match[1]);
+    });
+    if (steps.size === 0 && states.size === 0) return;
+    const upstream = new Set(ancestors(index, i));
+    for (const step of steps) {
+      const target = stepTask(step);
+      if (target === undefined) {
+        issues.push({
+          severity: 'error',
+          code: 'unresolved_reference',
+          message: `Task "${task.task_id}" uses step[${step}], but the plan has no step ${step}`,
+          task_ids: [task.task_id],
+        });
+      } else if (target === i || !upstream.has(target)) {
+        issues.push({
+          severity: 'error',
+          code: 'reference_not_upstream',
+          message: `Task "${task.task_id}" uses step[${step}] ("${index.ids[target]}"), but does not depend on it`,
+          task_ids: [task.task_id, index.ids[target]],
+        });
+      }
+    }
+    for (const path of states) {
+      const sources = writers.filter((w) => w.task !== i && related(w.path, path));
+      // State nobody in the plan writes is input the plan expects to find (seed 002).
+      if (sources.length && !sources.some((w) => upstream.has(w.task))) {
+        issues.push({
+          severity: 'error',
+          code: 'reference_not_upstream',
+          message: `Task "${task.task_id}" reads †state${path}, written by "${index.ids[sources[0].task]}", but does not depend on it`,
+          task_ids: [task.task_id, index.ids[sources[0].task]],
+        });
+      }
+    }
+  });
+}
+
+export function registryIssues(tasks: readonly PlannerTask[], index: GraphIndex, registry: Registry | undefined): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (registry) {
+    const { kindOf, tools, described } = catalogue(registry);
+    for (const task of tasks) {
+      const target = targetOf(task);
+      if (!target || !described.has(target.kind)) continue;
+      const kinds = kindOf.get(target.id);
+      if (!kinds) {
+        issues.push({
+          severity: 'error',
+          code: 'unknown_target',
+          message: `Task "${task.task_id}" is routed to ${target.kind} "${target.id}", which is not in the registry`,
+          task_ids: [task.task_id],
+        });
+      } else if (!kinds.includes(target.kind)) {
+        issues.push({
+          severity: 'error',
+          code: 'target_type_mismatch',
+          message: `Task "${task.task_id}" is a ${task.execution_type} task, but "${target.id}" (its ${target.field}) is a registered ${kinds.join(' and ')}`,
+          task_ids: [task.task_id],
+        });
+      } else if (target.kind === 'tool') {
+        parameterIssues(task, tools.get(target.id)!, issues);
+      }
+    }
+  }
+  referenceIssues(tasks, index, issues);
+  return issues;
+}
