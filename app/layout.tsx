@@ -30,6 +30,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               <Link href="/" className="hover:text-slate-900">
                 Plans
               </Link>
+              <Link href="/plans/new" className="hover:text-slate-900">
+                New plan
+              </Link>
               <Link href="/reviews" className="hover:text-slate-900">
                 Reviews
               </Link>

@@ -168,6 +168,62 @@ test('the registry is served and edited one resource at a time, and validation c
   expect((await request.delete('/api/registry/tools/e2e_probe')).status()).toBe(404);
 });
 
+test("the Behavior Controller endpoints answer seed 000's example payloads in its protocol", async ({ request }) => {
+  const phase1 = `{
+    "search_id": "5d3f8a0e-1c2b-4e7a-9f10-000000000001",
+    "phase_1_data": {
+      "task_input_data": "Decompose the summarization job. Goal: {\\"objective\\": \\"Summarize dataset\\"}",
+      "n_history_samples": 0,
+      "llm_data": { "model": "gpt-4" }
+    }
+  }`;
+  const first = await request.post('/api/behavior-controller/process-phase-1-task', { headers: { 'content-type': 'application/json' }, data: Buffer.from(phase1) });
+  expect(first.status()).toBe(200);
+  const plan = await first.json();
+  expect(plan.success).toBe(true);
+  expect(plan.data.length).toBeGreaterThan(0);
+  expect(plan.data[0]).toMatchObject({ task_id: expect.any(String), execution_type: expect.stringMatching(/^(agent|tool|llm|dsl)$/) });
+
+  const phase2 = `{
+    "search_id": "5d3f8a0e-1c2b-4e7a-9f10-000000000002",
+    "phase_2_data": {
+      "task_input_data": "Agents: agent-42. Summarize the following input... {\\"text\\": \\"Full report goes here\\"}",
+      "n_history_samples": 0,
+      "llm_data": { "model": "gpt-4" }
+    }
+  }`;
+  const second = await (await request.post('/api/behavior-controller/process-phase-2-task', { headers: { 'content-type': 'application/json' }, data: Buffer.from(phase2) })).json();
+  expect(second).toMatchObject({ success: true, data: { uid: 'agent-42', input_data: { text: 'Full report goes here' } } });
+
+  const broken = await request.post('/api/behavior-controller/process-phase-1-task', { data: { search_id: 'x' } });
+  expect([broken.status(), await broken.json()]).toEqual([400, { success: false, error: 'Invalid payload: phase_1_data: Invalid input: expected object, received undefined' }]);
+});
+
+test('a plan is generated from a job by the rule-based planner, and Stage 2 stores uid and input_data on a task', async ({ request }) => {
+  const generated = await request.post('/api/plans/generate', {
+    data: { task_description: 'Get facilities in Berlin, then their shipments, then check for contaminants', today: '2025-10-12' },
+  });
+  expect(generated.status()).toBe(201);
+  const { id, revision, planned_by } = await generated.json();
+  expect([revision, planned_by.backend]).toEqual([1, 'rule-based']);
+  const plan = (await (await request.get(`/api/plans/${id}`)).json()).plan;
+  expect(plan.planned_tasks.map((t: { tool_id: string }) => t.tool_id)).toEqual(['facilities_list', 'shipments_list', 'contaminants_list']);
+  expect(plan.original_job_data.planned_by.model).toBe('rules (seed 001 shipment queries)');
+
+  const stage2 = await request.post(`/api/plans/${id}/stage2`, { data: { task_ids: ['step-0'], base_revision: 1 } });
+  expect(stage2.status()).toBe(200);
+  const result = await stage2.json();
+  expect(result.revision).toBe(2);
+  expect(result.results[0]).toMatchObject({ task_id: 'step-0', uid: 'facilities_list', input_data: { location: 'Berlin' } });
+  const stored = (await (await request.get(`/api/plans/${id}`)).json()).plan.planned_tasks[0];
+  expect(stored.parameters.stage2).toMatchObject({ uid: 'facilities_list', input_data: { location: 'Berlin' } });
+
+  const unknownTask = await request.post(`/api/plans/${id}/stage2`, { data: { task_ids: ['nope'] } });
+  expect([unknownTask.status(), (await unknownTask.json()).error.message]).toEqual([400, `No task "nope" in plan "${id}"`]);
+  const empty = await request.post('/api/plans/generate', { data: { task_description: '   ' } });
+  expect(empty.status()).toBe(400);
+});
+
 test('the OpenAPI document describes every endpoint', async ({ request }) => {
   const doc = await (await request.get('/api/openapi.json')).json();
   expect(doc.openapi).toBe('3.1.0');

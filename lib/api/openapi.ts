@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { FORMAT_IDS } from '@/lib/formats/format';
+import { Phase1Payload, Phase2Payload } from '@/lib/planning/behavior-controller-protocol';
 import { RESOURCE_KINDS, Registry } from '@/lib/registry';
+import { GenerateRequest, Stage2Request } from '@/lib/server/planning/planning-service';
 import * as gate from './gate-schemas';
 import * as api from './schemas';
 
@@ -191,6 +193,35 @@ export function openApiDocument() {
         delete: {
           summary: 'Revoke a token now (its owner, or an admin)',
           responses: { 200: { description: 'Revoked: { id, revoked_at }' }, ...errors([404]) },
+        },
+      },
+      '/api/plans/generate': {
+        post: {
+          summary: 'Stage 1: a new draft plan from a job (editor). With Accept: application/x-ndjson, progress lines stream first',
+          requestBody: body(GenerateRequest),
+          responses: { 201: { description: '{ id, revision, content_hash, planned_by }' }, ...errors([400, 415, 502]) },
+        },
+      },
+      '/api/plans/{id}/stage2': {
+        parameters: [idParam],
+        post: {
+          summary: 'Stage 2 for the named tasks: { uid, input_data, plan? } each, checked and stored in parameters.stage2 as a new revision',
+          requestBody: body(Stage2Request),
+          responses: { 200: { description: '{ revision, content_hash, results }' }, ...errors([400, 404, 409, 415, 502]) },
+        },
+      },
+      '/api/behavior-controller/process-phase-1-task': {
+        post: {
+          summary: "Seed 000's Behavior Controller Stage 1 call, served by Plangate: answers { success, data: PlannerTask[] } or { success: false, error }",
+          requestBody: body(Phase1Payload),
+          responses: { 200: { description: '{ success: true, data }' }, ...errors([400, 502, 503]) },
+        },
+      },
+      '/api/behavior-controller/process-phase-2-task': {
+        post: {
+          summary: "Seed 000's Behavior Controller Stage 2 call: answers { success, data: { uid, input_data, plan? } } or { success: false, error }",
+          requestBody: body(Phase2Payload),
+          responses: { 200: { description: '{ success: true, data }' }, ...errors([400, 502, 503]) },
         },
       },
       '/api/registry': {

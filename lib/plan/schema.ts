@@ -39,7 +39,7 @@ export function isExecutionType(value: string): value is ExecutionType {
   return (EXECUTION_TYPES as readonly string[]).includes(value);
 }
 
-const JsonObject = z.record(z.string(), z.unknown()).refine((value) => !jsonDeeperThan(value, PLAN_LIMITS.maxJsonDepth), {
+export const JsonObject = z.record(z.string(), z.unknown()).refine((value) => !jsonDeeperThan(value, PLAN_LIMITS.maxJsonDepth), {
   message: `Nested more than ${PLAN_LIMITS.maxJsonDepth} levels deep`,
 });
 

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'conflict'
   | 'stale'
   | 'not_approved'
+  | 'planner_failed'
   | 'payload_too_large'
   | 'unprocessable'
   | 'internal';

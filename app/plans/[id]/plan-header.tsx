@@ -7,8 +7,14 @@ import type { Principal } from '@/lib/server/auth/principal';
 
 const SUBMITTABLE = new Set(['draft', 'changes_requested']);
 
+function plannedByOf(plan: PlanResponse): { label?: string; model?: string } | null {
+  const value = plan.plan.original_job_data?.planned_by;
+  return value && typeof value === 'object' ? (value as { label?: string; model?: string }) : null;
+}
+
 export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readOnly: boolean; user: Principal }) {
   const atHead = plan.revision === plan.head_revision;
+  const plannedBy = plannedByOf(plan);
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-4 py-2">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
@@ -22,6 +28,11 @@ export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readO
       <span className="font-mono text-[11px] text-slate-500" title={plan.content_hash}>
         {plan.content_hash.slice(0, 19)}
       </span>
+      {plannedBy && (
+        <span className="rounded bg-violet-50 px-2 py-0.5 text-xs text-violet-800 ring-1 ring-inset ring-violet-200" title={plannedBy.label}>
+          Planned by {plannedBy.label ?? plannedBy.model}
+        </span>
+      )}
       {readOnly && (
         <span className="rounded bg-slate-800 px-2 py-0.5 text-xs font-medium text-white">
           Revision {plan.revision} · read-only

@@ -1,0 +1,37 @@
+import { getDatabase } from '@/lib/server/db/connection';
+import { AppError } from '@/lib/server/errors';
+import { readJsonValue } from '@/lib/server/http/read-json';
+import { authed, json } from '@/lib/server/http/route';
+import { generatePlan } from '@/lib/server/planning/planning-service';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * Stage 1 from a job: `201 { id, revision, content_hash, planned_by }`. A client that
+ * accepts `application/x-ndjson` gets progress lines while the planner works, then one
+ * `{ type: 'done', … }` or `{ type: 'error', error }` line.
+ */
+export const POST = authed('editor', async (request, _context, principal) => {
+  const body = await readJsonValue(request);
+  const { db } = await getDatabase();
+  if (!(request.headers.get('accept') ?? '').includes('application/x-ndjson')) {
+    const created = await generatePlan(db, body, principal);
+    return json(created, 201, { Location: `/api/plans/${created.id}` });
+  }
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (line: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      try {
+        const created = await generatePlan(db, body, principal, (message) => send({ type: 'progress', message }));
+        send({ type: 'done', ...created });
+      } catch (error) {
+        if (!(error instanceof AppError)) console.error('[plangate] plan generation failed:', error);
+        send({ type: 'error', error: error instanceof AppError ? error.toJSON().error : { code: 'internal', message: 'Internal server error' } });
+      } finally {
+        controller.close();
+      }
+    },
+  });
+  return new Response(stream, { status: 200, headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' } });
+});

@@ -1,0 +1,82 @@
+'use client';
+
+import { useState, useTransition } from 'react';
+import { computeStage2Action } from '@/app/plans/[id]/planning-actions';
+import type { PlannerTask } from '@/lib/plan';
+import { useEditorStore } from './editor-context';
+
+interface Stage2 {
+  uid: string;
+  input_data: Record<string, unknown>;
+  plan?: unknown;
+  planned_by?: { backend: string; model: string };
+}
+
+function stage2Of(task: PlannerTask): Stage2 | null {
+  const value = (task.parameters as Record<string, unknown>).stage2;
+  return value && typeof value === 'object' && typeof (value as Stage2).uid === 'string' ? (value as Stage2) : null;
+}
+
+/**
+ * Seed 000's Stage 2 for the selected task: which resource runs it and with what input.
+ * The answer lands in `parameters.stage2` as one undoable edit, so it is saved, reviewed
+ * and approved with the rest of the plan (and can be edited in Parameters).
+ */
+export function Stage2Panel({ task, readOnly }: { task: PlannerTask; readOnly: boolean }) {
+  const store = useEditorStore();
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const stage2 = stage2Of(task);
+
+  function run() {
+    startTransition(async () => {
+      const result = await computeStage2Action({ task, input_data: {} });
+      if (!result.ok) {
+        setError(result.error.message);
+        return;
+      }
+      setError(null);
+      const { task_id: _taskId, ...answer } = result.data;
+      store.getState().updateTask(task.task_id, { parameters: { ...task.parameters, stage2: answer } });
+    });
+  }
+
+  return (
+    <section aria-label="Stage 2" className="space-y-2 rounded-md border border-slate-200 p-2">
+      <div className="flex items-center justify-between">
+        <h3 className="text-xs font-semibold text-slate-700">Stage 2</h3>
+        {!readOnly && (
+          <button type="button" onClick={run} disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-60">
+            {pending ? 'Planning…' : stage2 ? 'Run Stage 2 again' : 'Run Stage 2'}
+          </button>
+        )}
+      </div>
+      {stage2 ? (
+        <dl className="space-y-1 text-xs">
+          <dt className="font-medium text-slate-600">uid</dt>
+          <dd className="font-mono" aria-label="Stage 2 uid">
+            {stage2.uid}
+          </dd>
+          <dt className="font-medium text-slate-600">input_data</dt>
+          <dd>
+            <pre aria-label="Stage 2 input_data" className="max-h-40 overflow-auto rounded bg-slate-50 p-1 font-mono text-[11px]">
+              {JSON.stringify(stage2.input_data, null, 2)}
+            </pre>
+          </dd>
+          {stage2.planned_by && (
+            <dd className="text-slate-500">
+              by {stage2.planned_by.backend} · {stage2.planned_by.model}
+            </dd>
+          )}
+        </dl>
+      ) : (
+        <p className="text-xs text-slate-500">Not planned yet: no resource or input chosen for this task.</p>
+      )}
+      {error && (
+        <p role="alert" className="text-xs text-rose-700">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { llmConfigFromEnv } from '@/lib/llm/llm-config';
+import { behaviorControllerBackend } from './behavior-controller-backend';
+import { llmBackend } from './llm-backend';
+import type { BackendId, PlanningBackend } from './planning-types';
+import { ruleBasedBackend } from './rule-based-backend';
+
+/**
+ * The backend PLANGATE_PLANNER names (rule-based by default, the offline choice), or the
+ * one a request asks for. A backend that is not configured is a clear error, not a silent
+ * fall-back to another one.
+ */
+export function chooseBackend(requested?: BackendId, env: NodeJS.ProcessEnv = process.env): PlanningBackend {
+  const id = requested ?? (env.PLANGATE_PLANNER as BackendId | undefined) ?? 'rule-based';
+  if (id === 'llm') {
+    const config = llmConfigFromEnv(env);
+    if (!config) throw new Error('The LLM planner needs LLM_BASE_URL and LLM_MODEL');
+    return llmBackend(config);
+  }
+  if (id === 'behavior-controller') {
+    if (!env.BEHAVIOR_CONTROLLER_URL) throw new Error('The Behavior Controller planner needs BEHAVIOR_CONTROLLER_URL');
+    return behaviorControllerBackend(env.BEHAVIOR_CONTROLLER_URL);
+  }
+  return ruleBasedBackend;
+}
+
+/** Which backends this deployment can use, for the planner choice in the UI. */
+export function availableBackends(env: NodeJS.ProcessEnv = process.env): BackendId[] {
+  return [
+    'rule-based',
+    ...(llmConfigFromEnv(env) ? (['llm'] as const) : []),
+    ...(env.BEHAVIOR_CONTROLLER_URL ? (['behavior-controller'] as const) : []),
+  ];
+}

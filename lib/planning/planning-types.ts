@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { JsonObject, type PlannerTask } from '@/lib/plan';
+import type { Registry } from '@/lib/registry';
+
+// What every planning backend (rule-based, OpenAI-compatible LLM, external Behavior
+// Controller) takes and gives, so the services and the UI never ask which one ran.
+
+export const Stage1Input = z.strictObject({
+  job_goal: JsonObject.default(() => ({})),
+  job_objectives: JsonObject.default(() => ({})),
+  job_steerability_data: JsonObject.default(() => ({})),
+  task_description: z.string().trim().min(1, 'Describe the task to plan').max(20_000),
+  custom_notes: z.string().max(20_000).default(''),
+  /** The date temporal phrases ("last week") resolve against; today when omitted. */
+  today: z.iso.date().optional(),
+});
+export type Stage1Input = z.infer<typeof Stage1Input>;
+export type Stage1InputRaw = z.input<typeof Stage1Input>;
+
+export const Stage2Result = z.object({
+  uid: z.string().min(1),
+  input_data: JsonObject,
+  plan: z.unknown().optional(),
+});
+export type Stage2Result = z.infer<typeof Stage2Result>;
+
+export const BACKEND_IDS = ['rule-based', 'llm', 'behavior-controller'] as const;
+export type BackendId = (typeof BACKEND_IDS)[number];
+
+/** Who made a plan or a Stage 2 input: shown on every generated plan. */
+export interface PlannedBy {
+  backend: BackendId;
+  model: string;
+}
+
+export type Progress = (message: string) => void;
+
+export interface PlanningBackend extends PlannedBy {
+  /** One line for the UI, honest about what the backend is. */
+  label: string;
+  stage1(input: Stage1Input, registry: Registry, progress: Progress): Promise<{ tasks: PlannerTask[]; notes: string[] }>;
+  stage2(task: PlannerTask, inputData: Record<string, unknown>, registry: Registry): Promise<Stage2Result>;
+}

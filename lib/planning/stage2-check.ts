@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { PlannerTask } from '@/lib/plan';
+import type { JsonSchemaObject, Registry } from '@/lib/registry';
+import type { Stage2Result } from './planning-types';
+
+/** The registry resources a task of this execution type may be executed by, with their input schemas. */
+export function candidatesFor(task: PlannerTask, registry: Registry): Map<string, JsonSchemaObject | undefined> {
+  switch (task.execution_type) {
+    case 'agent':
+      return new Map(registry.agents.map((a) => [a.id, a.input_schema]));
+    case 'tool':
+      return new Map([...registry.tools, ...registry.functions].map((t) => [t.id, t.input_schema]));
+    case 'llm':
+      return new Map(registry.llms.map((l) => [l.name, undefined]));
+    case 'dsl':
+      return new Map(registry.dsl_workflows.map((d) => [d.id, d.input_schema]));
+    default:
+      return new Map();
+  }
+}
+
+/** What is wrong with a Stage 2 answer for this task: an unknown uid, or input_data its schema refuses. */
+export function stage2Problems(task: PlannerTask, result: Stage2Result, registry: Registry): string[] {
+  const candidates = candidatesFor(task, registry);
+  if (!candidates.has(result.uid)) {
+    const known = [...candidates.keys()];
+    return [`"${result.uid}" is not a registered ${task.execution_type} resource${known.length ? `; known: ${known.slice(0, 20).join(', ')}` : ''}`];
+  }
+  const schema = candidates.get(result.uid);
+  if (!schema) return [];
+  let checker: z.ZodType;
+  try {
+    checker = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch {
+    return [];
+  }
+  const parsed = checker.safeParse(result.input_data);
+  return parsed.success ? [] : parsed.error.issues.slice(0, 10).map((issue) => `input_data${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`);
+}

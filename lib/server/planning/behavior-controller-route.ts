@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import { chooseBackend } from '@/lib/planning/choose-backend';
+import type { PlanningBackend } from '@/lib/planning/planning-types';
+import { getDatabase } from '../db/connection';
+import { AppError } from '../errors';
+import { readJsonValue } from '../http/read-json';
+import { authed, json } from '../http/route';
+import { getRegistry } from '../registry/registry-service';
+import type { Registry } from '@/lib/registry';
+
+type Handler<P> = (payload: P, backend: PlanningBackend, registry: Registry) => Promise<unknown>;
+
+/**
+ * A Behavior Controller endpoint in seed 000's protocol: every answer, good or bad, is
+ * `{ success, data }` or `{ success: false, error }`, so a controller client never has to
+ * read Plangate's own error shape (authentication aside).
+ */
+export function behaviorControllerRoute<S extends z.ZodType>(schema: S, handle: Handler<z.infer<S>>) {
+  return authed('editor', async (request) => {
+    let value: unknown;
+    try {
+      value = await readJsonValue(request);
+    } catch (error) {
+      if (error instanceof AppError) return json({ success: false, error: error.message }, error.status);
+      throw error;
+    }
+    const payload = schema.safeParse(value);
+    if (!payload.success) {
+      const issue = payload.error.issues[0];
+      return json({ success: false, error: `Invalid payload: ${issue.path.join('.') || '(root)'}: ${issue.message}` }, 400);
+    }
+    let backend: PlanningBackend;
+    try {
+      backend = chooseBackend();
+    } catch (error) {
+      return json({ success: false, error: (error as Error).message }, 503);
+    }
+    const { db } = await getDatabase();
+    try {
+      return json({ success: true, data: await handle(payload.data, backend, await getRegistry(db)) });
+    } catch (error) {
+      return json({ success: false, error: `${backend.label} failed: ${(error as Error).message}` }, 502);
+    }
+  });
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
+import { PlannerTask } from '@/lib/plan';
+import { chooseBackend } from '@/lib/planning/choose-backend';
+import { BACKEND_IDS, Stage1Input, type PlanningBackend, type Progress, type Stage2Result } from '@/lib/planning/planning-types';
+import { stage2Problems } from '@/lib/planning/stage2-check';
+import type { Principal } from '../auth/principal';
+import type { Database } from '../db/client';
+import { AppError, fromZodError } from '../errors';
+import { createPlan, getPlan, savePlan } from '../plans/plan-service';
+import { getRegistry } from '../registry/registry-service';
+
+// Stage 1 (a new plan from a job) and Stage 2 (an executable input per task), whichever
+// backend is configured. What the backend produced is stored only after it is checked.
+
+export const GenerateRequest = Stage1Input.extend({ backend: z.enum(BACKEND_IDS).optional() });
+export const Stage2Request = z.strictObject({
+  task_ids: z.array(z.string().min(1)).min(1, 'Name at least one task').max(200),
+  input_data: z.record(z.string(), z.unknown()).optional(),
+  base_revision: z.number().int().min(1).optional(),
+  backend: z.enum(BACKEND_IDS).optional(),
+});
+
+function backendFor(requested?: PlanningBackend['backend']): PlanningBackend {
+  try {
+    return chooseBackend(requested);
+  } catch (error) {
+    throw new AppError('bad_request', 400, (error as Error).message);
+  }
+}
+
+function plannerFailed(backend: PlanningBackend, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError('planner_failed', 502, `${backend.label} failed: ${(error as Error).message}`, undefined, { backend: backend.backend, model: backend.model });
+}
+
+export async function generatePlan(db: Database, raw: unknown, principal: Principal, progress: Progress = () => {}) {
+  const parsed = GenerateRequest.safeParse(raw);
+  if (!parsed.success) throw fromZodError(parsed.error, 'request body');
+  const { backend: requested, ...input } = parsed.data;
+  const backend = backendFor(requested);
+  const registry = await getRegistry(db);
+  const { tasks, notes } = await backend.stage1(input, registry, progress).catch((error: unknown) => {
+    throw plannerFailed(backend, error);
+  });
+  progress(`Storing the plan (${tasks.length} task${tasks.length === 1 ? '' : 's'})`);
+  const plannedBy = { backend: backend.backend, model: backend.model, label: backend.label, notes, at: new Date().toISOString() };
+  const request = CreatePlanRequest.parse({
+    title: input.task_description.split('\n')[0].slice(0, 120),
+    plan: {
+      planned_tasks: tasks,
+      original_job_data: { ...input, planned_by: plannedBy },
+    },
+    job: {
+      job_goal: input.job_goal,
+      job_objectives: input.job_objectives,
+      job_steerability_data: input.job_steerability_data,
+      task_description: input.task_description,
+    },
+    message: `Planned by ${backend.label}`,
+  });
+  const created = await createPlan(db, request, principal.username);
+  return { ...created, planned_by: plannedBy };
+}
+
+/** Stage 2 for one task as the editor holds it: computed and checked, not stored (the editor saves it). */
+export async function computeStage2(db: Database, task: PlannerTask, inputData: Record<string, unknown>, requested?: PlanningBackend['backend']) {
+  const backend = backendFor(requested);
+  const registry = await getRegistry(db);
+  const result: Stage2Result = await backend.stage2(task, inputData, registry).catch((error: unknown) => {
+    throw plannerFailed(backend, error);
+  });
+  const problems = stage2Problems(task, result, registry);
+  if (problems.length) {
+    throw new AppError('planner_failed', 502, `${backend.label} gave an unusable Stage 2 answer for "${task.task_id}": ${problems.join('; ')}`);
+  }
+  return { task_id: task.task_id, ...result, planned_by: { backend: backend.backend, model: backend.model } };
+}
+
+/** Stage 2 for stored tasks: each result goes onto its task (parameters.stage2) in one new revision. */
+export async function runStage2(db: Database, id: string, raw: unknown, principal: Principal) {
+  const parsed = Stage2Request.safeParse(raw);
+  if (!parsed.success) throw fromZodError(parsed.error, 'request body');
+  const { task_ids, input_data, base_revision, backend } = parsed.data;
+  const head = await getPlan(db, id);
+  if (base_revision !== undefined && base_revision !== head.revision) {
+    throw new AppError('conflict', 409, `Plan "${id}" is at revision ${head.revision}, not ${base_revision}`, undefined, { current_revision: head.revision });
+  }
+  const byId = new Map(head.plan.planned_tasks.map((task) => [task.task_id, task]));
+  const missing = task_ids.filter((taskId) => !byId.has(taskId));
+  if (missing.length) throw new AppError('bad_request', 400, `No task ${missing.map((m) => `"${m.slice(0, 100)}"`).join(', ')} in plan "${id}"`);
+  const results = [];
+  for (const taskId of new Set(task_ids)) {
+    const task = byId.get(taskId)!;
+    const result = await computeStage2(db, task, input_data ?? {}, backend);
+    results.push(result);
+    const { task_id: _id, ...stage2 } = result;
+    byId.set(taskId, PlannerTask.parse({ ...task, parameters: { ...task.parameters, stage2 } }));
+  }
+  const saved = await savePlan(
+    db,
+    id,
+    SavePlanRequest.parse({
+      base_revision: head.revision,
+      plan: { ...head.plan, planned_tasks: head.plan.planned_tasks.map((task) => byId.get(task.task_id)!) },
+      message: `Stage 2 for ${[...new Set(task_ids)].join(', ')}`.slice(0, 500),
+    }),
+    principal.username,
+  );
+  return { ...saved, results };
+}
