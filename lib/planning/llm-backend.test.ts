@@ -10,6 +10,12 @@ import { Stage1Input } from './planning-types';
 // model says, in what order, and what Plangate makes of it.
 
 const registry = Registry.parse(DEMO_REGISTRY);
+// Input schemas on an agent and a workflow too, so Stage 2 answers of every kind are checked.
+const withSchemas = Registry.parse({
+  ...registry,
+  agents: registry.agents.map((a) => (a.id === 'summariser' ? { ...a, input_schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } } : a)),
+  dsl_workflows: registry.dsl_workflows.map((d) => ({ ...d, input_schema: { type: 'object', properties: { sections: { type: 'array' } } } })),
+});
 const input = Stage1Input.parse({ task_description: 'Get contaminated shipments and their contaminant details', today: '2025-10-12' });
 const goodPlan = JSON.stringify({
   tasks: [
@@ -74,14 +80,19 @@ describe('LLM planning backend', () => {
     ['agent', { agent_id: 'summariser' }, { uid: 'summariser', input_data: { text: 'report' } }],
     ['tool', { tool_id: 'facilities_list' }, { uid: 'facilities_list', input_data: { location: 'Berlin' } }],
     ['llm', { function_id: 'gpt-4o-mini' }, { uid: 'gpt-4o-mini', input_data: { prompt: 'Summarise' } }],
-    ['dsl', { function_id: 'report_assembly_workflow' }, { uid: 'report_assembly_workflow', input_data: {} }],
+    ['dsl', { function_id: 'report_assembly_workflow' }, { uid: 'report_assembly_workflow', input_data: { sections: ['intro'] } }],
   ] as const)('plans Stage 2 for a %s task, checking the uid and input_data against the registry', async (type, target, answer) => {
     const task = PlannerTask.parse({ task_id: 't', description: 'Do it', execution_type: type, ...target });
-    const wrongInput = type === 'tool' ? [{ content: JSON.stringify({ uid: 'facilities_list', input_data: { location: 42 } }) }] : [];
+    const wrong: Record<string, { input_data: Record<string, unknown>; path: string }> = {
+      agent: { input_data: {}, path: 'input_data.text' },
+      tool: { input_data: { location: 42 }, path: 'input_data.location' },
+      dsl: { input_data: { sections: 'intro' }, path: 'input_data.sections' },
+    };
+    const wrongInput = wrong[type] ? [{ content: JSON.stringify({ uid: answer.uid, input_data: wrong[type].input_data }) }] : [];
     const backend = await backendWith([...wrongInput, { content: JSON.stringify({ uid: 'not-registered', input_data: {} }) }, { content: JSON.stringify(answer) }], 3);
-    expect(await backend.stage2(task, {}, registry)).toEqual(answer);
+    expect(await backend.stage2(task, {}, withSchemas)).toEqual(answer);
     const feedback = server!.requests.slice(1).map((r) => lastUserMessage(r.body));
-    if (type === 'tool') expect(feedback[0]).toContain('input_data.location');
+    if (wrong[type]) expect(feedback[0]).toContain(wrong[type].path);
     expect(feedback.at(-1)).toContain('"not-registered" is not a registered');
   });
 });
