@@ -37,7 +37,10 @@ export function Stage2Panel({ task, readOnly }: { task: PlannerTask; readOnly: b
       }
       setError(null);
       const { task_id: _taskId, ...answer } = result.data;
-      store.getState().updateTask(task.task_id, { parameters: { ...task.parameters, stage2: answer } });
+      // Merged into the task as it is now: edits made while Stage 2 ran are kept.
+      const { doc, updateTask } = store.getState();
+      const current = doc.plan.planned_tasks.find((t) => t.task_id === task.task_id);
+      if (current) updateTask(task.task_id, { parameters: { ...current.parameters, stage2: answer } });
     });
   }
 

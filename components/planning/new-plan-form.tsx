@@ -3,8 +3,8 @@
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import type { BackendId } from '@/lib/planning/planning-types';
-import { JsonField } from './json-field';
-import { parseJsonObject } from './parse-json-object';
+import { JsonField } from '@/components/form/json-field';
+import { parseJsonObject } from '@/components/form/parse-json';
 import { ProgressLog } from './progress-log';
 import { streamPlan } from './stream-plan';
 

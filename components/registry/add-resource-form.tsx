@@ -4,8 +4,9 @@ import { useRouter } from 'next/navigation';
 import { useId, useState, useTransition } from 'react';
 import { putResourceAction } from '@/app/registry/actions';
 import { resourceKey, type Resource, type ResourceKind } from '@/lib/registry/schema';
-import { PRIMARY_BUTTON, isJsonObject, parseJsonText } from './json-text';
-import { JsonField } from './json-field';
+import { PRIMARY_BUTTON } from '@/components/form/styles';
+import { isJsonObject, parseJsonText } from '@/components/form/parse-json';
+import { JsonField } from '@/components/form/json-field';
 
 /** Adds one resource of a kind from JSON; its key is the JSON's own id (or name, for LLMs). */
 export function AddResourceForm({

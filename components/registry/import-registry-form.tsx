@@ -4,7 +4,8 @@ import { useRouter } from 'next/navigation';
 import { useId, useState, useTransition } from 'react';
 import { importRegistryAction } from '@/app/registry/actions';
 import { RESOURCE_KINDS } from '@/lib/registry/schema';
-import { PRIMARY_BUTTON, TEXTAREA, parseJsonText } from './json-text';
+import { PRIMARY_BUTTON, TEXTAREA } from '@/components/form/styles';
+import { parseJsonText } from '@/components/form/parse-json';
 
 /** Replaces the whole registry with pasted JSON (the shape "Download registry JSON" gives). */
 export function ImportRegistryForm() {

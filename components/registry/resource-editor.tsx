@@ -4,8 +4,9 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { putResourceAction } from '@/app/registry/actions';
 import type { ResourceKind } from '@/lib/registry/schema';
-import { PRIMARY_BUTTON, SECONDARY_BUTTON, parseJsonText } from './json-text';
-import { JsonField } from './json-field';
+import { PRIMARY_BUTTON, SECONDARY_BUTTON } from '@/components/form/styles';
+import { parseJsonText } from '@/components/form/parse-json';
+import { JsonField } from '@/components/form/json-field';
 
 /** Inline JSON editor for one resource; saving replaces it under the same key. */
 export function ResourceEditor({

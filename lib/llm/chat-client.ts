@@ -5,7 +5,8 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { DEFAULT_LLM_TIMEOUT_MS, type LlmConfig } from './llm-config';
+import { DEFAULT_LLM_TIMEOUT_MS, UNUSED_API_KEY, type LlmConfig } from './llm-config';
+import { redactUrl } from './redact-url';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -39,8 +40,9 @@ export class LlmRequestError extends Error {
 
 type ResponseFormatParam = NonNullable<ChatCompletionCreateParamsNonStreaming['response_format']>;
 
+/** The endpoint as messages name it: credentials and query are left out, they may be secrets. */
 export function chatEndpoint(config: Pick<LlmConfig, 'baseURL'>): string {
-  return `${config.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  return redactUrl(`${config.baseURL.replace(/\/+$/, '')}/chat/completions`);
 }
 
 function schemaName(name: string): string {
@@ -104,7 +106,7 @@ function toRequestError(error: unknown, config: LlmConfig): Error {
 function clientFor(config: LlmConfig): OpenAI {
   return new OpenAI({
     baseURL: config.baseURL,
-    apiKey: config.apiKey || 'unused',
+    apiKey: config.apiKey || UNUSED_API_KEY,
     maxRetries: 0,
     timeout: config.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
     // Only the LLM_* settings count; ignore the SDK's OPENAI_* environment fallbacks.

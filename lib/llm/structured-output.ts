@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { chat, type ChatMessage, type ChatOptions } from './chat-client';
 import { extractJson } from './extract-json';
 import type { LlmConfig } from './llm-config';
+import { formatPath } from '@/lib/plan/json-path';
 
 export interface StructuredAttempt {
   /** 1-based attempt number. */
@@ -56,18 +57,6 @@ export class LlmAnswerError extends Error {
 
 const MAX_LISTED_ISSUES = 12;
 const NOT_JSON_PREFIX = 'The answer is not JSON: ';
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
-/** `tasks[0].execution_type`, or `(root)` for the value itself. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' && IDENTIFIER.test(key)) out += out ? `.${key}` : key;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out || '(root)';
-}
 
 function listed(items: string[]): string[] {
   if (items.length <= MAX_LISTED_ISSUES) return items;
@@ -91,7 +80,7 @@ function notJson(error: unknown): Problem {
 }
 
 function schemaProblem(error: z.ZodError): Problem {
-  const issues = listed(error.issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`));
+  const issues = listed(error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`));
   return {
     summary: `schema: ${issues.join(', ')}`,
     feedback: `it does not match the required schema:\n${issues.map((issue) => `- ${issue}`).join('\n')}`,

@@ -5,6 +5,7 @@ import { PlannerTask } from '@/lib/plan';
 import { DEMO_REGISTRY, Registry } from '@/lib/registry';
 import { behaviorControllerBackend } from './behavior-controller-backend';
 import { Stage1Input } from './planning-types';
+import { checkedStage2 } from './stage2-check';
 
 // An external Behavior Controller, played by a real HTTP server speaking seed 000's protocol.
 
@@ -59,6 +60,6 @@ describe('Behavior Controller backend', () => {
     const backend = behaviorControllerBackend(url);
     await expect(backend.stage1(Stage1Input.parse({ task_description: 'x' }), registry, () => {})).rejects.toThrow('The Behavior Controller refused: model overloaded');
     const task = PlannerTask.parse({ task_id: 't', execution_type: 'agent' });
-    await expect(backend.stage2(task, {}, registry)).rejects.toThrow(/"ghost" is not a registered agent resource/);
+    await expect(checkedStage2(backend, task, {}, registry)).rejects.toThrow(/"ghost" is not a registered agent resource/);
   });
 });

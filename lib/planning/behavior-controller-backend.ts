@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { redactUrl } from '@/lib/llm/redact-url';
 import { PlannerTask } from '@/lib/plan';
 import type { PlanningBackend } from './planning-types';
 import { Stage2Result } from './planning-types';
 import { stage1Prompt, stage2Prompt } from './prompts';
-import { stage2Problems } from './stage2-check';
 
 // An external Behavior Controller speaking seed 000's protocol: POST the prompt to
 // /process-phase-1-task or /process-phase-2-task, read { success, data } or { success: false, error }.
@@ -24,10 +24,10 @@ async function call(baseUrl: string, path: string, phase: 'phase_1_data' | 'phas
     body: JSON.stringify({ search_id: randomUUID(), [phase]: { task_input_data: prompt, n_history_samples: 0, llm_data: { model } } }),
     signal: AbortSignal.timeout(120_000),
   }).catch((error: unknown) => {
-    throw new Error(`The Behavior Controller at ${url} could not be reached: ${(error as Error).message}`);
+    throw new Error(`The Behavior Controller at ${redactUrl(url)} could not be reached: ${(error as Error).message}`);
   });
   const body = Envelope.safeParse(await response.json().catch(() => null));
-  if (!response.ok || !body.success) throw new Error(`The Behavior Controller at ${url} answered ${response.status} without a { success, data } body`);
+  if (!response.ok || !body.success) throw new Error(`The Behavior Controller at ${redactUrl(url)} answered ${response.status} without a { success, data } body`);
   if (!body.data.success) throw new Error(`The Behavior Controller refused: ${typeof body.data.error === 'string' ? body.data.error : JSON.stringify(body.data.error)}`);
   return body.data.data;
 }
@@ -50,8 +50,6 @@ export function behaviorControllerBackend(baseUrl: string, model = process.env.L
       const { system, user } = stage2Prompt(task, inputData, registry);
       const data = Stage2Result.safeParse(await call(baseUrl, 'process-phase-2-task', 'phase_2_data', `${system}\n\n${user}`, model));
       if (!data.success) throw new Error(`The Behavior Controller's Stage 2 answer is not { uid, input_data }: ${data.error.issues[0].message}`);
-      const problems = stage2Problems(task, data.data, registry);
-      if (problems.length) throw new Error(`The Behavior Controller's Stage 2 answer was refused: ${problems.join('; ')}`);
       return data.data;
     },
   };

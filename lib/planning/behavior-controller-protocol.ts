@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PlannerTask } from '@/lib/plan';
+import { JsonObject, PlannerTask } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { Stage1InputRaw } from './planning-types';
 
@@ -7,7 +7,7 @@ import type { Stage1InputRaw } from './planning-types';
 // controller for an existing Agents Planning System.
 
 const PhaseData = z.object({
-  task_input_data: z.union([z.string().min(1), z.record(z.string(), z.unknown())]),
+  task_input_data: z.union([z.string().min(1).max(50_000, 'At most 50,000 characters'), JsonObject]),
   n_history_samples: z.number().int().min(0).default(0),
   llm_data: z.record(z.string(), z.unknown()).default({}),
 });
@@ -36,9 +36,14 @@ const KIND_WORDS: Array<[RegExp, PlannerTask['execution_type']]> = [
   [/\bllms?\b|\bmodels?\b/i, 'llm'],
 ];
 
+// Bounded: a prompt full of braces must not turn into a quadratic number of parses.
+const MAX_SPANS = 20;
+
 function firstJsonObject(text: string): Record<string, unknown> {
-  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
-    for (let end = text.lastIndexOf('}'); end > start; end = text.lastIndexOf('}', end - 1)) {
+  let starts = 0;
+  for (let start = text.indexOf('{'); start !== -1 && starts < MAX_SPANS; start = text.indexOf('{', start + 1), starts++) {
+    let ends = 0;
+    for (let end = text.lastIndexOf('}'); end > start && ends < MAX_SPANS; end = text.lastIndexOf('}', end - 1), ends++) {
       try {
         const value = JSON.parse(text.slice(start, end + 1));
         if (value && typeof value === 'object' && !Array.isArray(value)) return value;
@@ -58,7 +63,7 @@ function firstJsonObject(text: string): Record<string, unknown> {
 export function stage2RequestOf(taskInputData: string | Record<string, unknown>, registry: Registry): { task: PlannerTask; inputData: Record<string, unknown> } {
   if (typeof taskInputData !== 'string') {
     const task = PlannerTask.parse(taskInputData.task ?? {});
-    const inputData = (taskInputData.input_data ?? {}) as Record<string, unknown>;
+    const inputData = JsonObject.parse(taskInputData.input_data ?? {});
     return { task, inputData };
   }
   const named: Array<[string, PlannerTask['execution_type']]> = [

@@ -1,7 +1,7 @@
 import { llmConfigFromEnv } from '@/lib/llm/llm-config';
 import { behaviorControllerBackend } from './behavior-controller-backend';
 import { llmBackend } from './llm-backend';
-import type { BackendId, PlanningBackend } from './planning-types';
+import { BACKEND_IDS, type BackendId, type PlanningBackend } from './planning-types';
 import { ruleBasedBackend } from './rule-based-backend';
 
 /**
@@ -10,7 +10,11 @@ import { ruleBasedBackend } from './rule-based-backend';
  * fall-back to another one.
  */
 export function chooseBackend(requested?: BackendId, env: NodeJS.ProcessEnv = process.env): PlanningBackend {
-  const id = requested ?? (env.PLANGATE_PLANNER as BackendId | undefined) ?? 'rule-based';
+  const configured = env.PLANGATE_PLANNER;
+  if (!requested && configured && !(BACKEND_IDS as readonly string[]).includes(configured)) {
+    throw new Error(`PLANGATE_PLANNER is "${configured}"; use one of ${BACKEND_IDS.join(', ')}`);
+  }
+  const id = requested ?? (configured as BackendId | undefined) ?? 'rule-based';
   if (id === 'llm') {
     const config = llmConfigFromEnv(env);
     if (!config) throw new Error('The LLM planner needs LLM_BASE_URL and LLM_MODEL');
@@ -18,6 +22,7 @@ export function chooseBackend(requested?: BackendId, env: NodeJS.ProcessEnv = pr
   }
   if (id === 'behavior-controller') {
     if (!env.BEHAVIOR_CONTROLLER_URL) throw new Error('The Behavior Controller planner needs BEHAVIOR_CONTROLLER_URL');
+    if (!URL.canParse(env.BEHAVIOR_CONTROLLER_URL)) throw new Error('BEHAVIOR_CONTROLLER_URL is not a URL');
     return behaviorControllerBackend(env.BEHAVIOR_CONTROLLER_URL);
   }
   return ruleBasedBackend;

@@ -5,10 +5,14 @@ import type { Registry } from '@/lib/registry';
 // What every planning backend (rule-based, OpenAI-compatible LLM, external Behavior
 // Controller) takes and gives, so the services and the UI never ask which one ran.
 
+// Job fields go into the prompt and into the plan; 64 kB each is far beyond any real job.
+const MAX_JOB_FIELD_CHARS = 64 * 1024;
+const JobField = JsonObject.refine((value) => JSON.stringify(value).length <= MAX_JOB_FIELD_CHARS, 'At most 64 kB of JSON').default(() => ({}));
+
 export const Stage1Input = z.strictObject({
-  job_goal: JsonObject.default(() => ({})),
-  job_objectives: JsonObject.default(() => ({})),
-  job_steerability_data: JsonObject.default(() => ({})),
+  job_goal: JobField,
+  job_objectives: JobField,
+  job_steerability_data: JobField,
   task_description: z.string().trim().min(1, 'Describe the task to plan').max(20_000),
   custom_notes: z.string().max(20_000).default(''),
   /** The date temporal phrases ("last week") resolve against; today when omitted. */
@@ -20,7 +24,8 @@ export type Stage1InputRaw = z.input<typeof Stage1Input>;
 export const Stage2Result = z.object({
   uid: z.string().min(1),
   input_data: JsonObject,
-  plan: z.unknown().optional(),
+  /** The planner's reasoning, kept with the result. */
+  plan: z.union([z.string().max(20_000), JsonObject]).optional(),
 });
 export type Stage2Result = z.infer<typeof Stage2Result>;
 

@@ -1,6 +1,7 @@
 import { PlannerTask } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { PlanningBackend, Stage1Input, Stage2Result } from './planning-types';
+import { QueryPlanError } from './rule-based/query-planner';
 import { ruleBasedStage1 } from './rule-based/rule-based-stage1';
 import { candidatesFor } from './stage2-check';
 
@@ -40,6 +41,7 @@ export const ruleBasedBackend: PlanningBackend = {
     try {
       return ruleBasedStage1({ query: input.task_description, today: input.today ?? todayIso() });
     } catch (error) {
+      if (!(error instanceof QueryPlanError)) throw error;
       // The planner's own message lists its whole vocabulary; the note keeps the first sentence.
       return oneTaskFallback(input, registry, (error as Error).message.split(/(?<=\.)\s/)[0].slice(0, 200));
     }

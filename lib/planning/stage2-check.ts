@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { PlannerTask } from '@/lib/plan';
 import type { JsonSchemaObject, Registry } from '@/lib/registry';
-import type { Stage2Result } from './planning-types';
+import type { PlanningBackend, Stage2Result } from './planning-types';
 
 /** The registry resources a task of this execution type may be executed by, with their input schemas. */
 export function candidatesFor(task: PlannerTask, registry: Registry): Map<string, JsonSchemaObject | undefined> {
@@ -28,12 +28,14 @@ export function stage2Problems(task: PlannerTask, result: Stage2Result, registry
   }
   const schema = candidates.get(result.uid);
   if (!schema) return [];
-  let checker: z.ZodType;
-  try {
-    checker = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-  } catch {
-    return [];
-  }
-  const parsed = checker.safeParse(result.input_data);
-  return parsed.success ? [] : parsed.error.issues.slice(0, 10).map((issue) => `input_data${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`);
+  const parsed = schemaChecker(schema)?.safeParse(result.input_data);
+  return !parsed || parsed.success ? [] : parsed.error.issues.slice(0, 10).map((issue) => `input_data${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`);
+}
+
+/** Runs a backend's Stage 2 and refuses an answer the registry does not accept, whichever backend gave it. */
+export async function checkedStage2(backend: PlanningBackend, task: PlannerTask, inputData: Record<string, unknown>, registry: Registry): Promise<Stage2Result> {
+  const result = await backend.stage2(task, inputData, registry);
+  const problems = stage2Problems(task, result, registry);
+  if (problems.length) throw new Error(`unusable Stage 2 answer for "${task.task_id}": ${problems.join('; ')}`);
+  return result;
 }

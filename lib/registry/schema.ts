@@ -45,12 +45,16 @@ export const DslResource = z.strictObject({
   input_schema: JsonSchemaObject.optional(),
 });
 
+// Every resource goes into planning prompts and one import is one INSERT, so each kind is capped.
+const MAX_PER_KIND = 1000;
+const resourceList = <T extends z.ZodType>(resource: T) => z.array(resource).max(MAX_PER_KIND, `At most ${MAX_PER_KIND} resources of a kind`).default([]);
+
 export const Registry = z.strictObject({
-  agents: z.array(AgentResource).default([]),
-  tools: z.array(ToolResource).default([]),
-  functions: z.array(ToolResource).default([]),
-  llms: z.array(LlmResource).default([]),
-  dsl_workflows: z.array(DslResource).default([]),
+  agents: resourceList(AgentResource),
+  tools: resourceList(ToolResource),
+  functions: resourceList(ToolResource),
+  llms: resourceList(LlmResource),
+  dsl_workflows: resourceList(DslResource),
 });
 export type Registry = z.infer<typeof Registry>;
 export type RegistryInput = z.input<typeof Registry>;

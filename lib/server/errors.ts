@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'stale'
   | 'not_approved'
   | 'planner_failed'
+  | 'unavailable'
   | 'payload_too_large'
   | 'unprocessable'
   | 'internal';

@@ -30,6 +30,26 @@ describe('registry-aware validation', () => {
     ]);
   });
 
+  it('matches targets case-insensitively and agents by name, as imported plans name them', () => {
+    expect(codes({ planned_tasks: [{ task_id: 'a', execution_type: 'agent', agent_id: 'Analyst' }] })).toEqual([]);
+  });
+
+  it('ignores schema patterns, so an editor cannot make validation take exponential time', () => {
+    const evil = Registry.parse({ tools: [{ id: 'p', input_schema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } } }] });
+    // With the pattern live this would run for minutes and time the test out.
+    expect(codes({ planned_tasks: [{ task_id: 'a', execution_type: 'tool', tool_id: 'p', arguments: { s: 'a'.repeat(40) + 'b' } }] }, evil)).toEqual([]);
+  });
+
+  it('reads step[i] as the task step-i when tasks are so named, and never as another task by position', () => {
+    const plan: TaskDataInput = {
+      planned_tasks: [
+        { task_id: 'step-0', execution_type: 'tool', tool_id: 'facilities_list' },
+        { task_id: 'step-2', execution_type: 'tool', tool_id: 'shipments_list', arguments: { facility_id: '${step[1].data.*.id}' }, dependencies: ['step-0'] },
+      ],
+    };
+    expect(codes(plan, null)).toEqual([['unresolved_reference', 'Task "step-2" uses step[1], but the plan has no step 1']]);
+  });
+
   it('leaves targets of a kind the registry does not describe unchecked', () => {
     const toolsOnly = Registry.parse({ tools: [{ id: 'get' }] });
     expect(codes({ planned_tasks: [{ task_id: 'a', execution_type: 'agent', agent_id: 'anyone' }] }, toolsOnly)).toEqual([]);

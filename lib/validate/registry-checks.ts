@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { ancestors, type GraphIndex } from '@/lib/graph';
 import type { PlannerTask } from '@/lib/plan';
 import type { JsonSchemaObject, Registry } from '@/lib/registry';
+import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
 
 // Seed 001's plan checks against the resource registry: each task's target exists and is
@@ -23,13 +23,18 @@ function catalogue(registry: Registry): Catalogue {
   let built = catalogues.get(registry);
   if (built) return built;
   const kindOf = new Map<string, TargetKind[]>();
-  const add = (key: string, kind: TargetKind) => kindOf.set(key, [...(kindOf.get(key) ?? []), kind]);
+  // Keys match case-insensitively, and agents by name too: imported plans route to
+  // "Analyst" where the registry says id "analyst", name "Analyst".
+  const add = (key: string, kind: TargetKind) => kindOf.set(key.toLowerCase(), [...new Set([...(kindOf.get(key.toLowerCase()) ?? []), kind])]);
   const tools = new Map<string, JsonSchemaObject>();
   for (const tool of [...registry.tools, ...registry.functions]) {
     add(tool.id, 'tool');
-    tools.set(tool.id, tool.input_schema);
+    tools.set(tool.id.toLowerCase(), tool.input_schema);
   }
-  for (const agent of registry.agents) add(agent.id, 'agent');
+  for (const agent of registry.agents) {
+    add(agent.id, 'agent');
+    if (agent.name) add(agent.name, 'agent');
+  }
   for (const llm of registry.llms) add(llm.name, 'llm');
   for (const dsl of registry.dsl_workflows) add(dsl.id, 'dsl workflow');
   built = { kindOf, tools, described: new Set([...kindOf.values()].flat()) };
@@ -51,21 +56,6 @@ function targetOf(task: PlannerTask): { id: string; field: string; kind: TargetK
     default:
       return null;
   }
-}
-
-const propertyCheckers = new WeakMap<object, z.ZodType>();
-
-function checkerFor(schema: object): z.ZodType | null {
-  let checker = propertyCheckers.get(schema);
-  if (!checker) {
-    try {
-      checker = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-    } catch {
-      return null; // a schema zod cannot read is not the plan's fault
-    }
-    propertyCheckers.set(schema, checker);
-  }
-  return checker;
 }
 
 const STEP_REF = /\$\{\s*step\[(\d+)\]/g;
@@ -110,7 +100,7 @@ function parameterIssues(task: PlannerTask, schema: JsonSchemaObject, issues: Va
       continue;
     }
     if (isTemplate(value)) continue;
-    const result = checkerFor(property)?.safeParse(value);
+    const result = schemaChecker(property)?.safeParse(value);
     if (result && !result.success) {
       issues.push({
         severity: 'error',
@@ -139,7 +129,9 @@ const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.
 
 function referenceIssues(tasks: readonly PlannerTask[], index: GraphIndex, issues: ValidationIssue[]): void {
   const writers = stateWriters(tasks);
-  const stepTask = (n: number) => index.idToIndex.get(`step-${n}`) ?? (n < tasks.length ? n : undefined);
+  // Imported step lists name their tasks step-<i>; a plan that does not is read by position.
+  const namedSteps = tasks.some((task) => task.task_id.startsWith('step-'));
+  const stepTask = (n: number) => (namedSteps ? index.idToIndex.get(`step-${n}`) : n < tasks.length ? n : undefined);
   tasks.forEach((task, i) => {
     const steps = new Set<number>();
     const states = new Set<string>();
@@ -189,7 +181,7 @@ export function registryIssues(tasks: readonly PlannerTask[], index: GraphIndex,
     for (const task of tasks) {
       const target = targetOf(task);
       if (!target || !described.has(target.kind)) continue;
-      const kinds = kindOf.get(target.id);
+      const kinds = kindOf.get(target.id.toLowerCase());
       if (!kinds) {
         issues.push({
           severity: 'error',
@@ -205,7 +197,7 @@ export function registryIssues(tasks: readonly PlannerTask[], index: GraphIndex,
           task_ids: [task.task_id],
         });
       } else if (target.kind === 'tool') {
-        parameterIssues(task, tools.get(target.id)!, issues);
+        parameterIssues(task, tools.get(target.id.toLowerCase())!, issues);
       }
     }
   }

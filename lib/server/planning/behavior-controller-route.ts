@@ -1,8 +1,8 @@
-import type { z } from 'zod';
+import { ZodError, type z } from 'zod';
 import { chooseBackend } from '@/lib/planning/choose-backend';
 import type { PlanningBackend } from '@/lib/planning/planning-types';
 import { getDatabase } from '../db/connection';
-import { AppError } from '../errors';
+import { AppError, fromZodError } from '../errors';
 import { readJsonValue } from '../http/read-json';
 import { authed, json } from '../http/route';
 import { getRegistry } from '../registry/registry-service';
@@ -36,9 +36,12 @@ export function behaviorControllerRoute<S extends z.ZodType>(schema: S, handle: 
       return json({ success: false, error: (error as Error).message }, 503);
     }
     const { db } = await getDatabase();
+    const registry = await getRegistry(db);
     try {
-      return json({ success: true, data: await handle(payload.data, backend, await getRegistry(db)) });
+      return json({ success: true, data: await handle(payload.data, backend, registry) });
     } catch (error) {
+      // A task or input inside the payload that does not parse is the caller's error.
+      if (error instanceof ZodError) return json({ success: false, error: fromZodError(error, 'payload').message }, 400);
       return json({ success: false, error: `${backend.label} failed: ${(error as Error).message}` }, 502);
     }
   });

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { PlannerTask } from '@/lib/plan';
 import { chooseBackend } from '@/lib/planning/choose-backend';
-import { BACKEND_IDS, Stage1Input, type PlanningBackend, type Progress, type Stage2Result } from '@/lib/planning/planning-types';
-import { stage2Problems } from '@/lib/planning/stage2-check';
+import { BACKEND_IDS, Stage1Input, type PlanningBackend, type Progress } from '@/lib/planning/planning-types';
+import { checkedStage2 } from '@/lib/planning/stage2-check';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { AppError, fromZodError } from '../errors';
@@ -11,7 +11,9 @@ import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { getRegistry } from '../registry/registry-service';
 
 // Stage 1 (a new plan from a job) and Stage 2 (an executable input per task), whichever
-// backend is configured. What the backend produced is stored only after it is checked.
+// backend is configured. A Stage 1 plan is stored as a draft whatever its validation says
+// (the editor and the gate show and enforce that); a Stage 2 answer is stored only once
+// its uid and input pass the registry.
 
 export const GenerateRequest = Stage1Input.extend({ backend: z.enum(BACKEND_IDS).optional() });
 export const Stage2Request = z.strictObject({
@@ -21,11 +23,13 @@ export const Stage2Request = z.strictObject({
   backend: z.enum(BACKEND_IDS).optional(),
 });
 
+/** A planner the request names but the server lacks is the request's problem; a bad server default is the server's. */
 function backendFor(requested?: PlanningBackend['backend']): PlanningBackend {
   try {
     return chooseBackend(requested);
   } catch (error) {
-    throw new AppError('bad_request', 400, (error as Error).message);
+    if (requested) throw new AppError('bad_request', 400, (error as Error).message);
+    throw new AppError('unavailable', 503, `Planning is not configured: ${(error as Error).message}`);
   }
 }
 
@@ -45,7 +49,7 @@ export async function generatePlan(db: Database, raw: unknown, principal: Princi
   });
   progress(`Storing the plan (${tasks.length} task${tasks.length === 1 ? '' : 's'})`);
   const plannedBy = { backend: backend.backend, model: backend.model, label: backend.label, notes, at: new Date().toISOString() };
-  const request = CreatePlanRequest.parse({
+  const request = CreatePlanRequest.safeParse({
     title: input.task_description.split('\n')[0].slice(0, 120),
     plan: {
       planned_tasks: tasks,
@@ -59,7 +63,9 @@ export async function generatePlan(db: Database, raw: unknown, principal: Princi
     },
     message: `Planned by ${backend.label}`,
   });
-  const created = await createPlan(db, request, principal.username);
+  // The planner's tasks are checked like any plan; what does not fit is the planner's fault.
+  if (!request.success) throw plannerFailed(backend, new Error(fromZodError(request.error, 'plan').message));
+  const created = await createPlan(db, request.data, principal.username);
   return { ...created, planned_by: plannedBy };
 }
 
@@ -67,13 +73,9 @@ export async function generatePlan(db: Database, raw: unknown, principal: Princi
 export async function computeStage2(db: Database, task: PlannerTask, inputData: Record<string, unknown>, requested?: PlanningBackend['backend']) {
   const backend = backendFor(requested);
   const registry = await getRegistry(db);
-  const result: Stage2Result = await backend.stage2(task, inputData, registry).catch((error: unknown) => {
+  const result = await checkedStage2(backend, task, inputData, registry).catch((error: unknown) => {
     throw plannerFailed(backend, error);
   });
-  const problems = stage2Problems(task, result, registry);
-  if (problems.length) {
-    throw new AppError('planner_failed', 502, `${backend.label} gave an unusable Stage 2 answer for "${task.task_id}": ${problems.join('; ')}`);
-  }
   return { task_id: task.task_id, ...result, planned_by: { backend: backend.backend, model: backend.model } };
 }
 
@@ -95,7 +97,9 @@ export async function runStage2(db: Database, id: string, raw: unknown, principa
     const result = await computeStage2(db, task, input_data ?? {}, backend);
     results.push(result);
     const { task_id: _id, ...stage2 } = result;
-    byId.set(taskId, PlannerTask.parse({ ...task, parameters: { ...task.parameters, stage2 } }));
+    const updated = PlannerTask.safeParse({ ...task, parameters: { ...task.parameters, stage2 } });
+    if (!updated.success) throw fromZodError(updated.error, `task "${taskId}" with its Stage 2 result`);
+    byId.set(taskId, updated.data);
   }
   const saved = await savePlan(
     db,

@@ -1,5 +1,5 @@
 import { Phase2Payload, stage2RequestOf } from '@/lib/planning/behavior-controller-protocol';
-import { stage2Problems } from '@/lib/planning/stage2-check';
+import { checkedStage2 } from '@/lib/planning/stage2-check';
 import { behaviorControllerRoute } from '@/lib/server/planning/behavior-controller-route';
 
 export const dynamic = 'force-dynamic';
@@ -7,8 +7,5 @@ export const dynamic = 'force-dynamic';
 /** Seed 000's Stage 2 call: the prompt (or { task, input_data }) in, { uid, input_data, plan } out. */
 export const POST = behaviorControllerRoute(Phase2Payload, async (payload, backend, registry) => {
   const { task, inputData } = stage2RequestOf(payload.phase_2_data.task_input_data, registry);
-  const result = await backend.stage2(task, inputData, registry);
-  const problems = stage2Problems(task, result, registry);
-  if (problems.length) throw new Error(problems.join('; '));
-  return result;
+  return checkedStage2(backend, task, inputData, registry);
 });

@@ -21,7 +21,15 @@ export const POST = authed('editor', async (request, _context, principal) => {
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (line: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      // A client that went away must not fail the planning: the plan is still made and
+      // stored, and appears in the list.
+      const send = (line: unknown) => {
+        try {
+          controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+        } catch {
+          // the stream was cancelled
+        }
+      };
       try {
         const created = await generatePlan(db, body, principal, (message) => send({ type: 'progress', message }));
         send({ type: 'done', ...created });
@@ -29,7 +37,11 @@ export const POST = authed('editor', async (request, _context, principal) => {
         if (!(error instanceof AppError)) console.error('[plangate] plan generation failed:', error);
         send({ type: 'error', error: error instanceof AppError ? error.toJSON().error : { code: 'internal', message: 'Internal server error' } });
       } finally {
-        controller.close();
+        try {
+          controller.close();
+        } catch {
+          // already cancelled
+        }
       }
     },
   });

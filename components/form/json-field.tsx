@@ -1,9 +1,10 @@
 'use client';
 
 import { useId } from 'react';
-import { TEXTAREA, textareaRows } from './json-text';
+import { textareaRows } from './parse-json';
+import { TEXTAREA } from './styles';
 
-/** A labelled JSON textarea with its inline error, as the add and edit forms both show it. */
+/** A labelled JSON textarea with its inline error beneath (and described by it). */
 export function JsonField({
   label,
   value,
@@ -16,7 +17,7 @@ export function JsonField({
   label: string;
   value: string;
   onChange: (value: string) => void;
-  error: string | null;
+  error?: string | null;
   minRows?: number;
   maxRows?: number;
   autoFocus?: boolean;

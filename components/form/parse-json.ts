@@ -1,4 +1,4 @@
-// Parsing what an editor typed into a JSON textarea, with a message fit to show inline.
+// Reading what someone typed into a JSON textarea, with messages fit to show inline.
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -14,14 +14,14 @@ export function parseJsonText(text: string): Parsed {
 export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** An optional JSON-object field: empty reads as `{}`; the error names the field. */
+export function parseJsonObject(field: string, text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+  if (!text.trim()) return { ok: true, value: {} };
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return { ok: false, error: `${field} is not valid JSON: ${parsed.message.replace(/^Invalid JSON: /, '')}` };
+  if (!isJsonObject(parsed.value)) return { ok: false, error: `${field} must be a JSON object, like {"key": "value"}` };
+  return { ok: true, value: parsed.value };
+}
+
 /** Rows for a JSON textarea: tall enough to read, never taller than a screen. */
 export const textareaRows = (text: string, min = 6, max = 24) => Math.min(max, Math.max(min, text.split('\n').length + 1));
-
-export const TEXTAREA =
-  'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-xs shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500';
-
-export const PRIMARY_BUTTON =
-  'rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 disabled:opacity-60';
-
-export const SECONDARY_BUTTON =
-  'rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:opacity-60';
