@@ -2,7 +2,7 @@
 
 import { ReactFlowProvider, useReactFlow, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createEditorStore } from '@/lib/editor-store/editor-store';
 import { layoutInWorker } from '@/lib/flow/layout-client';
 import type { PlanDocument } from '@/lib/plan';
@@ -10,6 +10,7 @@ import type { Registry } from '@/lib/registry';
 import { EditorCanvas } from './editor-canvas';
 import { EditorStoreContext, useEditor, useEditorStore } from './editor-context';
 import { EditorToolbar } from './editor-toolbar';
+import { SimulationContext, type TaskSimState } from './simulation-context';
 import { Inspector } from './inspector';
 import { IssuesPanel } from './issues-panel';
 import { NoticeBar } from './notice-bar';
@@ -21,15 +22,20 @@ export interface PlanEditorProps {
   doc: PlanDocument;
   readOnly: boolean;
   registry?: Registry;
+  /** A dry run's verdict per task, drawn on the nodes. */
+  simulation?: Record<string, TaskSimState>;
 }
 
 export function PlanEditor(props: PlanEditorProps) {
+  const simulation = useMemo(() => (props.simulation ? new Map(Object.entries(props.simulation)) : null), [props.simulation]);
   const [store] = useState(() => createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry }));
   return (
     <EditorStoreContext.Provider value={store}>
-      <ReactFlowProvider>
-        <EditorShell />
-      </ReactFlowProvider>
+      <SimulationContext.Provider value={simulation}>
+        <ReactFlowProvider>
+          <EditorShell />
+        </ReactFlowProvider>
+      </SimulationContext.Provider>
     </EditorStoreContext.Provider>
   );
 }

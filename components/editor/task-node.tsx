@@ -1,8 +1,9 @@
 'use client';
 
 import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import type { TaskNode } from '@/lib/flow/plan-to-flow';
+import { SIM_STYLE, SimulationContext } from './simulation-context';
 
 const TYPE_STYLE: Record<string, { icon: string; label: string; accent: string }> = {
   agent: { icon: '◆', label: 'Agent', accent: 'border-l-violet-500 text-violet-700' },
@@ -22,6 +23,7 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
   const style = TYPE_STYLE[task.execution_type] ?? UNKNOWN;
   const simple = useStore(zoomedOut);
   const target = task.agent_id ?? task.tool_id ?? task.function_id;
+  const simulated = useContext(SimulationContext)?.get(task.task_id);
   const ring = highlighted ? 'ring-4 ring-rose-400' : selected ? 'ring-2 ring-brand-500' : hasError ? 'ring-1 ring-rose-300' : '';
   return (
     <div className={`h-full w-full rounded-md border border-slate-200 border-l-4 bg-white ${style.accent} ${ring}`}>
@@ -40,6 +42,11 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
               {task.execution_type && !TYPE_STYLE[task.execution_type] ? task.execution_type : style.label}
             </span>
             <span className="flex items-center gap-1">
+              {simulated && (
+                <span title={`Dry run: ${SIM_STYLE[simulated].label}`} className={`rounded px-1 text-[10px] font-semibold ${SIM_STYLE[simulated].badge}`}>
+                  {SIM_STYLE[simulated].label}
+                </span>
+              )}
               {task.mark_replan && (
                 <span title="Marked for replanning" className="rounded bg-indigo-100 px-1 text-[10px] font-semibold text-indigo-800">
                   replan

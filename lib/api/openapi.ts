@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORMAT_IDS } from '@/lib/formats/format';
 import { Phase1Payload, Phase2Payload } from '@/lib/planning/behavior-controller-protocol';
 import { RESOURCE_KINDS, Registry } from '@/lib/registry';
+import { DryRunOptions } from '@/lib/simulate/dry-run';
 import { GenerateRequest, Stage2Request } from '@/lib/server/planning/planning-service';
 import * as gate from './gate-schemas';
 import * as api from './schemas';
@@ -223,6 +224,16 @@ export function openApiDocument() {
           requestBody: body(Phase2Payload),
           responses: { 200: { description: '{ success: true, data }' }, ...errors([400, 502, 503]) },
         },
+      },
+      '/api/plans/{id}/simulate': {
+        parameters: [idParam],
+        post: {
+          summary:
+            'Dry-run the head revision (editor): list scheduling on `workers` with per-type `limits`, mock data flow, convertor code in a sandbox, `fail_task_ids` and Monte Carlo failures (`failure_probability`, `runs`, `seed`). Stored for the review; the answer includes the previous run for comparison',
+          requestBody: body(DryRunOptions),
+          responses: { 201: { description: '{ id, revision, content_hash, result, previous }' }, ...errors([400, 404, 415, 422]) },
+        },
+        get: { summary: 'The latest dry run of the head revision', responses: { 200: { description: 'A stored dry run' }, ...errors([404]) } },
       },
       '/api/registry': {
         get: { summary: 'The resource registry (agents, tools, functions, LLMs, DSL workflows); also its JSON export', responses: { 200: reply('Registry', Registry), ...errors([]) } },

@@ -4,3 +4,4 @@ export * from './hash';
 export * from './commands';
 export * from './diff';
 export * from './json-path';
+export * from './step-templates';

@@ -1,5 +1,5 @@
 import { ancestors, type GraphIndex } from '@/lib/graph';
-import type { PlannerTask } from '@/lib/plan';
+import { STEP_TEMPLATE, stepResolver, type PlannerTask } from '@/lib/plan';
 import type { JsonSchemaObject, Registry } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
@@ -58,7 +58,6 @@ function targetOf(task: PlannerTask): { id: string; field: string; kind: TargetK
   }
 }
 
-const STEP_REF = /\$\{\s*step\[(\d+)\]/g;
 const STATE_REF = /†state((?:\.[\w-]+)+)/g;
 
 /** A value filled in at run time: its type is the referenced data's, not checkable here. */
@@ -129,14 +128,12 @@ const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.
 
 function referenceIssues(tasks: readonly PlannerTask[], index: GraphIndex, issues: ValidationIssue[]): void {
   const writers = stateWriters(tasks);
-  // Imported step lists name their tasks step-<i>; a plan that does not is read by position.
-  const namedSteps = tasks.some((task) => task.task_id.startsWith('step-'));
-  const stepTask = (n: number) => (namedSteps ? index.idToIndex.get(`step-${n}`) : n < tasks.length ? n : undefined);
+  const stepTask = stepResolver(index.ids, index.idToIndex);
   tasks.forEach((task, i) => {
     const steps = new Set<number>();
     const states = new Set<string>();
     visitStrings([task.arguments, task.parameters && { ...task.parameters, _outputPath: undefined }], (text) => {
-      for (const match of text.matchAll(STEP_REF)) steps.add(Number(match[1]));
+      for (const match of text.matchAll(STEP_TEMPLATE)) steps.add(Number(match[1]));
       for (const match of text.matchAll(STATE_REF)) states.add(match[1]);
     });
     if (steps.size === 0 && states.size === 0) return;

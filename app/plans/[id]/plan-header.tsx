@@ -47,6 +47,9 @@ export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readO
             Open latest (revision {plan.head_revision})
           </Link>
         )}
+        <Link href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
+          Dry run
+        </Link>
         <Link href={`/plans/${plan.id}/review`} className="text-brand-700 hover:underline">
           Review
         </Link>

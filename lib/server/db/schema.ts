@@ -106,6 +106,24 @@ export const auditEvents = pgTable(
   (t) => [index('audit_events_plan_idx').on(t.planId, t.seq)],
 );
 
+/** A dry run of one exact revision, kept so the approver sees the evidence and runs can be compared. */
+export const dryRuns = pgTable(
+  'dry_runs',
+  {
+    id: serial('id').primaryKey(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    contentHash: text('content_hash').notNull(),
+    options: jsonb('options').$type<Record<string, unknown>>().notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>().notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [index('dry_runs_plan_idx').on(t.planId, t.id)],
+);
+
 /** The resource registry: one row per agent, tool, function, LLM or DSL workflow. */
 export const registryResources = pgTable(
   'registry_resources',
@@ -124,4 +142,4 @@ export const appSettings = pgTable('app_settings', {
   value: text('value').notNull(),
 });
 
-export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, registryResources, appSettings, ...authSchema };
+export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, dryRuns, registryResources, appSettings, ...authSchema };

@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
 import { getRegistry } from '@/lib/server/registry/registry-service';
+import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
+import { formatMs, formatUsd } from '@/components/simulate/format';
+import Link from 'next/link';
 import { PlanDiffView } from '@/components/plan/plan-diff-view';
 import { ReviewList } from '@/components/plan/review-list';
 import { ReviewPanel } from '@/components/plan/review-panel';
@@ -24,11 +27,12 @@ export default async function ReviewPage({ params }: Props) {
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/review`);
   const plan = await loadPlanForPage(id);
   const { db } = await getDatabase();
-  const [{ state, validation }, gate, approved, registry] = await Promise.all([
+  const [{ state, validation }, gate, approved, registry, dryRun] = await Promise.all([
     readGate(db, id),
     getGate(db, id),
     lastApprovedRevision(db, id),
     getRegistry(db),
+    latestDryRun(db, id, plan.revision),
   ]);
   // The diff an approver needs is what changed since the last approval (or since the start).
   const base = approved !== null && approved < plan.revision ? approved : 1;
@@ -77,6 +81,27 @@ export default async function ReviewPage({ params }: Props) {
                   </li>
                 ))}
               </ul>
+            )}
+          </section>
+          <section aria-labelledby="dry-run-heading" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+            <h2 id="dry-run-heading" className="text-lg font-semibold">
+              Dry run
+            </h2>
+            {dryRun ? (
+              <p className="mt-1 text-slate-700">
+                Run #{dryRun.id} on {dryRun.result.workers} workers: makespan {formatMs(dryRun.result.makespan_ms)}, cost {formatUsd(dryRun.result.total_cost_usd)},{' '}
+                {dryRun.result.findings.length} finding{dryRun.result.findings.length === 1 ? '' : 's'}.{' '}
+                <Link href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
+                  See the dry run
+                </Link>
+              </p>
+            ) : (
+              <p className="mt-1 text-slate-600">
+                No dry run of revision {plan.revision} yet.{' '}
+                <Link href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
+                  Run one
+                </Link>
+              </p>
             )}
           </section>
           <section aria-labelledby="decision-heading" className="rounded-lg border border-slate-200 bg-white p-4">

@@ -1,0 +1,16 @@
+'use server';
+
+import { z } from 'zod';
+import { runAction } from '@/lib/server/action';
+import { getDatabase } from '@/lib/server/db/connection';
+import { runDryRun } from '@/lib/server/simulate/dry-run-service';
+
+const Input = z.strictObject({ id: z.string().min(1), options: z.unknown() });
+
+/** A dry run of the head revision, stored for the review. */
+export async function runDryRunAction(input: z.input<typeof Input>) {
+  return runAction('editor', Input, input, async ({ id, options }, principal) => {
+    const { db } = await getDatabase();
+    return runDryRun(db, id, options, principal);
+  });
+}

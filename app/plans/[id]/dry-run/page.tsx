@@ -1,0 +1,30 @@
+import type { Metadata } from 'next';
+import { DryRunWorkbench } from '@/components/simulate/dry-run-workbench';
+import { documentOf } from '@/lib/api/schemas';
+import { hasRole } from '@/lib/auth/roles';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { getDatabase } from '@/lib/server/db/connection';
+import { getRegistry } from '@/lib/server/registry/registry-service';
+import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
+import { loadPlanForPage } from '../load-plan';
+import { PlanHeader } from '../plan-header';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Dry run' };
+
+/** What would happen if the saved head revision ran: the evidence an approver reads. */
+export default async function DryRunPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/dry-run`);
+  const plan = await loadPlanForPage(id);
+  const { db } = await getDatabase();
+  const [registry, latest] = await Promise.all([getRegistry(db), latestDryRun(db, id, plan.revision)]);
+  return (
+    <div className="flex min-h-full flex-col">
+      <PlanHeader plan={plan} readOnly user={user} />
+      <div className="mx-auto w-full max-w-7xl p-4">
+        <DryRunWorkbench planId={plan.id} revision={plan.revision} doc={documentOf(plan)} registry={registry} canRun={hasRole(user.role, 'editor')} initial={latest} />
+      </div>
+    </div>
+  );
+}

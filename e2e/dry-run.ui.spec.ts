@@ -1,0 +1,28 @@
+import { expect, test } from '@playwright/test';
+
+// The dry run on a demo plan, as an editor uses it before submitting: the timeline and the
+// figures, then one task forced to fail and what that would skip.
+
+test('a dry run of a demo plan shows its timeline and figures, and an injected failure skips what depends on it', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Berlin facilities, shipments, contaminants (seed 001)' }).click();
+  await page.getByRole('link', { name: 'Dry run', exact: true }).click();
+  await expect(page.getByText(/No dry run of revision \d+ yet/)).toBeVisible();
+
+  const settings = page.getByRole('form', { name: 'Dry-run settings' });
+  await settings.getByRole('spinbutton', { name: 'Workers' }).fill('2');
+  await settings.getByRole('button', { name: 'Run dry run' }).click();
+  await expect(page.getByRole('img', { name: /^Timeline: 3 tasks on 2 workers/ })).toBeVisible();
+  await expect(page.getByLabel('Dry-run figures')).toContainText('Makespan3.5 s');
+  await expect(page.getByLabel('Dry-run figures')).toContainText('Lower bound3.5 s');
+  await expect(page.getByLabel('Dry-run figures')).toContainText('Failed / skipped0 / 0');
+
+  await settings.getByRole('listbox', { name: 'Tasks that fail' }).selectOption('step-0');
+  await settings.getByRole('button', { name: 'Run dry run' }).click();
+  await expect(page.getByLabel('Dry-run figures')).toContainText('Failed / skipped1 / 2');
+  const skipped = page.getByRole('region', { name: 'Skipped because an upstream task failed' });
+  await expect(skipped.getByRole('link', { name: 'Get their shipments' })).toBeVisible();
+  await expect(skipped.getByRole('link', { name: 'Check for contaminants' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Plan as the dry run sees it' }).getByText('skipped', { exact: true })).toHaveCount(2);
+  await expect(page.getByLabel('Dry-run figures')).toContainText('Compared with the previous dry run');
+});

@@ -1,0 +1,57 @@
+// Seed 001's step templates: "${step[0].data.*.id}", "${step[1].data[0].facility.name}".
+// One reading of them for validation (which step is meant) and the dry run (what it yields).
+
+/** Every template in a string: the step number and the path after it (".data.*.id"). */
+export const STEP_TEMPLATE = /\$\{\s*step\[(\d+)\]([^}]*)\}/g;
+
+/**
+ * Which task `step[n]` names: imported step lists name their tasks step-<n>; a plan that
+ * does not is read by position.
+ */
+export function stepResolver(taskIds: readonly string[], idToIndex: ReadonlyMap<string, number>): (n: number) => number | undefined {
+  const named = taskIds.some((id) => id.startsWith('step-'));
+  return (n) => (named ? idToIndex.get(`step-${n}`) : n < taskIds.length ? n : undefined);
+}
+
+type Segment = { key: string } | { index: number } | { all: true };
+
+function segments(path: string): Segment[] | null {
+  const out: Segment[] = [];
+  const pattern = /\.(\*|[\w$-]+)|\[(\d+)\]|\[\*\]/gy;
+  let match: RegExpExecArray | null;
+  let at = 0;
+  while (at < path.trim().length && (match = pattern.exec(path.trim()))) {
+    at = pattern.lastIndex;
+    if (match[1] === '*' || match[0] === '[*]') out.push({ all: true });
+    else if (match[1] !== undefined) out.push({ key: match[1] });
+    else out.push({ index: Number(match[2]) });
+  }
+  return at === path.trim().length ? out : null;
+}
+
+/** The value a template path picks out of a step's output; `*` maps over an array. */
+export function evaluateStepPath(value: unknown, path: string): { found: true; value: unknown } | { found: false; at: string } {
+  const parts = segments(path);
+  if (!parts) return { found: false, at: path };
+  const walk = (current: unknown, rest: Segment[], done: string): { found: true; value: unknown } | { found: false; at: string } => {
+    if (rest.length === 0) return { found: true, value: current };
+    const [head, ...tail] = rest;
+    if ('all' in head) {
+      if (!Array.isArray(current)) return { found: false, at: `${done}.*` };
+      const values: unknown[] = [];
+      for (const item of current) {
+        const result = walk(item, tail, `${done}.*`);
+        if (!result.found) return result;
+        values.push(result.value);
+      }
+      return { found: true, value: values };
+    }
+    if ('index' in head) {
+      if (!Array.isArray(current) || head.index >= current.length) return { found: false, at: `${done}[${head.index}]` };
+      return walk(current[head.index], tail, `${done}[${head.index}]`);
+    }
+    if (!current || typeof current !== 'object' || !(head.key in current)) return { found: false, at: `${done}.${head.key}` };
+    return walk((current as Record<string, unknown>)[head.key], tail, `${done}.${head.key}`);
+  };
+  return walk(value, parts, '');
+}

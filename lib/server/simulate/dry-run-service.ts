@@ -1,0 +1,90 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { DryRunError, DryRunOptions, dryRun, type DryRunResult } from '@/lib/simulate/dry-run';
+import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
+import type { Principal } from '../auth/principal';
+import type { Database } from '../db/client';
+import { dryRuns } from '../db/schema';
+import { AppError, fromZodError } from '../errors';
+import { checkPlanId, getPlan } from '../plans/plan-service';
+import { getRegistry } from '../registry/registry-service';
+
+// Dry runs of stored revisions. Each is kept with the revision and hash it ran on, so the
+// review shows the evidence for exactly what is being approved, and the next run of the
+// plan can say what changed.
+
+export type DryRunSummary = Omit<DryRunResult, 'tasks'>;
+
+export interface StoredDryRun {
+  id: number;
+  revision: number;
+  content_hash: string;
+  created_by: string;
+  created_at: string;
+  result: DryRunResult;
+  /** The plan's dry run before this one (any revision), for comparison. */
+  previous: (Pick<StoredDryRun, 'id' | 'revision' | 'created_at'> & { summary: DryRunSummary }) | null;
+}
+
+function summaryOf(result: DryRunResult): DryRunSummary {
+  const { tasks: _tasks, ...summary } = result;
+  return summary;
+}
+
+type Row = typeof dryRuns.$inferSelect;
+
+async function withPrevious(db: Database, row: Row): Promise<StoredDryRun> {
+  const [previous] = await db
+    .select()
+    .from(dryRuns)
+    .where(and(eq(dryRuns.planId, row.planId), lt(dryRuns.id, row.id)))
+    .orderBy(desc(dryRuns.id))
+    .limit(1);
+  return {
+    id: row.id,
+    revision: row.revision,
+    content_hash: row.contentHash,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+    result: row.result as unknown as DryRunResult,
+    previous: previous
+      ? { id: previous.id, revision: previous.revision, created_at: previous.createdAt.toISOString(), summary: summaryOf(previous.result as unknown as DryRunResult) }
+      : null,
+  };
+}
+
+export async function runDryRun(db: Database, id: string, raw: unknown, principal: Principal, revision?: number): Promise<StoredDryRun> {
+  const options = DryRunOptions.safeParse(raw);
+  if (!options.success) throw fromZodError(options.error, 'dry-run options');
+  const plan = await getPlan(db, id, revision);
+  let result: DryRunResult;
+  try {
+    result = await dryRun(plan.plan, await getRegistry(db), options.data, (code, input) => runConvertor(code, input));
+  } catch (error) {
+    if (error instanceof DryRunError) throw new AppError('unprocessable', 422, error.message);
+    throw error;
+  }
+  const [row] = await db
+    .insert(dryRuns)
+    .values({
+      planId: id,
+      revision: plan.revision,
+      contentHash: plan.content_hash,
+      options: options.data,
+      result: result as unknown as Record<string, unknown>,
+      createdBy: principal.username,
+    })
+    .returning();
+  return withPrevious(db, row);
+}
+
+/** The newest dry run of exactly this revision, or null. */
+export async function latestDryRun(db: Database, id: string, revision: number): Promise<StoredDryRun | null> {
+  checkPlanId(id);
+  const [row] = await db
+    .select()
+    .from(dryRuns)
+    .where(and(eq(dryRuns.planId, id), eq(dryRuns.revision, revision)))
+    .orderBy(desc(dryRuns.id))
+    .limit(1);
+  return row ? withPrevious(db, row) : null;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { TaskData, type TaskDataInput } from '@/lib/plan';
+import { DEMO_REGISTRY, Registry } from '@/lib/registry';
+import { DryRunError, dryRun } from './dry-run';
+import { runConvertor } from './sandbox/run-convertor';
+
+const registry = Registry.parse(DEMO_REGISTRY);
+
+const chain: TaskDataInput = {
+  planned_tasks: [
+    { task_id: 'step-0', description: 'Contaminated shipments', execution_type: 'tool', tool_id: 'shipments_list', arguments: { has_contaminants: true, limit: 100 } },
+    { task_id: 'step-1', description: 'Their contaminants', execution_type: 'tool', tool_id: 'contaminants_list', arguments: { shipment_ids: '${step[0].data.*.id}' }, dependencies: ['step-0'] },
+    { task_id: 'summary', description: 'Summarise', execution_type: 'llm', function_id: 'gpt-4o-mini', dependencies: ['step-1'], estimate_data: { latency_ms: 2000, tokens: 2000 } },
+  ],
+};
+
+const run = (plan: TaskDataInput, options: Parameters<typeof dryRun>[2]) => dryRun(TaskData.parse(plan), registry, options);
+
+describe('dry run', () => {
+  it('times a chain from registry defaults and estimates, resolves templates against mock outputs, and costs it', async () => {
+    const result = await run(chain, { workers: 2 });
+    expect(result.tasks.map((t) => [t.task_id, t.start_ms, t.end_ms, t.status])).toEqual([
+      ['step-0', 0, 1500, 'ran'],
+      ['step-1', 1500, 2700, 'ran'],
+      ['summary', 2700, 4700, 'ran'],
+    ]);
+    expect([result.makespan_ms, result.lower_bound_ms, result.critical_path]).toEqual([4700, 4700, ['step-0', 'step-1', 'summary']]);
+    expect(result.tasks[1].resolved_input).toEqual({ shipment_ids: ['shipments_list-data-id-1', 'shipments_list-data-id-2', 'shipments_list-data-id-3'] });
+    expect(result.total_cost_usd).toBeCloseTo(0.0003);
+    expect(result.findings).toEqual([]);
+    expect(result.assumptions).toEqual([
+      '2 tasks use their tool\'s default latency from the registry',
+      '2 tasks use their tool\'s default cost from the registry',
+      '1 LLM task costed from the model\'s price per 1k tokens (1,000 tokens where no estimate is given)',
+    ]);
+  });
+
+  it('reports a reference that resolves to nothing and one that resolves to the wrong type', async () => {
+    const plan: TaskDataInput = {
+      planned_tasks: [
+        { task_id: 'step-0', execution_type: 'tool', tool_id: 'shipments_list' },
+        { task_id: 'step-1', execution_type: 'tool', tool_id: 'contaminants_list', arguments: { shipment_ids: '${step[0].data.*.weight}' }, dependencies: ['step-0'] },
+        { task_id: 'step-2', execution_type: 'tool', tool_id: 'facilities_list', arguments: { location: '${step[0].data.*.id}' }, dependencies: ['step-0'] },
+      ],
+    };
+    const { findings } = await run(plan, { workers: 4 });
+    expect(findings.map((f) => [f.task_id, f.code])).toEqual([
+      ['step-1', 'unresolved_reference'],
+      ['step-2', 'type_mismatch'],
+    ]);
+    expect(findings[0].message).toBe('${step[0].data.*.weight}: the output of "step-0" has nothing at .data.*.weight');
+  });
+
+  it('skips everything downstream of a failed task and shows the makespan without them', async () => {
+    const result = await run(chain, { workers: 1, fail_task_ids: ['step-1'] });
+    expect([result.failed_task_ids, result.skipped_task_ids, result.makespan_ms]).toEqual([['step-1'], ['summary'], 2700]);
+    expect(result.tasks[2].worker).toBeNull();
+  });
+
+  it('runs Monte Carlo failures reproducibly for a seed', async () => {
+    const options = { workers: 2, failure_probability: 0.3, runs: 200, seed: 7 };
+    const first = await run(chain, options);
+    expect(first.monte_carlo).toEqual((await run(chain, options)).monte_carlo);
+    expect(first.monte_carlo!.failed_runs).toBeGreaterThan(0);
+    expect(first.monte_carlo!.makespan_ms.p95).toBeLessThanOrEqual(4700);
+  });
+
+  it('runs convertor code in the sandbox, reporting a loop, an allocation bomb and host access as findings', async () => {
+    const convertors: Record<string, string> = {
+      good: 'return { shipment_ids: input.ids.map((id) => id.toUpperCase()) };',
+      loop: 'while (true) {}',
+      bomb: 'const a = []; while (true) a.push(new Array(1e5).fill(1));',
+      host: "return require('fs').readdirSync('/');",
+    };
+    const plan: TaskDataInput = {
+      planned_tasks: Object.entries(convertors).map(([id, code]) => ({ task_id: id, execution_type: 'tool', tool_id: 'contaminants_list', arguments: { ids: ['s1'] }, convertor_code: code })),
+    };
+    const result = await dryRun(TaskData.parse(plan), registry, { workers: 4 }, (code, input) => runConvertor(code, input));
+    expect(result.tasks[0].resolved_input).toEqual({ shipment_ids: ['S1'] });
+    const codes = Object.fromEntries(result.findings.map((f) => [f.task_id, f.code]));
+    // The bomb hits the memory limit in about 100 ms; on a busy machine the 200 ms time limit can come first. Stopped either way.
+    expect(codes).toEqual({ loop: 'convertor_timeout', bomb: expect.stringMatching(/^convertor_(memory|timeout)$/), host: 'convertor_error' });
+    expect(result.findings.find((f) => f.task_id === 'host')!.message).toMatch(/'require' is not defined/);
+  }, 20_000);
+
+  it('refuses a cyclic plan and a task to fail that is not in the plan, with the reason', async () => {
+    const cyclic: TaskDataInput = { planned_tasks: [{ task_id: 'a', execution_type: 'tool', dependencies: ['b'] }, { task_id: 'b', execution_type: 'tool', dependencies: ['a'] }] };
+    await expect(run(cyclic, { workers: 1 })).rejects.toThrow(DryRunError);
+    await expect(run(chain, { workers: 1, fail_task_ids: ['ghost'] })).rejects.toThrow('No task "ghost" in the plan to fail');
+  });
+});

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseWfFormat } from '@/lib/formats/wfformat';
+import { buildGraphIndex } from '@/lib/graph';
+import { WFCOMMONS_TRACES, wfcommonsDir } from '@/scripts/wfcommons-traces';
+import { monteCarlo, type MonteCarloInput } from './monte-carlo';
+import { schedule } from './schedule';
+
+const wf = parseWfFormat(readFileSync(path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage), 'utf8'));
+const n = wf.tasks.length;
+const montage = {
+  index: buildGraphIndex(wf.tasks),
+  durations: Float64Array.from(wf.tasks, (t) => t.runtime_ms ?? 0),
+  costs: Float64Array.from(wf.tasks, (_, i) => 0.001 * (1 + (i % 7))),
+  types: Uint8Array.from(wf.tasks, (_, i) => i % 3),
+  workers: 16,
+  typeLimits: [undefined, 4],
+};
+const plainCost = montage.costs.reduce((s, c) => s + c, 0);
+
+const run = (extra: Partial<MonteCarloInput>) =>
+  monteCarlo({ ...montage, failureProbability: 0.01, runs: 50, seed: 1, ...extra });
+
+describe('monteCarlo', () => {
+  it('is deterministic for a seed and differs across seeds', () => {
+    const a = run({ seed: 123 });
+    expect(run({ seed: 123 })).toEqual(a);
+    expect(run({ seed: 124 })).not.toEqual(a);
+    expect(a.runs).toBe(50);
+    expect(a.makespan.min).toBeLessThanOrEqual(a.makespan.p50);
+    expect(a.makespan.p50).toBeLessThanOrEqual(a.makespan.p95);
+    expect(a.makespan.p95).toBeLessThanOrEqual(a.makespan.max);
+    expect(a.cost.p50).toBeLessThanOrEqual(a.cost.p95);
+    expect(a.cost.p95).toBeLessThanOrEqual(plainCost + 1e-9);
+  });
+
+  it('with p = 0 never fails and reports the plain makespan', () => {
+    const plain = schedule(montage);
+    const r = run({ failureProbability: 0, runs: 20 });
+    expect(r).toEqual({
+      runs: 20,
+      makespan: { p50: plain.makespanMs, p95: plain.makespanMs, min: plain.makespanMs, max: plain.makespanMs },
+      cost: { p50: plain.totalCost, p95: plain.totalCost },
+      failedRuns: 0,
+      skippedMean: 0,
+    });
+  });
+
+  it('with p = 1 fails every run: the sources fail and everything else is skipped', () => {
+    const r = run({ failureProbability: 1, runs: 10 });
+    expect(r.failedRuns).toBe(10);
+    const sources = Array.from({ length: n }, (_, v) => montage.index.predOffsets[v + 1]! - montage.index.predOffsets[v]!).filter(
+      (d) => d === 0,
+    ).length;
+    expect(r.skippedMean).toBe(n - sources);
+  });
+
+  it('applies alwaysFail in every run, on top of the random failures', () => {
+    const alwaysFail = new Uint8Array(n);
+    // A source of the montage graph with dependents.
+    const source = Array.from({ length: n }, (_, v) => v).find(
+      (v) => montage.index.predOffsets[v + 1] === montage.index.predOffsets[v] && montage.index.succOffsets[v + 1]! > montage.index.succOffsets[v]!,
+    )!;
+    alwaysFail[source] = 1;
+    const fixed = schedule({ ...montage, fails: alwaysFail });
+    const r = run({ failureProbability: 0, runs: 5, alwaysFail });
+    expect(r.failedRuns).toBe(5);
+    expect(r.skippedMean).toBe(fixed.skippedCount);
+    expect(r.makespan.p50).toBe(fixed.makespanMs);
+    expect(run({ alwaysFail }).failedRuns).toBe(50);
+  });
+
+  it('rejects invalid parameters', () => {
+    expect(() => run({ failureProbability: 1.5 })).toThrow(/failureProbability/);
+    expect(() => run({ failureProbability: NaN })).toThrow(/failureProbability/);
+    expect(() => run({ runs: 0 })).toThrow(/runs must be an integer >= 1/);
+    expect(() => run({ alwaysFail: new Uint8Array(3) })).toThrow(/alwaysFail has 3 entries/);
+    expect(() => run({ seed: 0.5 })).toThrow(/seed/);
+  });
+
+  it('runs 1,000 simulations of the 2,122-task montage plan well within 5 s', () => {
+    const t0 = performance.now();
+    const r = monteCarlo({ ...montage, workers: 48, failureProbability: 0.001, runs: 1000, seed: 9 });
+    const ms = performance.now() - t0;
+    expect(r.runs).toBe(1000);
+    expect(r.failedRuns).toBeGreaterThan(0);
+    // Generous for slow CI machines; the bench measures the real figure.
+    expect(ms).toBeLessThan(5000);
+  });
+});

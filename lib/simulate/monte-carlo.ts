@@ -1,0 +1,94 @@
+/**
+ * Monte Carlo mode of the dry run: every task fails independently with
+ * probability p (plus the tasks the operator marked to always fail); the plan is
+ * scheduled N times and the spread of makespan and cost is reported.
+ *
+ * The run-independent work (order, ranks, critical path) is done once by
+ * createScheduler, and every run reuses the same typed-array buffers, so a run
+ * costs one O((T + E) log T) scheduling pass and T random draws.
+ *
+ * Deterministic: the same input and seed give the same result. Each run draws one
+ * number per task, in task index order, from one seeded stream.
+ */
+
+import { seededRandom } from './random';
+import { createScheduler, type ScheduleInput } from './schedule';
+
+export interface MonteCarloInput extends Omit<ScheduleInput, 'fails'> {
+  /** Probability in [0, 1] that a task fails when it runs, independently per task and run. */
+  readonly failureProbability: number;
+  /** Number of simulated runs (integer >= 1). */
+  readonly runs: number;
+  /** Integer seed of the random stream (low 32 bits used). */
+  readonly seed: number;
+  /** Non-zero = the task fails in every run. */
+  readonly alwaysFail?: Uint8Array;
+}
+
+export interface MonteCarloResult {
+  runs: number;
+  /** Makespan percentiles (nearest rank: always an observed value) and extremes, in ms. */
+  makespan: { p50: number; p95: number; min: number; max: number };
+  /** Total cost percentiles (nearest rank); failed tasks are charged, skipped ones are not. */
+  cost: { p50: number; p95: number };
+  /** Runs in which at least one task failed. */
+  failedRuns: number;
+  /** Mean number of skipped tasks per run. */
+  skippedMean: number;
+}
+
+/** Nearest-rank percentile of an ascending array: the smallest value with at least q of the data at or below it. */
+function percentile(sorted: Float64Array, q: number): number {
+  const k = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[k]!;
+}
+
+export function monteCarlo(input: MonteCarloInput): MonteCarloResult {
+  const { failureProbability: p, runs, seed, alwaysFail } = input;
+  if (!(p >= 0 && p <= 1)) {
+    throw new Error(`monteCarlo: failureProbability must be in [0, 1], got ${String(p)}`);
+  }
+  if (!Number.isInteger(runs) || runs < 1) {
+    throw new Error(`monteCarlo: runs must be an integer >= 1, got ${String(runs)}`);
+  }
+  const scheduler = createScheduler(input);
+  const n = scheduler.n;
+  if (alwaysFail !== undefined && alwaysFail.length !== n) {
+    throw new Error(`monteCarlo: alwaysFail has ${alwaysFail.length} entries but the graph has ${n} tasks`);
+  }
+  const random = seededRandom(seed);
+  const fails = new Uint8Array(n);
+  const makespans = new Float64Array(runs);
+  const costs = new Float64Array(runs);
+  let failedRuns = 0;
+  let skippedTotal = 0;
+
+  for (let r = 0; r < runs; r++) {
+    if (alwaysFail !== undefined) fails.set(alwaysFail);
+    else fails.fill(0);
+    // p = 0 draws nothing: no draw could fall below it.
+    if (p > 0) {
+      for (let i = 0; i < n; i++) if (random() < p) fails[i] = 1;
+    }
+    const result = scheduler.run(fails);
+    makespans[r] = result.makespanMs;
+    costs[r] = result.totalCost;
+    if (result.failedCount > 0) failedRuns++;
+    skippedTotal += result.skippedCount;
+  }
+
+  makespans.sort();
+  costs.sort();
+  return {
+    runs,
+    makespan: {
+      p50: percentile(makespans, 0.5),
+      p95: percentile(makespans, 0.95),
+      min: makespans[0]!,
+      max: makespans[runs - 1]!,
+    },
+    cost: { p50: percentile(costs, 0.5), p95: percentile(costs, 0.95) },
+    failedRuns,
+    skippedMean: skippedTotal / runs,
+  };
+}

@@ -1,0 +1,68 @@
+import type { PlannerTask } from '@/lib/plan';
+import type { Registry } from '@/lib/registry';
+
+// How long each task takes and what it costs in a dry run: the task's own estimate, else
+// its registry resource's default, else a per-type default. Every default used is listed
+// as an assumption, so the approver sees what the figures rest on.
+
+export const TYPE_CODES = ['agent', 'tool', 'llm', 'dsl', 'other'] as const;
+export type TypeName = (typeof TYPE_CODES)[number];
+
+export const DEFAULT_LATENCY_MS: Record<TypeName, number> = { agent: 5000, tool: 1000, llm: 3000, dsl: 2000, other: 1000 };
+const DEFAULT_LLM_TOKENS = 1000;
+
+export interface TaskEstimates {
+  durations: Float64Array;
+  costs: Float64Array;
+  types: Uint8Array;
+  assumptions: string[];
+}
+
+export function typeCode(type: string): number {
+  const code = TYPE_CODES.indexOf(type as TypeName);
+  return code === -1 ? TYPE_CODES.indexOf('other') : code;
+}
+
+export function estimateTasks(tasks: readonly PlannerTask[], registry: Registry): TaskEstimates {
+  const tools = new Map([...registry.tools, ...registry.functions].map((t) => [t.id, t]));
+  const llms = new Map(registry.llms.map((l) => [l.name, l]));
+  const n = tasks.length;
+  const durations = new Float64Array(n);
+  const costs = new Float64Array(n);
+  const types = new Uint8Array(n);
+  const defaulted = new Map<TypeName, number>();
+  let registryLatency = 0;
+  let registryCost = 0;
+  let llmCostFromTokens = 0;
+  tasks.forEach((task, i) => {
+    const type = TYPE_CODES[typeCode(task.execution_type)];
+    types[i] = typeCode(task.execution_type);
+    const tool = task.tool_id ? tools.get(task.tool_id) : undefined;
+    const llm = type === 'llm' && task.function_id ? llms.get(task.function_id) : undefined;
+    const estimate = task.estimate_data;
+    if (estimate?.latency_ms !== undefined) durations[i] = estimate.latency_ms;
+    else if (tool?.default_latency_ms !== undefined) {
+      durations[i] = tool.default_latency_ms;
+      registryLatency++;
+    } else {
+      durations[i] = DEFAULT_LATENCY_MS[type];
+      defaulted.set(type, (defaulted.get(type) ?? 0) + 1);
+    }
+    if (estimate?.cost_usd !== undefined) costs[i] = estimate.cost_usd;
+    else if (tool?.default_cost_usd !== undefined) {
+      costs[i] = tool.default_cost_usd;
+      registryCost++;
+    } else if (llm?.cost_per_1k_tokens !== undefined) {
+      costs[i] = (llm.cost_per_1k_tokens * (estimate?.tokens ?? DEFAULT_LLM_TOKENS)) / 1000;
+      llmCostFromTokens++;
+    }
+  });
+  const assumptions: string[] = [];
+  for (const [type, count] of defaulted) {
+    assumptions.push(`${count} ${type} task${count === 1 ? '' : 's'} without a latency estimate: ${DEFAULT_LATENCY_MS[type].toLocaleString('en')} ms each (default for ${type})`);
+  }
+  if (registryLatency) assumptions.push(`${registryLatency} task${registryLatency === 1 ? '' : 's'} use their tool's default latency from the registry`);
+  if (registryCost) assumptions.push(`${registryCost} task${registryCost === 1 ? '' : 's'} use their tool's default cost from the registry`);
+  if (llmCostFromTokens) assumptions.push(`${llmCostFromTokens} LLM task${llmCostFromTokens === 1 ? '' : 's'} costed from the model's price per 1k tokens (${DEFAULT_LLM_TOKENS.toLocaleString('en')} tokens where no estimate is given)`);
+  return { durations, costs, types, assumptions };
+}
