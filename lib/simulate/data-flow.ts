@@ -112,7 +112,10 @@ export async function simulateDataFlow(
       return value;
     };
 
-    let input = resolve(task.arguments);
+    // A Stage 2 answer is the input the task will actually get; without one, its arguments.
+    const stage2 = (task.parameters as { stage2?: { input_data?: unknown } }).stage2;
+    let input = resolve(stage2?.input_data ?? task.arguments);
+    let converted = false;
     const tool = task.execution_type === 'tool' && task.tool_id ? tools.get(task.tool_id) : undefined;
 
     if (task.convertor_code && runConvertor) {
@@ -120,7 +123,10 @@ export async function simulateDataFlow(
         if (convertors === MAX_CONVERTORS + 1) finding('convertor_error', `More than ${MAX_CONVERTORS} convertors in one dry run; this one and later ones were not run`);
       } else {
         const outcome = await runConvertor(task.convertor_code, input);
-        if (outcome.ok) input = outcome.output;
+        if (outcome.ok) {
+          input = outcome.output;
+          converted = true;
+        }
         else {
           const code: FindingCode = outcome.kind === 'timeout' ? 'convertor_timeout' : outcome.kind === 'memory' ? 'convertor_memory' : outcome.kind === 'not_json' ? 'convertor_output' : 'convertor_error';
           finding(code, `convertor_code: ${outcome.message}`);
@@ -136,7 +142,7 @@ export async function simulateDataFlow(
         if (!property || value === null) continue;
         const checked = schemaChecker(property)?.safeParse(value);
         if (checked && !checked.success) {
-          finding('type_mismatch', `"${name}" resolves to ${JSON.stringify(value).slice(0, 80)}, but ${tool.id} expects: ${checked.error.issues[0].message}`);
+          finding(converted ? 'convertor_output' : 'type_mismatch', `"${name}" resolves to ${JSON.stringify(value).slice(0, 80)}, but ${tool.id} expects: ${checked.error.issues[0].message}`);
         }
       }
     }

@@ -51,6 +51,24 @@ describe('dry run', () => {
     expect(findings[0].message).toBe('${step[0].data.*.weight}: the output of "step-0" has nothing at .data.*.weight');
   });
 
+  it("resolves a task's Stage 2 input_data, when it has one, instead of its arguments", async () => {
+    const plan: TaskDataInput = {
+      planned_tasks: [
+        chain.planned_tasks![0],
+        {
+          task_id: 'step-1',
+          execution_type: 'tool',
+          tool_id: 'contaminants_list',
+          dependencies: ['step-0'],
+          arguments: { shipment_ids: 'ignored' },
+          parameters: { stage2: { uid: 'contaminants_list', input_data: { shipment_ids: '${step[0].data[0].id}' } } },
+        },
+      ],
+    };
+    const result = await run(plan, { workers: 1 });
+    expect(result.tasks[1].resolved_input).toEqual({ shipment_ids: 'shipments_list-data-id-1' });
+  });
+
   it('skips everything downstream of a failed task and shows the makespan without them', async () => {
     const result = await run(chain, { workers: 1, fail_task_ids: ['step-1'] });
     expect([result.failed_task_ids, result.skipped_task_ids, result.makespan_ms]).toEqual([['step-1'], ['summary'], 2700]);

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { appendAudit, listPlanAudit } from '../audit/audit-log';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
-import { planReviews, planRevisions, plans } from '../db/schema';
+import { dryRuns, planReviews, planRevisions, plans } from '../db/schema';
 import { getRegistry } from '../registry/registry-service';
 import { AppError, notFound } from '../errors';
 import { checkPlanId } from '../plans/plan-service';
@@ -96,6 +96,16 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
   };
 }
 
+async function latestDryRunId(db: Database, id: string, revision: number): Promise<number | null> {
+  const [row] = await db
+    .select({ id: dryRuns.id })
+    .from(dryRuns)
+    .where(and(eq(dryRuns.planId, id), eq(dryRuns.revision, revision)))
+    .orderBy(desc(dryRuns.id))
+    .limit(1);
+  return row?.id ?? null;
+}
+
 function liveApprovals(db: Database, id: string, revision: number): Promise<ReviewRow[]> {
   return db
     .select()
@@ -176,7 +186,8 @@ export async function decide(db: Database, id: string, decision: Decision, reque
       planId: id,
       revision: state.headRevision,
       contentHash: state.headContentHash,
-      detail: { review_id: review.id, comment: request.comment, status },
+      // The evidence the decision was made on: the newest dry run of this exact revision.
+      detail: { review_id: review.id, comment: request.comment, status, dry_run_id: await latestDryRunId(tx, id, state.headRevision) },
     });
     return { id, status, revision: state.headRevision, content_hash: state.headContentHash, review: toReview(review) };
   });
