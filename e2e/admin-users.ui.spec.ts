@@ -23,6 +23,9 @@ test('an admin creates a user, changes their role and issues them a token that w
   await expect(createUser.getByRole('alert')).toHaveText(`A user named "${name}" already exists`);
 
   await page.getByRole('combobox', { name: `Role of ${name}` }).selectOption('approver');
+  // The change is saved by a server action; reload once it has landed.
+  const roleOf = async () => ((await (await page.request.get('/api/users')).json()).users as Array<{ username: string; role: string }>).find((u) => u.username === name)?.role;
+  await expect.poll(roleOf).toBe('approver');
   await page.reload();
   await expect(page.getByRole('combobox', { name: `Role of ${name}` })).toHaveValue('approver');
 
