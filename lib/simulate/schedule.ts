@@ -11,13 +11,13 @@
  * tasks start as free workers and type limits allow, highest rank first, each on
  * the free worker with the lowest id.
  *
- * Data structures, all typed arrays allocated once per scheduler:
- * - one binary max-heap of ready tasks per type code, packed side by side in one
- *   Int32Array (each type's segment is sized by its task count);
- * - a max-heap over the type codes that have ready tasks and are under their
- *   limit, keyed by their best ready task (so choosing the next task is O(log K));
- * - a min-heap of running tasks by end time (ties: lower task index);
- * - a min-heap of free worker ids.
+ * Data structures, all binary heaps of integer ids (IntHeap, over typed arrays
+ * allocated once per scheduler):
+ * - one heap of ready tasks per type code, best first (sized by its task count);
+ * - a heap over the type codes that have ready tasks and are under their limit,
+ *   keyed by their best ready task (so choosing the next task is O(log K));
+ * - a heap of running tasks by end time (ties: lower task index);
+ * - a heap of free worker ids, lowest first.
  *
  * Complexity: O((T + E) log T) time per run for T tasks and E edges, O(T + P)
  * memory. `createScheduler` does the run-independent work once (topological
@@ -31,6 +31,7 @@
 import { criticalPath as longestPath } from '../graph/critical-path';
 import type { GraphIndex } from '../graph/index-build';
 import { topologicalOrder } from '../graph/topological-order';
+import { IntHeap } from './int-heap';
 
 /** Task status codes in `ScheduleResult.status`. */
 export const TASK_RAN = 0;
@@ -183,18 +184,7 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
   const indegree = new Int32Array(n);
   for (let v = 0; v < n; v++) indegree[v] = predOffsets[v + 1]! - predOffsets[v]!;
 
-  // Ready heaps: type t owns readyHeap[typeBase[t] .. typeBase[t + 1]).
-  const typeBase = new Int32Array(TYPE_CODES + 1);
-  for (let v = 0; v < n; v++) typeBase[types[v]! + 1]!++;
-  for (let t = 0; t < TYPE_CODES; t++) typeBase[t + 1]! += typeBase[t]!;
-  const readyHeap = new Int32Array(n);
-  const readySize = new Int32Array(TYPE_CODES);
   const runningByType = new Int32Array(TYPE_CODES);
-  // Heap of eligible type codes (ready tasks, under their limit), best head first.
-  const metaHeap = new Int32Array(TYPE_CODES);
-  const metaPos = new Int32Array(TYPE_CODES);
-  const runningHeap = new Int32Array(workers);
-  const freeWorkers = new Int32Array(workers);
   const remaining = new Int32Array(n);
   const stack = new Int32Array(n);
 
@@ -210,174 +200,38 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
     return ra > rb || (ra === rb && a < b);
   };
 
-  function readyPush(t: number, v: number): void {
-    const base = typeBase[t]!;
-    let i = readySize[t]!++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const u = readyHeap[base + p]!;
-      if (!before(v, u)) break;
-      readyHeap[base + i] = u;
-      i = p;
-    }
-    readyHeap[base + i] = v;
+  // One ready heap per type code, sized by its task count (empty for unused codes).
+  const typeCount = new Int32Array(TYPE_CODES);
+  for (let v = 0; v < n; v++) typeCount[types[v]!]!++;
+  const ready: IntHeap[] = [];
+  const readyTypes: number[] = [];
+  for (let t = 0; t < TYPE_CODES; t++) {
+    const count = typeCount[t]!;
+    ready.push(new IntHeap(count, before));
+    if (count > 0) readyTypes.push(t);
   }
 
-  function readyPop(t: number): number {
-    const base = typeBase[t]!;
-    const top = readyHeap[base]!;
-    const size = --readySize[t]!;
-    if (size > 0) {
-      const v = readyHeap[base + size]!;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        let c = l;
-        const r = l + 1;
-        if (r < size && before(readyHeap[base + r]!, readyHeap[base + l]!)) c = r;
-        const u = readyHeap[base + c]!;
-        if (!before(u, v)) break;
-        readyHeap[base + i] = u;
-        i = c;
-      }
-      readyHeap[base + i] = v;
-    }
-    return top;
-  }
-
-  let metaSize = 0;
   /** Type a's best ready task goes before type b's. */
-  const typeBefore = (a: number, b: number): boolean => before(readyHeap[typeBase[a]!]!, readyHeap[typeBase[b]!]!);
+  const typeBefore = (a: number, b: number): boolean => before(ready[a]!.peek(), ready[b]!.peek());
+  // Eligible type codes (ready tasks, under their limit), best head first; a
+  // type's key is its best ready task, so it is updated in place when that changes.
+  const eligible = new IntHeap(TYPE_CODES, typeBefore, TYPE_CODES);
 
-  function metaSiftUp(i: number): void {
-    const t = metaHeap[i]!;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const u = metaHeap[p]!;
-      if (!typeBefore(t, u)) break;
-      metaHeap[i] = u;
-      metaPos[u] = i;
-      i = p;
-    }
-    metaHeap[i] = t;
-    metaPos[t] = i;
-  }
-
-  function metaSiftDown(i: number): void {
-    const t = metaHeap[i]!;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= metaSize) break;
-      let c = l;
-      const r = l + 1;
-      if (r < metaSize && typeBefore(metaHeap[r]!, metaHeap[l]!)) c = r;
-      const u = metaHeap[c]!;
-      if (!typeBefore(u, t)) break;
-      metaHeap[i] = u;
-      metaPos[u] = i;
-      i = c;
-    }
-    metaHeap[i] = t;
-    metaPos[t] = i;
-  }
-
-  function metaInsert(t: number): void {
-    metaHeap[metaSize] = t;
-    metaSiftUp(metaSize++);
-  }
-
-  function metaRemoveTop(): void {
-    metaPos[metaHeap[0]!] = -1;
-    if (--metaSize > 0) {
-      metaHeap[0] = metaHeap[metaSize]!;
-      metaSiftDown(0);
-    }
-  }
-
-  /** Makes v ready; its type becomes eligible when under its limit. */
-  function makeReady(v: number): void {
-    const t = types[v]!;
-    readyPush(t, v);
-    const pos = metaPos[t]!;
-    if (pos >= 0) metaSiftUp(pos);
-    else if (runningByType[t]! < limit[t]!) metaInsert(t);
-  }
-
-  let runningSize = 0;
+  /** Task a ends before task b: earlier end, then lower index. */
   const endsBefore = (a: number, b: number): boolean => {
     const ea = end[a]!;
     const eb = end[b]!;
     return ea < eb || (ea === eb && a < b);
   };
+  const running = new IntHeap(workers, endsBefore);
+  const freeWorkers = new IntHeap(workers, (a, b) => a < b);
 
-  function runningPush(v: number): void {
-    let i = runningSize++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const u = runningHeap[p]!;
-      if (!endsBefore(v, u)) break;
-      runningHeap[i] = u;
-      i = p;
-    }
-    runningHeap[i] = v;
-  }
-
-  function runningPop(): number {
-    const top = runningHeap[0]!;
-    const size = --runningSize;
-    if (size > 0) {
-      const v = runningHeap[size]!;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        let c = l;
-        const r = l + 1;
-        if (r < size && endsBefore(runningHeap[r]!, runningHeap[l]!)) c = r;
-        const u = runningHeap[c]!;
-        if (!endsBefore(u, v)) break;
-        runningHeap[i] = u;
-        i = c;
-      }
-      runningHeap[i] = v;
-    }
-    return top;
-  }
-
-  let freeSize = 0;
-  function workerPush(w: number): void {
-    let i = freeSize++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const u = freeWorkers[p]!;
-      if (u <= w) break;
-      freeWorkers[i] = u;
-      i = p;
-    }
-    freeWorkers[i] = w;
-  }
-
-  function workerPop(): number {
-    const top = freeWorkers[0]!;
-    const size = --freeSize;
-    if (size > 0) {
-      const w = freeWorkers[size]!;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        let c = l;
-        const r = l + 1;
-        if (r < size && freeWorkers[r]! < freeWorkers[l]!) c = r;
-        const u = freeWorkers[c]!;
-        if (u >= w) break;
-        freeWorkers[i] = u;
-        i = c;
-      }
-      freeWorkers[i] = w;
-    }
-    return top;
+  /** Makes v ready; its type becomes eligible when under its limit. */
+  function makeReady(v: number): void {
+    const t = types[v]!;
+    ready[t]!.push(v);
+    if (eligible.has(t)) eligible.update(t);
+    else if (runningByType[t]! < limit[t]!) eligible.push(t);
   }
 
   /** Skips every unresolved descendant of the failed task f at time now. Returns how many. */
@@ -406,14 +260,12 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
     if (fails !== undefined) checkLength('fails', fails, n);
     remaining.set(indegree);
     status.fill(PENDING);
-    readySize.fill(0);
+    for (const t of readyTypes) ready[t]!.clear();
     runningByType.fill(0);
-    metaPos.fill(-1);
-    metaSize = 0;
-    runningSize = 0;
-    // 0, 1, ..., P-1 is already a valid min-heap.
-    for (let w = 0; w < workers; w++) freeWorkers[w] = w;
-    freeSize = workers;
+    eligible.clear();
+    running.clear();
+    freeWorkers.clear();
+    for (let w = 0; w < workers; w++) freeWorkers.push(w);
 
     for (let v = 0; v < n; v++) if (remaining[v] === 0) makeReady(v);
 
@@ -428,34 +280,35 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
 
     for (;;) {
       // Start phase: best eligible task on the lowest free worker, while both last.
-      while (freeSize > 0 && metaSize > 0) {
-        const t = metaHeap[0]!;
-        const v = readyPop(t);
+      while (freeWorkers.size > 0 && eligible.size > 0) {
+        const t = eligible.peek();
+        const readyT = ready[t]!;
+        const v = readyT.pop();
         runningByType[t]!++;
-        if (readySize[t] === 0 || runningByType[t]! >= limit[t]!) metaRemoveTop();
-        else metaSiftDown(0);
-        const w = workerPop();
+        if (readyT.size === 0 || runningByType[t]! >= limit[t]!) eligible.pop();
+        else eligible.update(t);
+        const w = freeWorkers.pop();
         const d = durations[v]!;
         start[v] = now;
         end[v] = now + d;
         worker[v] = w;
         totalWorkMs += d;
         totalCost += costs[v]!;
-        runningPush(v);
+        running.push(v);
       }
-      if (runningSize > peakParallelism) peakParallelism = runningSize;
-      if (runningSize === 0) break;
+      if (running.size > peakParallelism) peakParallelism = running.size;
+      if (running.size === 0) break;
 
       // Finish phase: everything ending at the next event time.
-      now = end[runningHeap[0]!]!;
+      now = end[running.peek()]!;
       makespanMs = now;
-      while (runningSize > 0 && end[runningHeap[0]!] === now) {
-        const v = runningPop();
-        workerPush(worker[v]!);
+      while (running.size > 0 && end[running.peek()] === now) {
+        const v = running.pop();
+        freeWorkers.push(worker[v]!);
         resolved++;
         const t = types[v]!;
         runningByType[t]!--;
-        if (metaPos[t]! < 0 && readySize[t]! > 0 && runningByType[t]! < limit[t]!) metaInsert(t);
+        if (!eligible.has(t) && ready[t]!.size > 0 && runningByType[t]! < limit[t]!) eligible.push(t);
         if (fails !== undefined && fails[v] !== 0) {
           status[v] = TASK_FAILED;
           failedCount++;
