@@ -224,6 +224,25 @@ test('a plan is generated from a job by the rule-based planner, and Stage 2 stor
   expect(empty.status()).toBe(400);
 });
 
+test('a proposed SubGraph grouping keeps the invariants, and saving it passes validation', async ({ request }) => {
+  const chain = {
+    planned_tasks: [
+      { task_id: 'a', execution_type: 'tool', tool_id: 'facilities_list', estimate_data: { latency_ms: 100 } },
+      { task_id: 'b', execution_type: 'tool', tool_id: 'shipments_list', dependencies: ['a'], estimate_data: { latency_ms: 100 } },
+      { task_id: 'c', execution_type: 'tool', tool_id: 'inspections_list', estimate_data: { latency_ms: 100 } },
+    ],
+  };
+  const { id } = await (await request.post('/api/plans', { data: { title: 'To group', plan: chain } })).json();
+  const proposal = await (await request.post(`/api/plans/${id}/optimize`, { data: { strategy: 'rule', workers: 2 } })).json();
+  expect(proposal.subgraphs.map((s: { task_ids: string[] }) => s.task_ids)).toEqual([['a', 'b'], ['c']]);
+  expect(proposal.report).toMatchObject({ subgraphs: 2, dispatches_saved: 1, makespan_before_ms: 200, makespan_after_ms: 200 });
+  const saved = await request.put(`/api/plans/${id}`, { data: { base_revision: 1, plan: chain, subgraphs: proposal.subgraphs } });
+  expect(saved.status()).toBe(200);
+  expect((await (await request.post(`/api/plans/${id}/validate`)).json()).issues.filter((i: { code: string }) => i.code.startsWith('subgraph'))).toEqual([]);
+  const llm = await request.post(`/api/plans/${id}/optimize`, { data: { strategy: 'llm' } });
+  expect(llm.status()).toBe(400);
+});
+
 test('the OpenAPI document describes every endpoint', async ({ request }) => {
   const doc = await (await request.get('/api/openapi.json')).json();
   expect(doc.openapi).toBe('3.1.0');

@@ -10,16 +10,17 @@ export interface Validation {
 }
 
 // Shared by every panel that shows validation, so one edit validates the plan once.
-const cache = new WeakMap<object, Validation>();
+const cache = new WeakMap<object, { subgraphs: unknown; validation: Validation }>();
 
 /** Live validation with the server's own rules, recomputed only when the tasks change. */
 export function useValidation(): Validation {
   const tasks = useEditor((s) => s.doc.plan);
+  const subgraphs = useEditor((s) => s.doc.subgraphs);
   const registry = useEditor((s) => s.registry);
   return useMemo(() => {
     const cached = cache.get(tasks);
-    if (cached) return cached;
-    const result = validatePlan(tasks, registry);
+    if (cached?.subgraphs === subgraphs) return cached.validation;
+    const result = validatePlan(tasks, registry, subgraphs);
     const byTask = new Map<string, { count: number; hasError: boolean }>();
     for (const issue of result.issues) {
       for (const id of new Set(issue.task_ids)) {
@@ -30,7 +31,7 @@ export function useValidation(): Validation {
       }
     }
     const validation = { result, byTask };
-    cache.set(tasks, validation);
+    cache.set(tasks, { subgraphs, validation });
     return validation;
-  }, [tasks, registry]);
+  }, [tasks, registry, subgraphs]);
 }

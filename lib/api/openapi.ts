@@ -3,6 +3,7 @@ import { FORMAT_IDS } from '@/lib/formats/format';
 import { Phase1Payload, Phase2Payload } from '@/lib/planning/behavior-controller-protocol';
 import { RESOURCE_KINDS, Registry } from '@/lib/registry';
 import { DryRunOptions } from '@/lib/simulate/dry-run';
+import { OptimizeRequest } from '@/lib/server/optimize/optimize-service';
 import { GenerateRequest, Stage2Request } from '@/lib/server/planning/planning-service';
 import * as gate from './gate-schemas';
 import * as api from './schemas';
@@ -234,6 +235,15 @@ export function openApiDocument() {
           responses: { 201: { description: '{ id, revision, content_hash, result, previous }' }, ...errors([400, 404, 415, 422]) },
         },
         get: { summary: 'The latest dry run of the head revision', responses: { 200: { description: 'A stored dry run' }, ...errors([404]) } },
+      },
+      '/api/plans/{id}/optimize': {
+        parameters: [idParam],
+        post: {
+          summary:
+            'Propose a SubGraph grouping of the head revision (editor): chains that gain nothing from separate dispatch are merged, never lengthening the dry run at `workers`. Returns { revision, content_hash, subgraphs, report }; save the plan with these subgraphs to apply it',
+          requestBody: { ...body(OptimizeRequest), required: false },
+          responses: { 200: { description: '{ revision, content_hash, subgraphs, report }' }, ...errors([400, 404, 415, 422]) },
+        },
       },
       '/api/registry': {
         get: { summary: 'The resource registry (agents, tools, functions, LLMs, DSL workflows); also its JSON export', responses: { 200: reply('Registry', Registry), ...errors([]) } },

@@ -17,6 +17,12 @@ export const ISSUE_CODES = [
   'unknown_parameter',
   'unresolved_reference',
   'reference_not_upstream',
+  'subgraph_duplicate_id',
+  'subgraph_unknown_task',
+  'subgraph_coverage',
+  'subgraph_empty',
+  'subgraph_depends_on',
+  'subgraph_cycle',
 ] as const;
 
 export const ValidationIssue = z.object({

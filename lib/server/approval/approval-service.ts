@@ -74,7 +74,8 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
     .select()
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
-  const validation = validatePlan(PlanDocument.parse(head.body).plan, await getRegistry(tx));
+  const document = PlanDocument.parse(head.body);
+  const validation = validatePlan(document.plan, await getRegistry(tx), document.subgraphs);
   const approvals = await liveApprovals(tx, id, plan.headRevision);
   const since = (await lastApprovedRevision(tx, id)) ?? 0;
   const authors = await tx

@@ -182,5 +182,5 @@ export async function getRevisions(db: Database, id: string) {
 
 export async function validateStoredPlan(db: Database, id: string): Promise<ValidationResult> {
   const plan = await getPlan(db, id);
-  return validatePlan(plan.plan, await getRegistry(db));
+  return validatePlan(plan.plan, await getRegistry(db), plan.subgraphs);
 }
