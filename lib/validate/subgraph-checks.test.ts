@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { buildGraphIndex, type GraphTaskInput } from '@/lib/graph';
 import { dagArb, isAcyclic, type SmallGraph } from '@/lib/graph/test-arbitraries';
 import { SubGraph, TaskData, type SubGraph as SubGraphType } from '@/lib/plan';
-import { subgraphIssues, SUBGRAPH_ISSUE_CODES } from './subgraph-checks';
+import { ISSUE_CODES } from './issue';
+import { subgraphIssues } from './subgraph-checks';
 
 function plan(spec: Record<string, string[]>): GraphTaskInput[] {
   return Object.entries(spec).map(([task_id, dependencies]) => ({ task_id, dependencies }));
@@ -119,10 +120,10 @@ describe('subgraphIssues: examples', () => {
     ]);
   });
 
-  it('uses only codes from SUBGRAPH_ISSUE_CODES', () => {
+  it('uses only the subgraph_ issue codes', () => {
     const issues = check(TASKS, groups({ s1: [['a', 'zz'], ['s9']], s2: [[]] }).concat(groups({ s2: [['b'], ['s2']] })));
     expect(issues.length).toBeGreaterThan(0);
-    for (const issue of issues) expect(SUBGRAPH_ISSUE_CODES).toContain(issue.code);
+    for (const issue of issues) expect(ISSUE_CODES.filter((code) => code.startsWith('subgraph_'))).toContain(issue.code);
   });
 });
 

@@ -13,17 +13,9 @@ import type { ValidationIssue } from './issue';
 // Complexity: O(T + E + S + D) for T tasks, E dependency edges, S subgraphs and D
 // depends_on entries.
 
-export const SUBGRAPH_ISSUE_CODES = [
-  'subgraph_duplicate_id',
-  'subgraph_unknown_task',
-  'subgraph_coverage',
-  'subgraph_empty',
-  'subgraph_depends_on',
-  'subgraph_cycle',
-] as const;
-export type SubgraphIssueCode = (typeof SUBGRAPH_ISSUE_CODES)[number];
-/** A ValidationIssue with one of the codes above. */
-export type SubgraphIssue = Omit<ValidationIssue, 'code'> & { code: SubgraphIssueCode };
+/** The issue codes this check uses (listed with the others in ./issue). */
+export type SubgraphIssueCode = Extract<ValidationIssue['code'], `subgraph_${string}`>;
+export type SubgraphIssue = ValidationIssue & { code: SubgraphIssueCode };
 
 /** At most this many ids are spelled out in one message; the rest are counted. */
 const LISTED = 8;
