@@ -28,11 +28,13 @@ export function chooseBackend(requested?: BackendId, env: NodeJS.ProcessEnv = pr
   return ruleBasedBackend;
 }
 
-/** Which backends this deployment can use, for the planner choice in the UI. */
+/** Which backends this deployment can use, for the planner choice in the UI; the configured default first. */
 export function availableBackends(env: NodeJS.ProcessEnv = process.env): BackendId[] {
-  return [
+  const available: BackendId[] = [
     'rule-based',
     ...(llmConfigFromEnv(env) ? (['llm'] as const) : []),
     ...(env.BEHAVIOR_CONTROLLER_URL ? (['behavior-controller'] as const) : []),
   ];
+  const preferred = env.PLANGATE_PLANNER as BackendId | undefined;
+  return preferred && available.includes(preferred) ? [preferred, ...available.filter((id) => id !== preferred)] : available;
 }
