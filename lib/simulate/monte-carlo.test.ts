@@ -79,13 +79,10 @@ describe('monteCarlo', () => {
     expect(() => run({ seed: 0.5 })).toThrow(/seed/);
   });
 
-  it('runs 1,000 simulations of the 2,122-task montage plan well within 5 s', () => {
-    const t0 = performance.now();
+  it('runs 1,000 simulations of the 2,122-task montage plan (its speed is measured by npm run bench)', () => {
     const r = monteCarlo({ ...montage, workers: 48, failureProbability: 0.001, runs: 1000, seed: 9 });
-    const ms = performance.now() - t0;
     expect(r.runs).toBe(1000);
     expect(r.failedRuns).toBeGreaterThan(0);
-    // Generous for slow CI machines; the bench measures the real figure.
-    expect(ms).toBeLessThan(5000);
+    expect(r.makespan.p50).toBeLessThanOrEqual(r.makespan.p95);
   });
 });
