@@ -1,9 +1,10 @@
 'use client';
 
 import { createContext } from 'react';
+import type { TaskVerdict } from '@/lib/simulate/task-verdicts';
 
-/** What a dry run says of a task, drawn on its node: would run, fail, be skipped, or has a finding. */
-export type TaskSimState = 'ran' | 'failed' | 'skipped' | 'finding';
+/** What a dry run says of a task, drawn on its node. */
+export type TaskSimState = TaskVerdict;
 
 export const SimulationContext = createContext<ReadonlyMap<string, TaskSimState> | null>(null);
 

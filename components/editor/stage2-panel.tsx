@@ -3,19 +3,8 @@
 import { useState, useTransition } from 'react';
 import { computeStage2Action } from '@/app/plans/[id]/planning-actions';
 import type { PlannerTask } from '@/lib/plan';
+import { storedStage2 } from '@/lib/planning/planning-types';
 import { useEditorStore } from './editor-context';
-
-interface Stage2 {
-  uid: string;
-  input_data: Record<string, unknown>;
-  plan?: unknown;
-  planned_by?: { backend: string; model: string };
-}
-
-function stage2Of(task: PlannerTask): Stage2 | null {
-  const value = (task.parameters as Record<string, unknown>).stage2;
-  return value && typeof value === 'object' && typeof (value as Stage2).uid === 'string' ? (value as Stage2) : null;
-}
 
 /**
  * Seed 000's Stage 2 for the selected task: which resource runs it and with what input.
@@ -26,7 +15,7 @@ export function Stage2Panel({ task, readOnly }: { task: PlannerTask; readOnly: b
   const store = useEditorStore();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
-  const stage2 = stage2Of(task);
+  const stage2 = storedStage2(task);
 
   function run() {
     startTransition(async () => {

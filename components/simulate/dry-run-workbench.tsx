@@ -4,10 +4,10 @@ import Link from 'next/link';
 import { useMemo, useState, useTransition } from 'react';
 import { runDryRunAction } from '@/app/plans/[id]/dry-run-actions';
 import { PlanEditor } from '@/components/editor/plan-editor';
-import type { TaskSimState } from '@/components/editor/simulation-context';
 import type { PlanDocument } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { StoredDryRun } from '@/lib/server/simulate/dry-run-service';
+import { taskVerdicts } from '@/lib/simulate/task-verdicts';
 import { DryRunForm, type DryRunFormValues } from './dry-run-form';
 import { DryRunSummary } from './dry-run-summary';
 import { GanttChart } from './gantt-chart';
@@ -27,12 +27,7 @@ export function DryRunWorkbench({ planId, revision, doc, registry, canRun, initi
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const labels = useMemo(() => new Map(doc.plan.planned_tasks.map((t) => [t.task_id, t.description || t.task_id])), [doc]);
-  const simulation = useMemo(() => {
-    if (!run) return undefined;
-    const states: Record<string, TaskSimState> = Object.fromEntries(run.result.tasks.map((t) => [t.task_id, t.status]));
-    for (const finding of run.result.findings) if (states[finding.task_id] === 'ran') states[finding.task_id] = 'finding';
-    return states;
-  }, [run]);
+  const simulation = useMemo(() => (run ? taskVerdicts(run.result) : undefined), [run]);
 
   function start(values: DryRunFormValues) {
     startTransition(async () => {

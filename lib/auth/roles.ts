@@ -5,6 +5,9 @@ export const ROLES = ['viewer', 'editor', 'approver', 'admin'] as const;
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
+/** A stored role as Plangate reads it: anything unknown counts as the least one. */
+export const roleOf = (value: unknown): Role => Role.catch('viewer').parse(value);
+
 export function hasRole(role: Role, atLeast: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(atLeast);
 }

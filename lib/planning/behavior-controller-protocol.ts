@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { extractJson } from '@/lib/llm/extract-json';
 import { JsonObject, PlannerTask } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { Stage1InputRaw } from './planning-types';
@@ -36,23 +37,14 @@ const KIND_WORDS: Array<[RegExp, PlannerTask['execution_type']]> = [
   [/\bllms?\b|\bmodels?\b/i, 'llm'],
 ];
 
-// Bounded: a prompt full of braces must not turn into a quadratic number of parses.
-const MAX_SPANS = 20;
-
-function firstJsonObject(text: string): Record<string, unknown> {
-  let starts = 0;
-  for (let start = text.indexOf('{'); start !== -1 && starts < MAX_SPANS; start = text.indexOf('{', start + 1), starts++) {
-    let ends = 0;
-    for (let end = text.lastIndexOf('}'); end > start && ends < MAX_SPANS; end = text.lastIndexOf('}', end - 1), ends++) {
-      try {
-        const value = JSON.parse(text.slice(start, end + 1));
-        if (value && typeof value === 'object' && !Array.isArray(value)) return value;
-      } catch {
-        // not this span
-      }
-    }
+/** The JSON object a prompt carries (bare, fenced or amid prose), or none. */
+function jsonObjectIn(text: string): Record<string, unknown> {
+  try {
+    const value = JsonObject.safeParse(extractJson(text));
+    return value.success ? value.data : {};
+  } catch {
+    return {};
   }
-  return {};
 }
 
 /**
@@ -83,5 +75,5 @@ export function stage2RequestOf(taskInputData: string | Record<string, unknown>,
     tool_id: executionType === 'tool' ? target : null,
     function_id: executionType === 'llm' || executionType === 'dsl' ? target : null,
   });
-  return { task, inputData: firstJsonObject(taskInputData) };
+  return { task, inputData: jsonObjectIn(taskInputData) };
 }

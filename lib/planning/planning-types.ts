@@ -33,9 +33,27 @@ export const BACKEND_IDS = ['rule-based', 'llm', 'behavior-controller'] as const
 export type BackendId = (typeof BACKEND_IDS)[number];
 
 /** Who made a plan or a Stage 2 input: shown on every generated plan. */
-export interface PlannedBy {
-  backend: BackendId;
-  model: string;
+export const PlannedBy = z.object({ backend: z.enum(BACKEND_IDS), model: z.string() });
+export type PlannedBy = z.infer<typeof PlannedBy>;
+
+/** Stage 1's record on a generated plan, in `original_job_data.planned_by`. */
+export const PlanPlannedBy = PlannedBy.extend({ label: z.string(), notes: z.array(z.string()), at: z.string() });
+export type PlanPlannedBy = z.infer<typeof PlanPlannedBy>;
+
+/** A Stage 2 answer as stored on its task, in `parameters.stage2`. */
+export const StoredStage2 = Stage2Result.extend({ planned_by: PlannedBy.optional() });
+export type StoredStage2 = z.infer<typeof StoredStage2>;
+
+/** The Stage 2 answer a task carries, or null (none yet, or edited into another shape). */
+export function storedStage2(task: Pick<PlannerTask, 'parameters'>): StoredStage2 | null {
+  const parsed = StoredStage2.safeParse(task.parameters.stage2);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Who planned a generated plan, from its original job data, or null. */
+export function planPlannedBy(originalJobData: Record<string, unknown> | null): PlanPlannedBy | null {
+  const parsed = PlanPlannedBy.safeParse(originalJobData?.planned_by);
+  return parsed.success ? parsed.data : null;
 }
 
 export type Progress = (message: string) => void;

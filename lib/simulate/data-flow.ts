@@ -2,7 +2,9 @@ import type { GraphIndex } from '@/lib/graph';
 import { STEP_TEMPLATE, evaluateStepPath, stepResolver, type PlannerTask } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
+import { storedStage2 } from '@/lib/planning/planning-types';
 import { mockOutput } from './mock-output';
+import type { ConvertorOutcome } from './sandbox/run-convertor';
 
 // What data would flow in a dry run: each task that runs produces a mock output shaped by
 // its resource's output schema, and each task's inputs are its arguments with templates
@@ -18,9 +20,6 @@ export interface Finding {
   message: string;
 }
 
-export type ConvertorOutcome =
-  | { ok: true; output: unknown; ms: number }
-  | { ok: false; kind: 'error' | 'timeout' | 'memory' | 'not_json'; message: string; ms: number };
 export type ConvertorRunner = (code: string, input: unknown) => Promise<ConvertorOutcome>;
 
 /** Convertors run in a sandbox, one worker each; beyond this many a dry run says it skipped the rest. */
@@ -113,8 +112,7 @@ export async function simulateDataFlow(
     };
 
     // A Stage 2 answer is the input the task will actually get; without one, its arguments.
-    const stage2 = (task.parameters as { stage2?: { input_data?: unknown } }).stage2;
-    let input = resolve(stage2?.input_data ?? task.arguments);
+    let input = resolve(storedStage2(task)?.input_data ?? task.arguments);
     let converted = false;
     const tool = task.execution_type === 'tool' && task.tool_id ? tools.get(task.tool_id) : undefined;
 

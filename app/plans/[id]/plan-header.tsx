@@ -3,18 +3,14 @@ import { StatusChip } from '@/components/plan/status-chip';
 import { SubmitForReviewButton } from '@/components/plan/submit-for-review-button';
 import type { PlanResponse } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
+import { planPlannedBy } from '@/lib/planning/planning-types';
 import type { Principal } from '@/lib/server/auth/principal';
 
 const SUBMITTABLE = new Set(['draft', 'changes_requested']);
 
-function plannedByOf(plan: PlanResponse): { label?: string; model?: string } | null {
-  const value = plan.plan.original_job_data?.planned_by;
-  return value && typeof value === 'object' ? (value as { label?: string; model?: string }) : null;
-}
-
 export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readOnly: boolean; user: Principal }) {
   const atHead = plan.revision === plan.head_revision;
-  const plannedBy = plannedByOf(plan);
+  const plannedBy = planPlannedBy(plan.plan.original_job_data);
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-4 py-2">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
@@ -30,7 +26,7 @@ export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readO
       </span>
       {plannedBy && (
         <span className="rounded bg-violet-50 px-2 py-0.5 text-xs text-violet-800 ring-1 ring-inset ring-violet-200" title={plannedBy.label}>
-          Planned by {plannedBy.label ?? plannedBy.model}
+          Planned by {plannedBy.label}
         </span>
       )}
       {readOnly && (

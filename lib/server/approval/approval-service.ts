@@ -5,7 +5,7 @@ import { checkDecision, checkSubmit, requiredApprovals, statusAfter, type Decisi
 import { PlanDocument } from '@/lib/plan';
 import { validatePlan, type ValidationResult } from '@/lib/validate';
 import type { z } from 'zod';
-import { appendAudit, listPlanAudit } from '../audit/audit-log';
+import { appendAudit, auditEventOf, listPlanAudit } from '../audit/audit-log';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { dryRuns, planReviews, planRevisions, plans } from '../db/schema';
@@ -283,17 +283,5 @@ export async function planAudit(db: Database, id: string) {
   checkPlanId(id);
   const [plan] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, id));
   if (!plan) throw notFound(`Plan "${id}"`);
-  const rows = await listPlanAudit(db, id);
-  return rows.map((row) => ({
-    seq: row.seq,
-    at: row.at,
-    kind: row.kind,
-    actor: row.actor,
-    plan_id: row.planId,
-    revision: row.revision,
-    content_hash: row.contentHash,
-    detail: row.detail,
-    prev_hash: row.prevHash,
-    hash: row.hash,
-  }));
+  return (await listPlanAudit(db, id)).map(auditEventOf);
 }

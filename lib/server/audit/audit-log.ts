@@ -37,8 +37,9 @@ const GENESIS = 'sha256:' + '0'.repeat(64);
 // link to the same predecessor.
 const AUDIT_LOCK_KEY = 7_316_004;
 
-function hashEvent(row: Omit<AuditRow, 'seq' | 'hash'>): string {
-  const canonical = canonicalize({
+/** An event's content as clients see it and as its hash covers it: everything but its position and own hash. */
+function eventContent(row: Omit<AuditRow, 'seq' | 'hash'>) {
+  return {
     at: row.at,
     kind: row.kind,
     actor: row.actor,
@@ -47,7 +48,16 @@ function hashEvent(row: Omit<AuditRow, 'seq' | 'hash'>): string {
     content_hash: row.contentHash,
     detail: row.detail,
     prev_hash: row.prevHash,
-  });
+  };
+}
+
+/** An event in the REST shape (snake_case). */
+export function auditEventOf(row: AuditRow) {
+  return { seq: row.seq, ...eventContent(row), hash: row.hash };
+}
+
+function hashEvent(row: Omit<AuditRow, 'seq' | 'hash'>): string {
+  const canonical = canonicalize(eventContent(row));
   return 'sha256:' + bytesToHex(sha256(new TextEncoder().encode(canonical)));
 }
 

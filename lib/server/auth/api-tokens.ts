@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { CreateTokenRequest } from '@/lib/api/gate-schemas';
-import { Role } from '@/lib/auth/roles';
+import { roleOf } from '@/lib/auth/roles';
 import type { Database } from '../db/client';
 import { apiTokens, user } from '../db/schema';
 import { AppError, notFound } from '../errors';
@@ -71,7 +71,7 @@ export async function principalFromToken(db: Database, token: string): Promise<P
       ),
     );
   if (!row) return null;
-  return { id: row.id, username: row.username ?? row.name, role: Role.catch('viewer').parse(row.role), via: 'token' };
+  return { id: row.id, username: row.username ?? row.name, role: roleOf(row.role), via: 'token' };
 }
 
 const ENV_TOKEN_ID = 'plangate-admin-token';

@@ -1,4 +1,4 @@
-import { hasRole, Role } from '@/lib/auth/roles';
+import { hasRole, roleOf, type Role } from '@/lib/auth/roles';
 import { getDatabase } from '../db/connection';
 import { AppError } from '../errors';
 import { principalFromToken } from './api-tokens';
@@ -31,7 +31,7 @@ export async function authenticate(headers: Headers): Promise<Principal | null> 
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
   const { user } = session;
-  return { id: user.id, username: user.username ?? user.name, role: Role.catch('viewer').parse(user.role), via: 'session' };
+  return { id: user.id, username: user.username ?? user.name, role: roleOf(user.role), via: 'session' };
 }
 
 export async function requireRole(headers: Headers, role: Role): Promise<Principal> {

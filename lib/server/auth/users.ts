@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { hashPassword } from 'better-auth/crypto';
 import type { UserResponse } from '@/lib/api/gate-schemas';
-import { Role } from '@/lib/auth/roles';
+import { roleOf, type Role } from '@/lib/auth/roles';
 import type { Database } from '../db/client';
 import { account, user } from '../db/schema';
 import { isUniqueViolation } from '../db/unique-violation';
@@ -19,7 +19,7 @@ type UserRow = typeof user.$inferSelect;
 const ROLE_LOCK_KEY = 7_316_006;
 
 function summary(row: UserRow): UserSummary {
-  return { id: row.id, username: row.username ?? row.name, role: Role.catch('viewer').parse(row.role), created_at: row.createdAt.toISOString() };
+  return { id: row.id, username: row.username ?? row.name, role: roleOf(row.role), created_at: row.createdAt.toISOString() };
 }
 
 /** Creates a user; a password of null makes a service account that cannot sign in (API tokens only). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { PlannerTask } from '@/lib/plan';
 import { chooseBackend } from '@/lib/planning/choose-backend';
-import { BACKEND_IDS, Stage1Input, type PlanningBackend, type Progress } from '@/lib/planning/planning-types';
+import { BACKEND_IDS, Stage1Input, type PlanPlannedBy, type PlanningBackend, type Progress } from '@/lib/planning/planning-types';
 import { checkedStage2 } from '@/lib/planning/stage2-check';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
@@ -48,7 +48,7 @@ export async function generatePlan(db: Database, raw: unknown, principal: Princi
     throw plannerFailed(backend, error);
   });
   progress(`Storing the plan (${tasks.length} task${tasks.length === 1 ? '' : 's'})`);
-  const plannedBy = { backend: backend.backend, model: backend.model, label: backend.label, notes, at: new Date().toISOString() };
+  const plannedBy: PlanPlannedBy = { backend: backend.backend, model: backend.model, label: backend.label, notes, at: new Date().toISOString() };
   const request = CreatePlanRequest.safeParse({
     title: input.task_description.split('\n')[0].slice(0, 120),
     plan: {
