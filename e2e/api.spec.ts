@@ -243,6 +243,42 @@ test('a proposed SubGraph grouping keeps the invariants, and saving it passes va
   expect(llm.status()).toBe(400);
 });
 
+test('replanning selected tasks gives a proposal with its diff, and applying the accepted part makes a new revision', async ({ request }) => {
+  const planned = {
+    planned_tasks: [
+      { task_id: 'ship', description: 'Get contaminated shipments', execution_type: 'tool', tool_id: 'shipments_list', arguments: { has_contaminants: true, limit: 100 } },
+      { task_id: 'sum', description: 'Summarise them', execution_type: 'llm', function_id: 'gpt-4', dependencies: ['ship'] },
+    ],
+  };
+  const { id } = await (await request.post('/api/plans', { data: { title: 'To replan', plan: planned } })).json();
+  const proposed = await request.post(`/api/plans/${id}/replan`, { data: { task_ids: ['ship', 'sum'], instructions: 'from last week', base_revision: 1 } });
+  expect(proposed.status()).toBe(201);
+  const proposal = await proposed.json();
+  expect(proposal).toMatchObject({ plan_id: id, revision: 1, task_ids: ['ship', 'sum'], planned_by: { backend: 'rule-based' }, applied_revision: null });
+  expect(proposal.diff.map((d: { replaces: string; error: string | null }) => [d.replaces, d.error])).toEqual([
+    ['ship', null],
+    ['sum', null],
+  ]);
+  expect(proposal.replacements[0].tasks[0]).toMatchObject({ task_id: 'ship-r1', tool_id: 'shipments_list', arguments: { has_contaminants: true, date_from: expect.any(String) } });
+  expect(await (await request.get(`/api/plans/${id}/replan/${proposal.proposal_id}`)).json()).toEqual(proposal);
+  expect((await (await request.get(`/api/plans/${id}`)).json()).revision).toBe(1);
+
+  const applied = await request.post(`/api/plans/${id}/replan/${proposal.proposal_id}/apply`, { data: { accepted_task_ids: ['ship'] } });
+  expect(applied.status()).toBe(200);
+  const result = await applied.json();
+  expect(result).toMatchObject({ proposal_id: proposal.proposal_id, revision: 2, applied: ['ship'], plan: { revision: 2, status: 'draft' } });
+  expect(result.plan.plan.planned_tasks.map((t: { task_id: string; main_task_id: string; dependencies: string[] }) => [t.task_id, t.main_task_id, t.dependencies])).toEqual([
+    ['ship-r1', 'ship', []],
+    ['sum', '', ['ship-r1']],
+  ]);
+
+  const again = await request.post(`/api/plans/${id}/replan/${proposal.proposal_id}/apply`, { data: { accepted_task_ids: ['ship'] } });
+  expect([again.status(), (await again.json()).error]).toEqual([409, expect.objectContaining({ code: 'conflict', applied_revision: 2 })]);
+  const unknownTask = await request.post(`/api/plans/${id}/replan`, { data: { task_ids: ['nope'] } });
+  expect([unknownTask.status(), (await unknownTask.json()).error.message]).toEqual([400, `No task "nope" in plan "${id}"`]);
+  expect((await request.get(`/api/plans/${id}/replan/nosuchproposal`)).status()).toBe(404);
+});
+
 test('the OpenAPI document describes every endpoint', async ({ request }) => {
   const doc = await (await request.get('/api/openapi.json')).json();
   expect(doc.openapi).toBe('3.1.0');

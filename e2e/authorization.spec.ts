@@ -38,7 +38,7 @@ async function endpoints(request: APIRequestContext, id: string): Promise<Endpoi
     for (const [method, operation] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       if (Array.isArray(operation.security) && operation.security.length === 0) continue; // public: health, this document
-      const url = route.replace('{id}', id).replace('{rev}', '1').replace('{username}', 'viewer-1').replace('{tokenId}', 'no-such-token').replace('{kind}', 'tools').replace('{key}', 'shipments_list');
+      const url = route.replace('{id}', id).replace('{rev}', '1').replace('{username}', 'viewer-1').replace('{tokenId}', 'no-such-token').replace('{kind}', 'tools').replace('{key}', 'shipments_list').replace('{proposalId}', 'no-such-proposal');
       list.push({ method, url, role: requiredRole(method, route) });
     }
   }

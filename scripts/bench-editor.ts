@@ -7,6 +7,9 @@
  *   - drag_frame_p95_ms: 95th percentile frame time while a node is dragged.
  * Targets (issue 3): interactive at 1,000 tasks < 1.5 s, drag p95 at 1,000 < 33 ms,
  * elk layout of 1,000 tasks < 3 s off the main thread.
+ * And a 2,000-task plan grouped into subgraphs (issue 7), saved collapsed: interactive_ms,
+ * the nodes React Flow draws, and the time from "Expand all" / "Collapse all" to the
+ * canvas showing it.
  *
  * Run: `npm run bench` (after the graph benchmark) or `npx tsx scripts/bench-editor.ts`.
  */
@@ -47,6 +50,50 @@ function planOf(n: number, withPositions: boolean) {
     });
   }
   return { title: `Bench ${n}${withPositions ? '' : ' (no layout)'}`, plan: { planned_tasks: tasks }, view: { positions } };
+}
+
+const GROUPED_TASKS = Number(process.env.BENCH_GROUPED ?? 2000);
+const GROUP_SIZE = 25;
+
+/** The plan grouped by wave, at most GROUP_SIZE tasks a subgraph: acyclic, since every dependency points to a later wave. */
+function groupedPlanOf(n: number) {
+  const body = planOf(n, true);
+  const levels = waveLevels(buildGraphIndex(body.plan.planned_tasks))!;
+  const byWave = new Map<number, string[][]>();
+  body.plan.planned_tasks.forEach((t, i) => {
+    const chunks = byWave.get(levels[i]) ?? byWave.set(levels[i], [[]]).get(levels[i])!;
+    if (chunks[chunks.length - 1].length === GROUP_SIZE) chunks.push([]);
+    chunks[chunks.length - 1].push(t.task_id);
+  });
+  const groups = [...byWave.entries()].sort(([a], [b]) => a - b).flatMap(([, chunks]) => chunks);
+  const owner = new Map(groups.flatMap((ids, g) => ids.map((id) => [id, g] as const)));
+  const subgraphs = groups.map((ids, g) => {
+    const deps = new Set<number>();
+    for (const id of ids) for (const d of body.plan.planned_tasks.find((t) => t.task_id === id)!.dependencies) if (owner.get(d) !== g) deps.add(owner.get(d)!);
+    return { subgraph_id: `sg-${g + 1}`, task_ids: ids, depends_on: [...deps].sort((a, b) => a - b).map((d) => `sg-${d + 1}`) };
+  });
+  return { ...body, title: `Bench ${n} grouped`, subgraphs, view: { ...body.view, collapsed: subgraphs.map((sg) => sg.subgraph_id) } };
+}
+
+/** Milliseconds from a click on `button` until `settled`, an expression evaluated in the page, holds. */
+async function timeToggle(page: Page, button: string, settled: string) {
+  const start = await page.evaluate(() => performance.now());
+  await page.getByRole('button', { name: button }).click();
+  await page.waitForFunction(settled, null, { timeout: 60_000 });
+  return Math.round((await page.evaluate(() => performance.now())) - start);
+}
+
+async function benchGrouped(page: Page) {
+  const body = groupedPlanOf(GROUPED_TASKS);
+  const id = await createPlan(body);
+  await openAndWait(page, `${BASE}/plans/${id}`);
+  const opened = await openAndWait(page, `${BASE}/plans/${id}`);
+  const drawn = () => page.evaluate(() => document.querySelectorAll('.react-flow__node').length);
+  const collapsedNodes = await drawn();
+  const expandMs = await timeToggle(page, 'Expand all', `document.querySelectorAll('.react-flow__node-task').length > 0`);
+  const expandedNodes = await drawn();
+  const collapseMs = await timeToggle(page, 'Collapse all', `document.querySelectorAll('.react-flow__node-task').length === 0`);
+  return { tasks: GROUPED_TASKS, subgraphs: body.subgraphs.length, interactive_collapsed_ms: opened.ready, nodes_drawn_collapsed: collapsedNodes, nodes_drawn_expanded: expandedNodes, expand_all_ms: expandMs, collapse_all_ms: collapseMs };
 }
 
 async function createPlan(body: unknown): Promise<string> {
@@ -154,6 +201,10 @@ async function main() {
       await page.close();
       process.stderr.write(`bench-editor: ${n} tasks done\n`);
     }
+    const groupedPage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signIn(groupedPage);
+    const grouped = await benchGrouped(groupedPage);
+    await groupedPage.close();
     const at1000 = results.find((r) => r.tasks === 1_000) ?? results[0];
     const targets = { interactive_1000_ms: 1_500, drag_frame_p95_1000_ms: 33, layout_1000_ms: 3_000 };
     console.log(
@@ -169,6 +220,7 @@ async function main() {
             layout: at1000.layout_ms < targets.layout_1000_ms,
           },
           results,
+          grouped,
         },
         null,
         2,

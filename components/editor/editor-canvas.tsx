@@ -15,13 +15,15 @@ import {
   type NodeChange,
   type OnMoveEnd,
 } from '@xyflow/react';
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { checkConnection } from '@/lib/flow/connection-check';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
-import { createFlowMapper, type TaskNode } from '@/lib/flow/plan-to-flow';
+import { createFlowMapper, type CanvasNode } from '@/lib/flow/plan-to-flow';
+import { dropTarget, subgraphIdOfNode, type SubgraphBox } from '@/lib/flow/subgraph-boxes';
 import { buildGraphIndex } from '@/lib/graph';
 import { useEditor, useEditorStore } from './editor-context';
-import { nodeTypes } from './task-node';
+import { SubgraphNodeComponent } from './subgraph-node';
+import { TaskNodeComponent } from './task-node';
 import { useValidation } from './use-validation';
 
 const EMPTY: ReadonlySet<string> = new Set();
@@ -33,6 +35,17 @@ const PRO_OPTIONS = { hideAttribution: true };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 const MINIMAP_STYLE = { width: 140, height: 90 };
 const LARGE_PLAN = 300;
+const NODE_TYPES = { task: TaskNodeComponent, subgraph: SubgraphNodeComponent };
+
+/** The expanded subgraph boxes among the canvas nodes, for dropping tasks into. */
+function expandedBoxes(nodes: readonly CanvasNode[]): SubgraphBox[] {
+  const boxes: SubgraphBox[] = [];
+  for (const node of nodes) {
+    if (node.type !== 'subgraph' || node.data.collapsed) continue;
+    boxes.push({ subgraphId: node.data.subgraphId, x: node.position.x, y: node.position.y, width: node.width ?? 0, height: node.height ?? 0, taskCount: node.data.taskCount });
+  }
+  return boxes;
+}
 
 export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveEnd }) {
   const store = useEditorStore();
@@ -42,6 +55,8 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const selectedEdgeId = useEditor((s) => s.selectedEdgeId);
   const notice = useEditor((s) => s.notice);
   const readOnly = useEditor((s) => s.readOnly);
+  const subgraphs = useEditor((s) => s.doc.subgraphs);
+  const collapsedIds = useEditor((s) => s.collapsed);
   const { byTask } = useValidation();
   const flow = useReactFlow();
   const mapper = useMemo(() => createFlowMapper(), []);
@@ -49,30 +64,36 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   // While a node is dragged its positions go straight into React Flow's own store, not
   // through the plan: re-deriving the nodes on every pointer event is what made dragging
   // on large plans slow. The drag lands in the plan, as one undo step, when it ends.
-  const rfStore = useStoreApi<TaskNode, Edge>();
+  const rfStore = useStoreApi<CanvasNode, Edge>();
   const pendingDrag = useRef<Record<string, { x: number; y: number }> | null>(null);
   const [dragging, setDragging] = useState(false);
 
   const index = useMemo(() => buildGraphIndex(tasks), [tasks]);
   const selected = useMemo(() => new Set(selectedTaskIds), [selectedTaskIds]);
   const highlighted = useMemo(() => (notice?.taskIds.length ? new Set(notice.taskIds) : EMPTY), [notice]);
+  const collapsed = useMemo(() => (collapsedIds.length ? new Set(collapsedIds) : EMPTY), [collapsedIds]);
   const inputs = useMemo(
-    () => ({ tasks, positions: savedPositions, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly }),
-    [tasks, savedPositions, selected, selectedEdgeId, byTask, highlighted, readOnly],
+    () => ({ tasks, positions: savedPositions, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly, subgraphs, collapsed }),
+    [tasks, savedPositions, selected, selectedEdgeId, byTask, highlighted, readOnly, subgraphs, collapsed],
   );
   const nodes = useMemo(() => mapper.nodes(inputs), [mapper, inputs]);
+  const nodesRef = useRef(nodes);
+  useLayoutEffect(() => {
+    nodesRef.current = nodes;
+  });
   // Edges do not depend on positions, so dragging a node never rebuilds them.
   const edges = useMemo(
-    () => mapper.edges({ tasks, positions: {}, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly }),
-    [mapper, tasks, selected, selectedEdgeId, byTask, highlighted, readOnly],
+    () => mapper.edges({ tasks, positions: {}, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly, subgraphs, collapsed }),
+    [mapper, tasks, selected, selectedEdgeId, byTask, highlighted, readOnly, subgraphs, collapsed],
   );
 
   const onNodesChange = useCallback(
-    (changes: NodeChange<TaskNode>[]) => {
+    (changes: NodeChange<CanvasNode>[]) => {
       const state = store.getState();
       let selection: Set<string> | null = null;
-      const moves: NodeChange<TaskNode>[] = [];
+      const moves: NodeChange<CanvasNode>[] = [];
       for (const change of changes) {
+        if ('id' in change && subgraphIdOfNode(change.id) !== null) continue;
         if (change.type === 'position' && change.position && change.dragging) {
           pendingDrag.current ??= {};
           pendingDrag.current[change.id] = { x: Math.round(change.position.x), y: Math.round(change.position.y) };
@@ -104,12 +125,26 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   );
 
   const onNodeDragStart = useCallback(() => setDragging(true), []);
-  const onNodeDragStop = useCallback(() => {
-    const drag = pendingDrag.current;
-    pendingDrag.current = null;
-    setDragging(false);
-    if (drag) store.getState().moveTasks(drag);
-  }, [store]);
+  // Dropping a task inside another subgraph's box moves it there, with its new position,
+  // as one step; a refused move puts the tasks back where they were.
+  const onNodeDragStop = useCallback(
+    (_: unknown, node: CanvasNode) => {
+      const drag = pendingDrag.current;
+      pendingDrag.current = null;
+      setDragging(false);
+      if (!drag) return;
+      const state = store.getState();
+      const own = state.doc.subgraphs.find((sg) => sg.task_ids.includes(node.id))?.subgraph_id;
+      const at = drag[node.id];
+      const target = own && at ? dropTarget(expandedBoxes(nodesRef.current), { x: at.x + NODE_SIZE.width / 2, y: at.y + NODE_SIZE.height / 2 }, own) : null;
+      if (!target) {
+        state.moveTasks(drag);
+        return;
+      }
+      if (!state.moveToSubgraph(Object.keys(drag), target, drag)) rfStore.getState().setNodes(nodesRef.current);
+    },
+    [store, rfStore],
+  );
 
   const isValidConnection = useCallback(
     (connection: Connection | Edge) => {
@@ -138,7 +173,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   }, []);
 
   const onDelete = useCallback(
-    ({ nodes: gone, edges: cut }: { nodes: TaskNode[]; edges: Edge[] }) => {
+    ({ nodes: gone, edges: cut }: { nodes: CanvasNode[]; edges: Edge[] }) => {
       store.getState().deleteElements(
         gone.map((n) => n.id),
         cut.map((e) => ({ from: e.source, to: e.target })),
@@ -158,11 +193,11 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
 
   return (
     <div className="relative h-full w-full" onDoubleClick={onDoubleClick}>
-      <ReactFlow<TaskNode, Edge>
+      <ReactFlow<CanvasNode, Edge>
         aria-label="Plan graph"
         nodes={nodes}
         edges={edges}
-        nodeTypes={nodeTypes}
+        nodeTypes={NODE_TYPES}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onNodeDragStart={onNodeDragStart}

@@ -4,11 +4,24 @@ import { parseEdgeId } from '@/lib/flow/plan-to-flow';
 import { useEditor, useEditorStore, useHistory } from './editor-context';
 import { ExportMenu } from './export-menu';
 import { SaveControls } from './save-controls';
+import { SubgraphToolbar } from './subgraph-toolbar';
 
 const button =
   'rounded border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40';
 
-export function EditorToolbar({ onTidy, onFit, onCopyLink, laying }: { onTidy: () => void; onFit: () => void; onCopyLink: () => void; laying: boolean }) {
+export function EditorToolbar({
+  onTidy,
+  onFit,
+  onCopyLink,
+  onOptimise,
+  laying,
+}: {
+  onTidy: () => void;
+  onFit: () => void;
+  onCopyLink: () => void;
+  onOptimise: () => void;
+  laying: boolean;
+}) {
   const store = useEditorStore();
   const { canUndo, canRedo, undo, redo } = useHistory();
   const readOnly = useEditor((s) => s.readOnly);
@@ -45,8 +58,10 @@ export function EditorToolbar({ onTidy, onFit, onCopyLink, laying }: { onTidy: (
           <button type="button" className={button} disabled={laying} onClick={onTidy}>
             {laying ? 'Laying out…' : 'Tidy up'}
           </button>
+          <span aria-hidden className="mx-1 h-5 w-px bg-slate-200" />
         </>
       )}
+      <SubgraphToolbar button={button} onOptimise={onOptimise} />
       <button type="button" className={button} onClick={onFit}>
         Fit view
       </button>

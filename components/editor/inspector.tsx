@@ -5,6 +5,7 @@ import { EXECUTION_TYPES, type PlannerTask, type PlannerTaskInput } from '@/lib/
 import { taskLabel } from '@/lib/flow/task-label';
 import { useEditor, useEditorStore } from './editor-context';
 import { Stage2Panel } from './stage2-panel';
+import { SubgraphField } from './subgraph-field';
 
 // Edits every PlannerTask field. Text fields apply on blur or Enter, so one edit of a
 // field is one undo step rather than one per keystroke; invalid input shows an inline
@@ -216,6 +217,7 @@ export function Inspector() {
         <TextField label="Function id" field="function_id" value={task.function_id ?? ''} apply={apply} mono disabled={readOnly} />
       </div>
       <Dependencies task={task} disabled={readOnly} />
+      <SubgraphField taskId={task.task_id} disabled={readOnly} />
       <Stage2Panel task={task} readOnly={readOnly} />
       <JsonField label="Parameters (JSON)" field="parameters" value={task.parameters} apply={apply} disabled={readOnly} />
       <JsonField label="Arguments (JSON)" field="arguments" value={task.arguments} apply={apply} disabled={readOnly} />

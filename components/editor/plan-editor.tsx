@@ -14,6 +14,7 @@ import { SimulationContext, type TaskSimState } from './simulation-context';
 import { Inspector } from './inspector';
 import { IssuesPanel } from './issues-panel';
 import { NoticeBar } from './notice-bar';
+import { OptimisePanel } from './optimise-panel';
 import { Outline } from './outline';
 
 export interface PlanEditorProps {
@@ -100,6 +101,7 @@ const EditorShell = memo(function EditorShell() {
     return doc.plan.planned_tasks.some((t) => !doc.view.positions[t.task_id]);
   });
   // The link as opened: read once, since this editor rewrites the query as the operator works.
+  const [optimising, setOptimising] = useState(false);
   const [openedWith] = useState(() => (typeof window === 'undefined' ? '' : window.location.search));
   const flowRef = useRef(flow);
   useLayoutEffect(() => {
@@ -216,7 +218,7 @@ const EditorShell = memo(function EditorShell() {
     <div className="flex h-full flex-col">
       <SelectionInUrl />
       <UnsavedChangesGuard />
-      <EditorToolbar onTidy={() => void tidy()} onFit={() => void flow.fitView({ duration: 250 })} onCopyLink={() => void copyLink()} laying={laying} />
+      <EditorToolbar onTidy={() => void tidy()} onFit={() => void flow.fitView({ duration: 250 })} onCopyLink={() => void copyLink()} onOptimise={() => setOptimising((open) => !open)} laying={laying} />
       <div className="flex min-h-0 flex-1">
         <div className="w-64 shrink-0 border-r border-slate-200 bg-white">
           <Outline ref={searchRef} onReveal={revealOne} />
@@ -224,6 +226,7 @@ const EditorShell = memo(function EditorShell() {
         <div className="flex min-w-0 flex-1 flex-col">
           <div className="relative min-h-0 flex-1">
             <EditorCanvas onViewportSettled={onViewportSettled} />
+            {optimising && <OptimisePanel onClose={() => setOptimising(false)} />}
             <div className="pointer-events-none absolute inset-x-0 top-3 z-10 flex justify-center">
               <NoticeBar />
             </div>

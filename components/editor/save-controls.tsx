@@ -20,13 +20,13 @@ export function SaveControls() {
   const [error, setError] = useState<string | null>(null);
 
   async function save() {
-    const { planId, baseRevision, doc } = store.getState();
+    const { planId, baseRevision, doc, collapsed } = store.getState();
     setSaving(true);
     setError(null);
     try {
       const result = await savePlanAction({
         id: planId,
-        request: { base_revision: baseRevision, plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs, view: doc.view, message: message.trim() || undefined },
+        request: { base_revision: baseRevision, plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs, view: { ...doc.view, collapsed }, message: message.trim() || undefined },
       });
       if (result.ok) {
         store.getState().markSaved(result.data.revision, doc);

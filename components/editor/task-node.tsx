@@ -81,4 +81,3 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
 }
 
 export const TaskNodeComponent = memo(TaskNodeView);
-export const nodeTypes = { task: TaskNodeComponent };

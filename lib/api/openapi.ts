@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORMAT_IDS } from '@/lib/formats/format';
 import { Phase1Payload, Phase2Payload } from '@/lib/planning/behavior-controller-protocol';
 import { RESOURCE_KINDS, Registry } from '@/lib/registry';
+import { ApplyReplanRequest, ReplanRequest } from '@/lib/replan/replan-types';
 import { DryRunOptions } from '@/lib/simulate/dry-run';
 import { OptimizeRequest } from '@/lib/server/optimize/optimize-service';
 import { GenerateRequest, Stage2Request } from '@/lib/server/planning/planning-service';
@@ -48,6 +49,7 @@ const errors = (statuses: number[]) =>
 
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const revParam = { name: 'rev', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } };
+const proposalParam = { name: 'proposalId', in: 'path', required: true, schema: { type: 'string' } };
 
 export function openApiDocument() {
   return {
@@ -240,9 +242,40 @@ export function openApiDocument() {
         parameters: [idParam],
         post: {
           summary:
-            'Propose a SubGraph grouping of the head revision (editor): chains that gain nothing from separate dispatch are merged, never lengthening the dry run at `workers`. Returns { revision, content_hash, subgraphs, report }; save the plan with these subgraphs to apply it',
+            'Propose a SubGraph grouping of the head revision (editor). `rule`: chains that gain nothing from separate dispatch are merged, never lengthening the dry run at `workers`. `llm` (needs LLM_BASE_URL and LLM_MODEL, else 400): the model groups the tasks by meaning; its grouping is checked against the invariants and used if they hold, else the rule-based grouping is returned with the reason in `llm.reason`. Save the plan with the returned subgraphs to apply it',
           requestBody: { ...body(OptimizeRequest), required: false },
-          responses: { 200: { description: '{ revision, content_hash, subgraphs, report }' }, ...errors([400, 404, 415, 422]) },
+          responses: {
+            200: {
+              description:
+                '{ revision, content_hash, strategy, subgraphs, report, llm? }: `strategy` is the optimiser that made `subgraphs`; `llm` is { accepted, reason, model, proposed } when the model was asked',
+            },
+            ...errors([400, 404, 415, 422, 502, 503]),
+          },
+        },
+      },
+      '/api/plans/{id}/replan': {
+        parameters: [idParam],
+        post: {
+          summary:
+            "Replan selected tasks of the head revision (editor; seed 000's SubGraphRePlanner). `task_ids` (else the tasks marked `mark_replan`) each get a replacement: one or more new tasks with `main_task_id` = the replaced id, taking over its dependencies and dependents. `instructions` is seed 000's custom_append_text. Stored as a proposal with a per-task `diff`; the plan does not change until it is applied",
+          requestBody: body(ReplanRequest),
+          responses: {
+            201: { description: '{ proposal_id, plan_id, revision, content_hash, task_ids, instructions, replacements, planned_by, notes, diff, created_by, created_at, applied_revision, applied_at }' },
+            ...errors([400, 404, 409, 415, 502, 503]),
+          },
+        },
+      },
+      '/api/plans/{id}/replan/{proposalId}': {
+        parameters: [idParam, proposalParam],
+        get: { summary: 'A replan proposal, with its diff against the revision it was made for and the revision it was applied as, if any', responses: { 200: { description: 'The proposal' }, ...errors([404]) } },
+      },
+      '/api/plans/{id}/replan/{proposalId}/apply': {
+        parameters: [idParam, proposalParam],
+        post: {
+          summary:
+            'Apply the accepted replacements of a proposal as one new revision (editor): `accepted_task_ids` names the replaced tasks whose replacement is accepted; the others stay. The plan returns to draft and its approvals are void. 409 when the proposal was applied already or the plan has moved on; 422 when the accepted part cannot be applied (a cycle, named)',
+          requestBody: body(ApplyReplanRequest),
+          responses: { 200: { description: '{ proposal_id, revision, content_hash, applied, plan }' }, ...errors([400, 404, 409, 415, 422]) },
         },
       },
       '/api/registry': {

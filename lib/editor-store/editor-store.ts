@@ -15,6 +15,7 @@ import {
   type PlanDocument,
   type PlannerTaskInput,
 } from '@/lib/plan';
+import { groupingError, mergeSubgraphs, moveTasksToSubgraph, resyncSubgraphs, setSubgraphs, splitSubgraph, type Grouping } from '@/lib/optimize/subgraph-edits';
 import { copyTasks, pasteTasks, type ClipboardContent } from './clipboard';
 import { uniqueId } from './unique-id';
 
@@ -46,6 +47,8 @@ export interface EditorState {
   selectedEdgeId: string | null;
   notice: Notice | null;
   clipboard: ClipboardContent | null;
+  /** Subgraphs drawn as one node. Saved with the view, but collapsing is not an edit. */
+  collapsed: string[];
 
   select(taskIds: string[]): void;
   selectEdge(edgeId: string | null): void;
@@ -65,6 +68,21 @@ export interface EditorState {
   paste(): void;
   duplicateSelection(): void;
 
+  /** Replaces the grouping (an optimiser's proposal), refused if it breaks an invariant. */
+  applyGrouping(groups: Grouping, message: string): boolean;
+  clearSubgraphs(): void;
+  /** Moves tasks into a subgraph (with the positions they were dropped at), as one step. */
+  moveToSubgraph(taskIds: string[], subgraphId: string, positions?: Record<string, Position>): boolean;
+  /** Moves the selected tasks out of their subgraph into a new one. */
+  splitSelection(): boolean;
+  /** Merges the subgraphs holding the selected tasks into one. */
+  mergeSelection(): boolean;
+  toggleCollapsed(subgraphId: string): void;
+  setAllCollapsed(collapsed: boolean): void;
+
+  /** A revision made elsewhere from this editor's saved one (an applied replan): one undo step, already saved. */
+  applySavedRevision(doc: PlanDocument, revision: number): void;
+
   /** `sent` is the document that was saved; edits made while saving stay unsaved. */
   markSaved(revision: number, sent: PlanDocument): void;
   loadRevision(doc: PlanDocument, revision: number): void;
@@ -78,6 +96,22 @@ export interface EditorInit {
   registry?: Registry;
 }
 
+/** Commands whose refusals protect the subgraph invariants, shown as refusals rather than errors. */
+const GROUPING_COMMANDS = new Set(['grouping', 'setSubgraphs', 'moveTasksToSubgraph', 'splitSubgraph', 'mergeSubgraphs']);
+
+/**
+ * A grouped plan's grouping follows task and dependency edits (new tasks get a subgraph
+ * of their own, depends_on is derived again); an edit that would make subgraphs wait on
+ * each other is refused, as a dependency cycle is.
+ */
+function keepGrouping(before: PlanDocument, next: PlanDocument): PlanDocument {
+  if (next.subgraphs.length === 0 || next.plan.planned_tasks === before.plan.planned_tasks) return next;
+  const synced = resyncSubgraphs(next);
+  const error = groupingError(synced.plan.planned_tasks, synced.subgraphs);
+  if (error && !groupingError(before.plan.planned_tasks, before.subgraphs)) throw new PlanCommandError('grouping', error);
+  return synced;
+}
+
 export function createEditorStore(init: EditorInit) {
   // The history API exists only once the store does; commands reach it through this.
   const history = { pause: () => {}, resume: () => {}, clear: () => {} };
@@ -88,15 +122,23 @@ export function createEditorStore(init: EditorInit) {
         const edit = (fn: (doc: PlanDocument) => PlanDocument, after?: Partial<EditorState>): boolean => {
           if (get().readOnly) return false;
           try {
-            const next = fn(get().doc);
+            const before = get().doc;
+            const next = keepGrouping(before, fn(before));
             // A command that changed nothing is not an edit: no undo step, no unsaved state.
             set(next === get().doc ? { notice: null, ...after } : { doc: next, notice: null, ...after });
             return true;
           } catch (error) {
             if (!(error instanceof PlanCommandError)) throw error;
-            set({ notice: { kind: 'error', message: error.message.replace(/^\w+: /, ''), taskIds: [] } });
+            set({ notice: { kind: GROUPING_COMMANDS.has(error.command) ? 'refusal' : 'error', message: error.message.replace(/^\w+: /, ''), taskIds: [] } });
             return false;
           }
+        };
+        /** Subgraphs of the selected tasks, in plan order of the subgraphs. */
+        const selectedSubgraphs = (): string[] => {
+          const selected = new Set(get().selectedTaskIds);
+          return get()
+            .doc.subgraphs.filter((sg) => sg.task_ids.some((id) => selected.has(id)))
+            .map((sg) => sg.subgraph_id);
         };
         /** Adds copies of the clipboard's tasks under fresh ids, selected, as one step. */
         const insertCopies = (clip: ClipboardContent) => {
@@ -122,6 +164,7 @@ export function createEditorStore(init: EditorInit) {
           selectedEdgeId: null,
           notice: null,
           clipboard: null,
+          collapsed: init.doc.view.collapsed,
 
           select: (taskIds) => set({ selectedTaskIds: taskIds, selectedEdgeId: null }),
           selectEdge: (edgeId) => set({ selectedEdgeId: edgeId, selectedTaskIds: edgeId ? [] : get().selectedTaskIds }),
@@ -140,7 +183,7 @@ export function createEditorStore(init: EditorInit) {
           updateTask(taskId, patch) {
             if (get().readOnly) return 'This revision is read-only';
             try {
-              const next = updateTask(get().doc, taskId, patch);
+              const next = keepGrouping(get().doc, updateTask(get().doc, taskId, patch));
               if (next !== get().doc) set({ doc: next });
               return null;
             } catch (error) {
@@ -231,13 +274,56 @@ export function createEditorStore(init: EditorInit) {
             if (clip) insertCopies(clip);
           },
 
+          applyGrouping(groups, message) {
+            return edit((doc) => setSubgraphs(doc, groups), { notice: { kind: 'info', message, taskIds: [] }, collapsed: [] });
+          },
+
+          clearSubgraphs() {
+            edit((doc) => ({ ...doc, subgraphs: [] }), { collapsed: [] });
+          },
+
+          moveToSubgraph(taskIds, subgraphId, positions) {
+            return edit((doc) => moveTasksToSubgraph(positions ? setPositions(doc, positions) : doc, taskIds, subgraphId));
+          },
+
+          splitSelection() {
+            let created = '';
+            const ok = edit((doc) => {
+              const split = splitSubgraph(doc, get().selectedTaskIds);
+              created = split.subgraphId;
+              return split.doc;
+            });
+            if (ok) set({ notice: { kind: 'info', message: `Moved the selected tasks into a new subgraph, ${created}`, taskIds: [] } });
+            return ok;
+          },
+
+          mergeSelection() {
+            const ids = selectedSubgraphs();
+            const ok = edit((doc) => mergeSubgraphs(doc, ids));
+            if (ok) set({ notice: { kind: 'info', message: `Merged ${ids.join(', ')} into ${ids[0]}`, taskIds: [] } });
+            return ok;
+          },
+
+          toggleCollapsed(subgraphId) {
+            const collapsed = get().collapsed;
+            set({ collapsed: collapsed.includes(subgraphId) ? collapsed.filter((id) => id !== subgraphId) : [...collapsed, subgraphId] });
+          },
+
+          setAllCollapsed(collapsed) {
+            set({ collapsed: collapsed ? get().doc.subgraphs.map((sg) => sg.subgraph_id) : [] });
+          },
+
+          applySavedRevision(doc, revision) {
+            set({ doc, savedDoc: doc, baseRevision: revision, selectedTaskIds: [], selectedEdgeId: null });
+          },
+
           markSaved(revision, sent) {
             set({ baseRevision: revision, savedDoc: sent });
           },
 
           loadRevision(doc, revision) {
             history.pause();
-            set({ doc, savedDoc: doc, baseRevision: revision, notice: null, selectedEdgeId: null });
+            set({ doc, savedDoc: doc, baseRevision: revision, notice: null, selectedEdgeId: null, collapsed: doc.view.collapsed });
             history.resume();
             history.clear();
           },

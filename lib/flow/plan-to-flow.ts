@@ -1,6 +1,7 @@
 import type { Edge, Node } from '@xyflow/react';
-import type { PlannerTask } from '@/lib/plan';
+import type { PlannerTask, SubGraph } from '@/lib/plan';
 import { NODE_SIZE } from './elk-graph';
+import { groupNodeId, subgraphBoxes } from './subgraph-boxes';
 import { taskLabel } from './task-label';
 
 // Plan → React Flow nodes and edges. Objects are cached by their inputs so that, on a
@@ -16,6 +17,9 @@ export type TaskNodeData = {
   readOnly: boolean;
 };
 export type TaskNode = Node<TaskNodeData, 'task'>;
+export type SubgraphNodeData = { subgraphId: string; taskCount: number; collapsed: boolean; highlighted: boolean };
+export type SubgraphNode = Node<SubgraphNodeData, 'subgraph'>;
+export type CanvasNode = TaskNode | SubgraphNode;
 export type DependencyEdge = Edge<{ highlighted: boolean }>;
 
 export interface FlowInputs {
@@ -26,6 +30,23 @@ export interface FlowInputs {
   issuesByTask: ReadonlyMap<string, { count: number; hasError: boolean }>;
   highlighted: ReadonlySet<string>;
   readOnly: boolean;
+  subgraphs: readonly SubGraph[];
+  /** Subgraphs drawn as one node: their tasks and inner edges are not drawn. */
+  collapsed: ReadonlySet<string>;
+}
+
+const fallbackPosition = (i: number) => ({ x: (i % 20) * 280, y: Math.floor(i / 20) * 120 });
+
+/** Task id → the canvas node that stands for it when its subgraph is collapsed. */
+function collapsedOwners(input: Pick<FlowInputs, 'subgraphs' | 'collapsed'>): Map<string, string> {
+  const owner = new Map<string, string>();
+  if (input.collapsed.size === 0) return owner;
+  for (const sg of input.subgraphs) {
+    if (!input.collapsed.has(sg.subgraph_id)) continue;
+    const node = groupNodeId(sg.subgraph_id);
+    for (const id of sg.task_ids) owner.set(id, node);
+  }
+  return owner;
 }
 
 // JSON, not "from->to": task ids are free text and may contain any separator.
@@ -46,12 +67,44 @@ export function createFlowMapper() {
   let nodeCache = new Map<string, NodeCacheEntry>();
   let edgeCache = new Map<string, DependencyEdge>();
 
-  function nodes(input: FlowInputs): TaskNode[] {
+  /** Subgraph nodes come first so that they are drawn beneath the tasks. */
+  function groupNodes(input: FlowInputs): SubgraphNode[] {
+    if (input.subgraphs.length === 0) return [];
+    const order = new Map(input.tasks.map((t, i) => [t.task_id, i]));
+    const boxes = subgraphBoxes(input.subgraphs, (id) => {
+      const i = order.get(id);
+      return i === undefined ? undefined : (input.positions[id] ?? fallbackPosition(i));
+    });
+    const members = new Map(input.subgraphs.map((sg) => [sg.subgraph_id, sg.task_ids]));
+    return boxes.map((box) => {
+      const collapsed = input.collapsed.has(box.subgraphId);
+      const highlighted = (members.get(box.subgraphId) ?? []).some((id) => input.highlighted.has(id));
+      return {
+        id: groupNodeId(box.subgraphId),
+        type: 'subgraph',
+        position: { x: box.x, y: box.y },
+        width: collapsed ? NODE_SIZE.width : box.width,
+        height: collapsed ? NODE_SIZE.height : box.height,
+        draggable: false,
+        selectable: false,
+        deletable: false,
+        connectable: false,
+        // An expanded box lets pointer events through to the pane and tasks beneath it; its header takes them back.
+        style: collapsed ? undefined : { pointerEvents: 'none' },
+        ariaLabel: `Subgraph ${box.subgraphId}, ${box.taskCount} task${box.taskCount === 1 ? '' : 's'}${collapsed ? ', collapsed' : ''}`,
+        data: { subgraphId: box.subgraphId, taskCount: box.taskCount, collapsed, highlighted },
+      };
+    });
+  }
+
+  function nodes(input: FlowInputs): CanvasNode[] {
     const next = new Map<string, NodeCacheEntry>();
-    const out: TaskNode[] = [];
+    const out: CanvasNode[] = groupNodes(input);
+    const hidden = collapsedOwners(input);
     input.tasks.forEach((task, i) => {
       if (next.has(task.task_id)) return; // duplicate ids are reported by validation; draw the first
-      const position = input.positions[task.task_id] ?? { x: (i % 20) * 280, y: Math.floor(i / 20) * 120 };
+      if (hidden.has(task.task_id)) return;
+      const position = input.positions[task.task_id] ?? fallbackPosition(i);
       const selected = input.selectedTaskIds.has(task.task_id);
       const issueInfo = input.issuesByTask.get(task.task_id);
       const issues = issueInfo ? `${issueInfo.count}:${issueInfo.hasError}` : '';
@@ -99,10 +152,22 @@ export function createFlowMapper() {
   function edges(input: FlowInputs): DependencyEdge[] {
     const known = new Map(input.tasks.map((t) => [t.task_id, t]));
     const next = new Map<string, DependencyEdge>();
+    const hidden = collapsedOwners(input);
     for (const task of input.tasks) {
       for (const dep of task.dependencies) {
         const from = known.get(dep);
         if (!from || dep === task.task_id) continue;
+        const source = hidden.get(dep);
+        const target = hidden.get(task.task_id);
+        if (source !== undefined || target !== undefined) {
+          // A subgraph-level edge: drawn between the nodes that stand for the tasks, once.
+          const s = source ?? dep;
+          const t = target ?? task.task_id;
+          const id = edgeId(s, t);
+          if (s === t || next.has(id)) continue;
+          next.set(id, edgeCache.get(id) ?? { id, source: s, target: t, selectable: false, deletable: false, reconnectable: false, focusable: false, className: 'plangate-edge-subgraph' });
+          continue;
+        }
         const id = edgeId(dep, task.task_id);
         if (next.has(id)) continue;
         const selected = input.selectedEdgeId === id;

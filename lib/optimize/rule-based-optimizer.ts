@@ -28,24 +28,10 @@
 
 import type { GraphIndex, GraphTaskInput } from '@/lib/graph';
 import type { SubGraph } from '@/lib/plan';
-import { createScheduler } from '@/lib/simulate/schedule';
+import { groupingReport, ms, plural, taskLevelDryRun, type OptimizeReport } from './grouping-report';
 import { scheduleSubgraphs } from './subgraph-schedule';
 
-export interface OptimizeReport {
-  /** Number of subgraphs returned. */
-  subgraphs: number;
-  /** Tasks minus subgraphs: dispatches no longer needed. */
-  dispatches_saved: number;
-  /** Dry-run makespan (ms) dispatching task by task at `workers` workers. */
-  makespan_before_ms: number;
-  /** Dry-run makespan (ms) dispatching the returned subgraphs at `workers` workers; never above the before figure. */
-  makespan_after_ms: number;
-  /** Critical path (ms) of the plan; grouping by chain links never changes it. */
-  critical_path_ms: number;
-  workers: number;
-  /** What was done and why, one sentence each. */
-  reasons: string[];
-}
+export type { OptimizeReport } from './grouping-report';
 
 export interface OptimizeResult {
   subgraphs: SubGraph[];
@@ -135,9 +121,6 @@ const MAX_REFINE_RUNS = 24;
 const MIN_REFINE_RUNS = 4;
 const REFINE_WORK = 100_000;
 
-const ms = (x: number): string => `${x.toLocaleString('en')} ms`;
-const plural = (count: number, word: string, many = `${word}s`): string => `${count.toLocaleString('en')} ${count === 1 ? word : many}`;
-
 /**
  * Groups the plan's tasks into subgraphs by merging chain links, and reports the
  * grouping with a dry run at `workers` workers (durations in ms by task node index).
@@ -153,13 +136,7 @@ export function optimizeSubgraphs(
 ): OptimizeResult {
   const { n, succOffsets, predOffsets } = index;
   // Task-level dry run first: it validates the input and rejects cyclic plans.
-  const taskRun = createScheduler({
-    index,
-    durations,
-    costs: new Float64Array(n),
-    types: new Uint8Array(n),
-    workers,
-  }).run();
+  const taskRun = taskLevelDryRun(index, durations, workers);
   const before = taskRun.makespanMs;
   const criticalPathMs = taskRun.criticalPathMs;
 
@@ -174,24 +151,10 @@ export function optimizeSubgraphs(
   }
 
   const reasons: string[] = [];
-  const finish = (subgraphs: SubGraph[], after: number): OptimizeResult => {
-    const saved = n - subgraphs.length;
-    reasons.push(
-      `${plural(subgraphs.length, 'subgraph')} for ${plural(n, 'task')}: ${plural(saved, 'dispatch', 'dispatches')} saved; dry run at P = ${workers}: ${ms(before)} task by task, ${ms(after)} by subgraph`,
-    );
-    return {
-      subgraphs,
-      report: {
-        subgraphs: subgraphs.length,
-        dispatches_saved: saved,
-        makespan_before_ms: before,
-        makespan_after_ms: after,
-        critical_path_ms: criticalPathMs,
-        workers,
-        reasons,
-      },
-    };
-  };
+  const finish = (subgraphs: SubGraph[], after: number): OptimizeResult => ({
+    subgraphs,
+    report: groupingReport(subgraphs, n, workers, taskRun, after, reasons),
+  });
 
   if (links === 0) {
     reasons.push(

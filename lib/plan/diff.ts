@@ -32,6 +32,13 @@ function asEdge(key: string) {
   return { from, to };
 }
 
+/** The fields of `after` whose value differs from `before`'s (canonical JSON), in `after`'s field order. */
+export function changedFields(before: PlannerTask, after: PlannerTask): TaskChange['fields'] {
+  return (Object.keys(after) as Array<keyof PlannerTask>)
+    .filter((field) => !same(before[field], after[field]))
+    .map((field) => ({ field, before: before[field], after: after[field] }));
+}
+
 export function diffPlans(before: Pick<PlanDocument, 'plan' | 'job' | 'subgraphs'>, after: Pick<PlanDocument, 'plan' | 'job' | 'subgraphs'>): PlanDiff {
   const old = new Map(before.plan.planned_tasks.map((t) => [t.task_id, t]));
   const next = new Map(after.plan.planned_tasks.map((t) => [t.task_id, t]));
@@ -39,9 +46,7 @@ export function diffPlans(before: Pick<PlanDocument, 'plan' | 'job' | 'subgraphs
   for (const [id, task] of next) {
     const prior = old.get(id);
     if (!prior) continue;
-    const fields = (Object.keys(task) as Array<keyof PlannerTask>)
-      .filter((field) => field !== 'dependencies' && !same(prior[field], task[field]))
-      .map((field) => ({ field, before: prior[field], after: task[field] }));
+    const fields = changedFields(prior, task).filter((f) => f.field !== 'dependencies');
     if (fields.length) changed.push({ task_id: id, fields });
   }
   const beforeEdges = edges(before.plan.planned_tasks);

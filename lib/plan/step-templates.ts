@@ -9,8 +9,19 @@ export const STEP_TEMPLATE = /\$\{\s*step\[(\d+)\]([^}]*)\}/g;
  * does not is read by position.
  */
 export function stepResolver(taskIds: readonly string[], idToIndex: ReadonlyMap<string, number>): (n: number) => number | undefined {
-  const named = taskIds.some((id) => id.startsWith('step-'));
+  const named = namesSteps(taskIds);
   return (n) => (named ? idToIndex.get(`step-${n}`) : n < taskIds.length ? n : undefined);
+}
+
+/** Whether `step[n]` in this plan means the task with id step-<n> (else the n-th task). */
+export function namesSteps(taskIds: readonly string[]): boolean {
+  return taskIds.some((id) => id.startsWith('step-'));
+}
+
+/** n for an id step-<n> that `step[n]` can name, else undefined. */
+export function stepNumberOf(taskId: string): number | undefined {
+  const match = /^step-(0|[1-9]\d*)$/.exec(taskId);
+  return match ? Number(match[1]) : undefined;
 }
 
 type Segment = { key: string } | { index: number } | { all: true };
@@ -54,4 +65,33 @@ export function evaluateStepPath(value: unknown, path: string): { found: true; v
     return walk((current as Record<string, unknown>)[head.key], tail, `${done}.${head.key}`);
   };
   return walk(value, parts, '');
+}
+
+/**
+ * `value` with the step number of every template that `renumber` maps to another number
+ * rewritten, e.g. `${step[0].data.*.id}` → `${step[4].data.*.id}`. Parts without a
+ * changed template are returned as they are (same references), so callers can tell an
+ * untouched task by identity.
+ */
+export function renumberStepTemplates<T>(value: T, renumber: (n: number) => number | undefined): T {
+  const visit = (item: unknown): unknown => {
+    if (typeof item === 'string') {
+      if (!item.includes('step[')) return item;
+      return item.replace(STEP_TEMPLATE, (raw: string, n: string) => {
+        const next = renumber(Number(n));
+        return next === undefined || next === Number(n) ? raw : raw.replace(`[${n}]`, `[${next}]`);
+      });
+    }
+    if (Array.isArray(item)) {
+      const mapped = item.map(visit);
+      return mapped.some((m, i) => m !== item[i]) ? mapped : item;
+    }
+    if (item !== null && typeof item === 'object') {
+      const entries = Object.entries(item);
+      const mapped = entries.map(([key, v]) => [key, visit(v)] as const);
+      return mapped.some(([, m], i) => m !== entries[i]![1]) ? Object.fromEntries(mapped) : item;
+    }
+    return item;
+  };
+  return visit(value) as T;
 }

@@ -1,4 +1,4 @@
-import { llmConfigFromEnv } from '@/lib/llm/llm-config';
+import { llmConfigFromEnv, type LlmConfig } from '@/lib/llm/llm-config';
 import { behaviorControllerBackend } from './behavior-controller-backend';
 import { llmBackend } from './llm-backend';
 import { BACKEND_IDS, type BackendId, type PlanningBackend } from './planning-types';
@@ -10,22 +10,30 @@ import { ruleBasedBackend } from './rule-based-backend';
  * fall-back to another one.
  */
 export function chooseBackend(requested?: BackendId, env: NodeJS.ProcessEnv = process.env): PlanningBackend {
-  const configured = env.PLANGATE_PLANNER;
-  if (!requested && configured && !(BACKEND_IDS as readonly string[]).includes(configured)) {
-    throw new Error(`PLANGATE_PLANNER is "${configured}"; use one of ${BACKEND_IDS.join(', ')}`);
-  }
-  const id = requested ?? (configured as BackendId | undefined) ?? 'rule-based';
-  if (id === 'llm') {
-    const config = llmConfigFromEnv(env);
-    if (!config) throw new Error('The LLM planner needs LLM_BASE_URL and LLM_MODEL');
-    return llmBackend(config);
-  }
+  const id = chosenBackendId(requested, env);
+  if (id === 'llm') return llmBackend(requiredLlmConfig(env));
   if (id === 'behavior-controller') {
     if (!env.BEHAVIOR_CONTROLLER_URL) throw new Error('The Behavior Controller planner needs BEHAVIOR_CONTROLLER_URL');
     if (!URL.canParse(env.BEHAVIOR_CONTROLLER_URL)) throw new Error('BEHAVIOR_CONTROLLER_URL is not a URL');
     return behaviorControllerBackend(env.BEHAVIOR_CONTROLLER_URL);
   }
   return ruleBasedBackend;
+}
+
+/** The backend a request names, else PLANGATE_PLANNER's, else rule-based; a misspelt PLANGATE_PLANNER is an error. */
+export function chosenBackendId(requested?: BackendId, env: NodeJS.ProcessEnv = process.env): BackendId {
+  const configured = env.PLANGATE_PLANNER;
+  if (!requested && configured && !(BACKEND_IDS as readonly string[]).includes(configured)) {
+    throw new Error(`PLANGATE_PLANNER is "${configured}"; use one of ${BACKEND_IDS.join(', ')}`);
+  }
+  return requested ?? (configured as BackendId | undefined) ?? 'rule-based';
+}
+
+/** The LLM endpoint from the environment, or an error naming what is missing. */
+export function requiredLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
+  const config = llmConfigFromEnv(env);
+  if (!config) throw new Error('The LLM planner needs LLM_BASE_URL and LLM_MODEL');
+  return config;
 }
 
 /** Which backends this deployment can use, for the planner choice in the UI; the configured default first. */

@@ -124,6 +124,28 @@ export const dryRuns = pgTable(
   (t) => [index('dry_runs_plan_idx').on(t.planId, t.id)],
 );
 
+/**
+ * A replanner's proposal for one exact revision, kept between proposing and applying so
+ * what is applied is what the operator reviewed. Applying stamps the revision it made.
+ */
+export const replanProposals = pgTable(
+  'replan_proposals',
+  {
+    id: text('id').primaryKey(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    contentHash: text('content_hash').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    appliedRevision: integer('applied_revision'),
+    appliedAt: timestamp('applied_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('replan_proposals_plan_idx').on(t.planId, t.createdAt)],
+);
+
 /** The resource registry: one row per agent, tool, function, LLM or DSL workflow. */
 export const registryResources = pgTable(
   'registry_resources',
@@ -142,4 +164,4 @@ export const appSettings = pgTable('app_settings', {
   value: text('value').notNull(),
 });
 
-export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, dryRuns, registryResources, appSettings, ...authSchema };
+export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, dryRuns, replanProposals, registryResources, appSettings, ...authSchema };

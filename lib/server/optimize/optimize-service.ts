@@ -1,33 +1,105 @@
 import { z } from 'zod';
 import { buildGraphIndex, topologicalOrder } from '@/lib/graph';
+import { llmConfigFromEnv, type LlmConfig } from '@/lib/llm/llm-config';
+import type { OptimizeReport } from '@/lib/optimize/grouping-report';
+import { optimizeWithLlm } from '@/lib/optimize/llm-optimizer';
 import { optimizeSubgraphs } from '@/lib/optimize/rule-based-optimizer';
+import type { PlannerTask, SubGraph } from '@/lib/plan';
 import { estimateTasks } from '@/lib/simulate/task-estimates';
 import type { Database } from '../db/client';
 import { AppError, fromZodError } from '../errors';
+import { plannerFailed } from '../planning/planning-service';
 import { getPlan } from '../plans/plan-service';
 import { getRegistry } from '../registry/registry-service';
 
-// Proposes a grouping of the head revision into SubGraphs; nothing is stored. A client
-// that wants it saves the plan with these `subgraphs` (a new revision, so a new review).
+// Proposes a grouping into SubGraphs, of the tasks the editor holds (unsaved edits
+// included) or of the head revision (the API); nothing is stored. A client that wants
+// it saves the plan with these `subgraphs` (a new revision, so a new review).
 
 export const OptimizeRequest = z.strictObject({
   strategy: z.enum(['rule', 'llm']).default('rule'),
   workers: z.number().int().min(1).max(10_000).default(4),
 });
+export type OptimizeRequest = z.infer<typeof OptimizeRequest>;
 
-export async function proposeSubgraphs(db: Database, id: string, raw: unknown) {
-  const parsed = OptimizeRequest.safeParse(raw);
-  if (!parsed.success) throw fromZodError(parsed.error, 'request body');
-  if (parsed.data.strategy === 'llm') {
-    throw new AppError('bad_request', 400, 'The LLM optimiser is not available yet; use strategy "rule"');
+/** The model's part in an answer to strategy 'llm'. */
+export interface LlmGroupingOutcome {
+  accepted: boolean;
+  /** Why the model's grouping was rejected; null when accepted. */
+  reason: string | null;
+  model: string;
+  /** The rejected grouping (normalised, depends_on derived); null when accepted, as it is then `subgraphs`. */
+  proposed: SubGraph[] | null;
+}
+
+export interface OptimizeResponse {
+  /** Which optimiser made `subgraphs`: 'rule' also when the model's grouping was rejected. */
+  strategy: 'rule' | 'llm';
+  /** The grouping to apply, with its dry-run report. */
+  subgraphs: SubGraph[];
+  report: OptimizeReport;
+  /** Present when the model was asked. */
+  llm?: LlmGroupingOutcome;
+}
+
+/** A plan's whole task list goes into the prompt and its every id comes back in the answer. */
+export const MAX_LLM_OPTIMIZE_TASKS = 1_000;
+
+type Env = Record<string, string | undefined>;
+
+function optimiserConfig(env: Env): LlmConfig {
+  let config: LlmConfig | null;
+  try {
+    config = llmConfigFromEnv(env);
+  } catch (error) {
+    throw new AppError('unavailable', 503, `The LLM optimiser is misconfigured: ${(error as Error).message}`);
   }
-  const plan = await getPlan(db, id);
-  const tasks = plan.plan.planned_tasks;
+  if (!config) {
+    throw new AppError('bad_request', 400, 'The LLM optimiser is not configured: set LLM_BASE_URL and LLM_MODEL (an OpenAI-compatible endpoint), or use strategy "rule"');
+  }
+  return config;
+}
+
+/** Groups `tasks`, which must form a DAG (else 422), by the requested strategy. */
+export async function proposeGrouping(db: Database, tasks: readonly PlannerTask[], request: OptimizeRequest, env: Env = process.env): Promise<OptimizeResponse> {
+  const config = request.strategy === 'llm' ? optimiserConfig(env) : null;
   const index = buildGraphIndex(tasks);
   if (!topologicalOrder(index) || index.missing.length || index.duplicates.length) {
     throw new AppError('unprocessable', 422, 'The plan has a cycle, a missing dependency or a repeated task id; fix the validation errors before grouping it');
   }
+  if (config && tasks.length > MAX_LLM_OPTIMIZE_TASKS) {
+    throw new AppError(
+      'unprocessable',
+      422,
+      `The LLM optimiser takes plans of at most ${MAX_LLM_OPTIMIZE_TASKS.toLocaleString('en')} tasks and this one has ${tasks.length.toLocaleString('en')}; use strategy "rule"`,
+    );
+  }
+  const { workers } = request;
   const { durations } = estimateTasks(tasks, await getRegistry(db));
-  const { subgraphs, report } = optimizeSubgraphs(tasks, index, durations, parsed.data.workers);
-  return { revision: plan.revision, content_hash: plan.content_hash, subgraphs, report };
+  if (!config) return { strategy: 'rule', ...optimizeSubgraphs(tasks, index, durations, workers) };
+
+  const { model } = config;
+  const optimiser = { label: `LLM optimiser: ${model} at ${new URL(config.baseURL).host}`, backend: 'llm' as const, model };
+  const result = await optimizeWithLlm({ config, tasks, index, durations, workers }).catch((error: unknown) => {
+    throw plannerFailed(optimiser, error);
+  });
+  if (result.accepted) {
+    return { strategy: 'llm', subgraphs: result.subgraphs, report: result.report, llm: { accepted: true, reason: null, model, proposed: null } };
+  }
+  const rule = optimizeSubgraphs(tasks, index, durations, workers);
+  return {
+    strategy: 'rule',
+    subgraphs: rule.subgraphs,
+    report: { ...rule.report, reasons: [`The model's grouping was rejected (${result.reason}); this is the rule-based grouping instead`, ...rule.report.reasons] },
+    llm: { accepted: false, reason: result.reason, model, proposed: result.proposed },
+  };
+}
+
+/** Groups the head revision of plan `id`; the answer names the revision it is for. */
+export async function proposeSubgraphs(db: Database, id: string, raw: unknown, env: Env = process.env) {
+  const parsed = OptimizeRequest.safeParse(raw);
+  if (!parsed.success) throw fromZodError(parsed.error, 'request body');
+  const plan = await getPlan(db, id);
+  const proposal = await proposeGrouping(db, plan.plan.planned_tasks, parsed.data, env);
+  return { revision: plan.revision, content_hash: plan.content_hash, ...proposal };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { PlannerTask } from '@/lib/plan';
 import { chooseBackend } from '@/lib/planning/choose-backend';
-import { BACKEND_IDS, Stage1Input, type PlanPlannedBy, type PlanningBackend, type Progress } from '@/lib/planning/planning-types';
+import { BACKEND_IDS, Stage1Input, type BackendId, type PlanPlannedBy, type PlanningBackend, type Progress } from '@/lib/planning/planning-types';
 import { checkedStage2 } from '@/lib/planning/stage2-check';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
@@ -23,17 +23,24 @@ export const Stage2Request = z.strictObject({
   backend: z.enum(BACKEND_IDS).optional(),
 });
 
-/** A planner the request names but the server lacks is the request's problem; a bad server default is the server's. */
-function backendFor(requested?: PlanningBackend['backend']): PlanningBackend {
+/**
+ * What `choose` gives for the backend a request names (or the configured one). A planner
+ * the request names but the server lacks is the request's problem (400); a bad server
+ * default is the server's (503). Also the replanner's.
+ */
+export function chooseOrRefuse<T>(choose: (requested?: BackendId) => T, requested?: BackendId): T {
   try {
-    return chooseBackend(requested);
+    return choose(requested);
   } catch (error) {
     if (requested) throw new AppError('bad_request', 400, (error as Error).message);
     throw new AppError('unavailable', 503, `Planning is not configured: ${(error as Error).message}`);
   }
 }
 
-function plannerFailed(backend: PlanningBackend, error: unknown): AppError {
+const backendFor = (requested?: BackendId): PlanningBackend => chooseOrRefuse(chooseBackend, requested);
+
+/** A planner's failure (network, HTTP, an answer still unusable after retries) as a 502 naming it; also the LLM optimiser's. */
+export function plannerFailed(backend: Pick<PlanningBackend, 'label' | 'backend' | 'model'>, error: unknown): AppError {
   if (error instanceof AppError) return error;
   return new AppError('planner_failed', 502, `${backend.label} failed: ${(error as Error).message}`, undefined, { backend: backend.backend, model: backend.model });
 }

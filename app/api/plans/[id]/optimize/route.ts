@@ -5,7 +5,7 @@ import { OptimizeRequest, proposeSubgraphs } from '@/lib/server/optimize/optimiz
 
 export const dynamic = 'force-dynamic';
 
-/** A proposed SubGraph grouping of the head revision with its report; save it with PUT to apply. */
+/** A proposed SubGraph grouping of the head revision with its report (and, for strategy 'llm', the model's verdict); save it with PUT to apply. */
 export const POST = authed('editor', async (request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const body = await readOptionalJson(request, OptimizeRequest.partial());

@@ -1,0 +1,120 @@
+'use client';
+
+import { useState, useTransition } from 'react';
+import { proposeGroupingAction } from '@/app/plans/[id]/optimize-actions';
+import { useEditorStore } from './editor-context';
+
+type Proposal = Extract<Awaited<ReturnType<typeof proposeGroupingAction>>, { ok: true }>['data'];
+
+const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
+const button = 'rounded border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40';
+
+/**
+ * Seed 000's optimisation step: propose a grouping of the plan as the editor holds it
+ * (rule-based, or by an LLM whose proposal is checked against the invariants), read the
+ * report, and apply it as one undoable edit.
+ */
+export function OptimisePanel({ onClose }: { onClose: () => void }) {
+  const store = useEditorStore();
+  const [strategy, setStrategy] = useState<'rule' | 'llm'>('rule');
+  const [workers, setWorkers] = useState('4');
+  const [proposal, setProposal] = useState<Proposal | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const p = Number(workers);
+  const workersOk = Number.isInteger(p) && p >= 1 && p <= 10_000;
+
+  function propose() {
+    startTransition(async () => {
+      setError(null);
+      setProposal(null);
+      try {
+        const result = await proposeGroupingAction({ tasks: store.getState().doc.plan.planned_tasks, strategy, workers: p });
+        if (result.ok) setProposal(result.data);
+        else setError(result.error.message);
+      } catch {
+        setError('The server could not be reached; nothing was changed.');
+      }
+    });
+  }
+
+  function apply() {
+    if (!proposal) return;
+    const { report } = proposal;
+    const applied = store
+      .getState()
+      .applyGrouping(proposal.subgraphs, `Grouped into ${report.subgraphs} subgraphs (${report.dispatches_saved} dispatches saved); save to keep it`);
+    if (applied) onClose();
+  }
+
+  return (
+    <section role="dialog" aria-label="Optimise into SubGraphs" className="absolute right-3 top-3 z-20 w-96 space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-xl">
+      <header className="flex items-center justify-between">
+        <h2 className="font-semibold">Optimise into SubGraphs</h2>
+        <button type="button" className={button} onClick={onClose}>
+          Close
+        </button>
+      </header>
+      <fieldset className="space-y-1">
+        <legend className="text-xs font-medium text-slate-600">Optimiser</legend>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="strategy" checked={strategy === 'rule'} onChange={() => setStrategy('rule')} />
+          Rule-based: merges chains, never lengthens the dry run
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="strategy" checked={strategy === 'llm'} onChange={() => setStrategy('llm')} />
+          LLM: groups by meaning, checked against the invariants
+        </label>
+      </fieldset>
+      <label className="flex items-center gap-2">
+        <span className="text-xs font-medium text-slate-600">Workers (P)</span>
+        <input
+          type="number"
+          min={1}
+          max={10_000}
+          className="w-24 rounded border border-slate-300 px-2 py-1 text-sm"
+          value={workers}
+          onChange={(e) => setWorkers(e.target.value)}
+          aria-invalid={!workersOk}
+        />
+      </label>
+      <button type="button" className={button} disabled={pending || !workersOk} onClick={propose}>
+        {pending ? 'Proposing…' : 'Propose grouping'}
+      </button>
+      {error && (
+        <p role="alert" className="text-xs text-rose-700">
+          {error}
+        </p>
+      )}
+      {proposal && (
+        <div className="space-y-2" aria-label="Proposed grouping">
+          {proposal.llm && !proposal.llm.accepted && (
+            <p role="alert" className="rounded bg-amber-50 p-2 text-xs text-amber-900">
+              The model&apos;s grouping was rejected: {proposal.llm.reason}. The rule-based grouping is offered instead.
+            </p>
+          )}
+          <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
+            <dt className="text-slate-600">Subgraphs</dt>
+            <dd>{proposal.report.subgraphs}</dd>
+            <dt className="text-slate-600">Dispatches saved</dt>
+            <dd>{proposal.report.dispatches_saved}</dd>
+            <dt className="text-slate-600">Dry run at P = {proposal.report.workers}</dt>
+            <dd>
+              {ms(proposal.report.makespan_before_ms)} → {ms(proposal.report.makespan_after_ms)}
+            </dd>
+            <dt className="text-slate-600">Critical path</dt>
+            <dd>{ms(proposal.report.critical_path_ms)}</dd>
+          </dl>
+          <ul className="list-disc space-y-0.5 pl-4 text-xs text-slate-700">
+            {proposal.report.reasons.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+          <button type="button" className="rounded-md bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-brand-700" onClick={apply}>
+            Apply grouping
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

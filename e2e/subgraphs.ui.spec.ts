@@ -1,0 +1,68 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// SubGraphs on the canvas, as an operator optimises a plan: propose a grouping, apply it,
+// collapse and expand a group, move a task between groups (and be refused when the move
+// would make groups wait on each other), and save it as a revision.
+
+const plan = {
+  planned_tasks: [
+    { task_id: 'fetch', description: 'Fetch papers', execution_type: 'tool', tool_id: 'papers_search' },
+    { task_id: 'clean', description: 'Clean citations', execution_type: 'llm', dependencies: ['fetch'] },
+    { task_id: 'summarise', description: 'Summarise findings', execution_type: 'llm', dependencies: ['clean'] },
+    { task_id: 'review', description: 'Review sources', execution_type: 'agent', agent_id: 'reviewer' },
+  ],
+};
+
+async function openNewPlan(page: Page): Promise<string> {
+  const response = await page.request.post('/api/plans', { data: { title: 'SubGraph test plan', plan } });
+  const { id } = await response.json();
+  await page.goto(`/plans/${id}`);
+  await expect(page.getByRole('group', { name: 'Task Review sources' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+  return id;
+}
+
+const subgraph = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
+
+test('optimise a plan into subgraphs, collapse and expand one, move a task between them, and save', async ({ page }) => {
+  const id = await openNewPlan(page);
+
+  await page.getByRole('button', { name: 'Optimise…' }).click();
+  const panel = page.getByRole('dialog', { name: 'Optimise into SubGraphs' });
+  await panel.getByRole('radio', { name: /Rule-based/ }).check();
+  await panel.getByRole('button', { name: 'Propose grouping' }).click();
+  const report = panel.getByLabel('Proposed grouping');
+  await expect(report).toContainText('Subgraphs2');
+  await expect(report).toContainText('Dispatches saved2');
+  await panel.getByRole('button', { name: 'Apply grouping' }).click();
+  await expect(panel).toHaveCount(0);
+
+  await expect(subgraph(page, 'Subgraph sg-1, 3 tasks')).toBeVisible();
+  await expect(subgraph(page, 'Subgraph sg-2, 1 task')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Collapse subgraph sg-1' }).click();
+  await expect(subgraph(page, 'Subgraph sg-1, 3 tasks, collapsed')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Task Clean citations' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Expand subgraph sg-1' }).click();
+  await expect(page.getByRole('group', { name: 'Task Clean citations' })).toBeVisible();
+  await expect(subgraph(page, 'Subgraph sg-1, 3 tasks')).toBeVisible();
+
+  // Clean into sg-2 would leave fetch and summarise in sg-1 on either side of it.
+  await page.getByRole('group', { name: 'Task Clean citations' }).click();
+  const inspector = page.getByRole('complementary', { name: 'Inspector' });
+  await inspector.getByRole('combobox', { name: 'Subgraph' }).selectOption('sg-2');
+  await expect(page.getByRole('alert').filter({ hasText: 'Subgraphs wait on each other' })).toBeVisible();
+  await expect(inspector.getByRole('combobox', { name: 'Subgraph' })).toHaveValue('sg-1');
+
+  await page.getByRole('group', { name: 'Task Review sources' }).click();
+  await inspector.getByRole('combobox', { name: 'Subgraph' }).selectOption('sg-1');
+  await expect(subgraph(page, 'Subgraph sg-1, 4 tasks')).toBeVisible();
+  await expect(subgraph(page, 'Subgraph sg-2, 1 task')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Revision 2')).toBeVisible();
+  const saved = await (await page.request.get(`/api/plans/${id}`)).json();
+  expect(saved.subgraphs).toEqual([{ subgraph_id: 'sg-1', task_ids: ['fetch', 'review', 'clean', 'summarise'], depends_on: [] }]);
+  await page.reload();
+  await expect(subgraph(page, 'Subgraph sg-1, 4 tasks')).toBeVisible();
+});
