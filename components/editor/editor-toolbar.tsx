@@ -14,12 +14,14 @@ export function EditorToolbar({
   onFit,
   onCopyLink,
   onOptimise,
+  onReplan,
   laying,
 }: {
   onTidy: () => void;
   onFit: () => void;
   onCopyLink: () => void;
   onOptimise: () => void;
+  onReplan: () => void;
   laying: boolean;
 }) {
   const store = useEditorStore();
@@ -62,6 +64,11 @@ export function EditorToolbar({
         </>
       )}
       <SubgraphToolbar button={button} onOptimise={onOptimise} />
+      {!readOnly && (
+        <button type="button" className={button} disabled={!hasTaskSelection} onClick={onReplan}>
+          Replan selected…
+        </button>
+      )}
       <button type="button" className={button} onClick={onFit}>
         Fit view
       </button>

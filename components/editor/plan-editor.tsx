@@ -15,6 +15,7 @@ import { Inspector } from './inspector';
 import { IssuesPanel } from './issues-panel';
 import { NoticeBar } from './notice-bar';
 import { OptimisePanel } from './optimise-panel';
+import { ReplanDialog } from '../replan/replan-dialog';
 import { Outline } from './outline';
 
 export interface PlanEditorProps {
@@ -101,7 +102,8 @@ const EditorShell = memo(function EditorShell() {
     return doc.plan.planned_tasks.some((t) => !doc.view.positions[t.task_id]);
   });
   // The link as opened: read once, since this editor rewrites the query as the operator works.
-  const [optimising, setOptimising] = useState(false);
+  // One side panel at a time: optimising, or replanning the tasks selected when it opened.
+  const [panel, setPanel] = useState<{ kind: 'optimise' } | { kind: 'replan'; taskIds: string[] } | null>(null);
   const [openedWith] = useState(() => (typeof window === 'undefined' ? '' : window.location.search));
   const flowRef = useRef(flow);
   useLayoutEffect(() => {
@@ -218,7 +220,14 @@ const EditorShell = memo(function EditorShell() {
     <div className="flex h-full flex-col">
       <SelectionInUrl />
       <UnsavedChangesGuard />
-      <EditorToolbar onTidy={() => void tidy()} onFit={() => void flow.fitView({ duration: 250 })} onCopyLink={() => void copyLink()} onOptimise={() => setOptimising((open) => !open)} laying={laying} />
+      <EditorToolbar
+        onTidy={() => void tidy()}
+        onFit={() => void flow.fitView({ duration: 250 })}
+        onCopyLink={() => void copyLink()}
+        onOptimise={() => setPanel((open) => (open?.kind === 'optimise' ? null : { kind: 'optimise' }))}
+        onReplan={() => setPanel({ kind: 'replan', taskIds: store.getState().selectedTaskIds })}
+        laying={laying}
+      />
       <div className="flex min-h-0 flex-1">
         <div className="w-64 shrink-0 border-r border-slate-200 bg-white">
           <Outline ref={searchRef} onReveal={revealOne} />
@@ -226,7 +235,8 @@ const EditorShell = memo(function EditorShell() {
         <div className="flex min-w-0 flex-1 flex-col">
           <div className="relative min-h-0 flex-1">
             <EditorCanvas onViewportSettled={onViewportSettled} />
-            {optimising && <OptimisePanel onClose={() => setOptimising(false)} />}
+            {panel?.kind === 'optimise' && <OptimisePanel onClose={() => setPanel(null)} />}
+            {panel?.kind === 'replan' && <ReplanDialog key={panel.taskIds.join('\u0000')} taskIds={panel.taskIds} onClose={() => setPanel(null)} />}
             <div className="pointer-events-none absolute inset-x-0 top-3 z-10 flex justify-center">
               <NoticeBar />
             </div>

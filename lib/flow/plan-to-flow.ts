@@ -89,8 +89,10 @@ export function createFlowMapper() {
         selectable: false,
         deletable: false,
         connectable: false,
-        // An expanded box lets pointer events through to the pane and tasks beneath it; its header takes them back.
-        style: collapsed ? undefined : { pointerEvents: 'none' },
+        // An expanded box lets pointer events through to the pane and tasks beneath it (its
+        // header takes them back); a collapsed one is a node in its own right, above the tasks.
+        style: { pointerEvents: collapsed ? 'all' : 'none' },
+        zIndex: collapsed ? 1 : 0,
         ariaLabel: `Subgraph ${box.subgraphId}, ${box.taskCount} task${box.taskCount === 1 ? '' : 's'}${collapsed ? ', collapsed' : ''}`,
         data: { subgraphId: box.subgraphId, taskCount: box.taskCount, collapsed, highlighted },
       };
