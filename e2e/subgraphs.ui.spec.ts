@@ -66,3 +66,25 @@ test('optimise a plan into subgraphs, collapse and expand one, move a task betwe
   await page.reload();
   await expect(subgraph(page, 'Subgraph sg-1, 4 tasks')).toBeVisible();
 });
+
+test('drag a task into another subgraph, and undo the move in one step', async ({ page }) => {
+  await openNewPlan(page);
+  await page.getByRole('button', { name: 'Optimise…' }).click();
+  const panel = page.getByRole('dialog', { name: 'Optimise into SubGraphs' });
+  await panel.getByRole('button', { name: 'Propose grouping' }).click();
+  await panel.getByRole('button', { name: 'Apply grouping' }).click();
+  await expect(subgraph(page, 'Subgraph sg-2, 1 task')).toBeVisible();
+
+  const task = (await page.getByRole('group', { name: 'Task Review sources' }).boundingBox())!;
+  const box = (await subgraph(page, 'Subgraph sg-1, 3 tasks').boundingBox())!;
+  await page.mouse.move(task.x + task.width / 2, task.y + task.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 15 });
+  await page.mouse.up();
+  await expect(subgraph(page, 'Subgraph sg-1, 4 tasks')).toBeVisible();
+  await expect(subgraph(page, 'Subgraph sg-2, 1 task')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(subgraph(page, 'Subgraph sg-1, 3 tasks')).toBeVisible();
+  await expect(subgraph(page, 'Subgraph sg-2, 1 task')).toBeVisible();
+});

@@ -2,16 +2,23 @@
 
 import { forwardRef, memo, useDeferredValue, useMemo, useState } from 'react';
 import { taskLabel } from '@/lib/flow/task-label';
-import { useEditor } from './editor-context';
+import { useEditor, useEditorStore } from './editor-context';
 
 // The accessible way through the plan: every task, what it depends on, and a search
 // that jumps to it. Large plans show the first matches only; search narrows them.
+// Ctrl/Cmd/Shift+click builds a selection of several tasks (to replan, split or merge).
 const MAX_ROWS = 300;
 
 export const Outline = memo(
   forwardRef<HTMLInputElement, { onReveal: (taskId: string) => void }>(function Outline({ onReveal }, searchRef) {
+  const store = useEditorStore();
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
   const selected = useEditor((s) => s.selectedTaskIds);
+  // Ctrl/Cmd/Shift+click adds a task to the selection (or takes it out), as on the canvas.
+  const toggle = (taskId: string) => {
+    const current = store.getState().selectedTaskIds;
+    store.getState().select(current.includes(taskId) ? current.filter((id) => id !== taskId) : [...current, taskId]);
+  };
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
   const labels = useMemo(() => new Map(tasks.map((t) => [t.task_id, taskLabel(t)])), [tasks]);
@@ -50,7 +57,7 @@ export const Outline = memo(
               type="button"
               aria-current={selected.includes(task.task_id) ? 'true' : undefined}
               className={`block w-full px-3 py-2 text-left text-sm hover:bg-slate-50 ${selected.includes(task.task_id) ? 'bg-brand-50' : ''}`}
-              onClick={() => onReveal(task.task_id)}
+              onClick={(e) => (e.ctrlKey || e.metaKey || e.shiftKey ? toggle(task.task_id) : onReveal(task.task_id))}
             >
               <span className="block truncate">{labels.get(task.task_id)}</span>
               <span className="block truncate text-[11px] text-slate-500">
