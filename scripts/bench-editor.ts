@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { buildGraphIndex, waveLevels } from '../lib/graph';
+import { normaliseSubgraphs } from '../lib/optimize/subgraph-edits';
 import { ensureBuild, root } from './lib/setup.mjs';
 import { syntheticPlan } from './synthetic-plan';
 
@@ -55,24 +56,30 @@ function planOf(n: number, withPositions: boolean) {
 const GROUPED_TASKS = Number(process.env.BENCH_GROUPED ?? 2000);
 const GROUP_SIZE = 25;
 
-/** The plan grouped by wave, at most GROUP_SIZE tasks a subgraph: acyclic, since every dependency points to a later wave. */
+/**
+ * The plan grouped by wave, at most GROUP_SIZE tasks a subgraph (acyclic, since every
+ * dependency points to a later wave), each subgraph drawn as a compact block of five
+ * columns and the blocks on a grid, as a grouped layout would place them.
+ */
 function groupedPlanOf(n: number) {
-  const body = planOf(n, true);
-  const levels = waveLevels(buildGraphIndex(body.plan.planned_tasks))!;
+  const body = planOf(n, false);
+  const tasks = body.plan.planned_tasks;
+  const levels = waveLevels(buildGraphIndex(tasks))!;
   const byWave = new Map<number, string[][]>();
-  body.plan.planned_tasks.forEach((t, i) => {
+  tasks.forEach((t, i) => {
     const chunks = byWave.get(levels[i]) ?? byWave.set(levels[i], [[]]).get(levels[i])!;
     if (chunks[chunks.length - 1].length === GROUP_SIZE) chunks.push([]);
     chunks[chunks.length - 1].push(t.task_id);
   });
   const groups = [...byWave.entries()].sort(([a], [b]) => a - b).flatMap(([, chunks]) => chunks);
-  const owner = new Map(groups.flatMap((ids, g) => ids.map((id) => [id, g] as const)));
-  const subgraphs = groups.map((ids, g) => {
-    const deps = new Set<number>();
-    for (const id of ids) for (const d of body.plan.planned_tasks.find((t) => t.task_id === id)!.dependencies) if (owner.get(d) !== g) deps.add(owner.get(d)!);
-    return { subgraph_id: `sg-${g + 1}`, task_ids: ids, depends_on: [...deps].sort((a, b) => a - b).map((d) => `sg-${d + 1}`) };
+  const subgraphs = normaliseSubgraphs(tasks, groups.map((task_ids, g) => ({ subgraph_id: `sg-${g + 1}`, task_ids })));
+  const positions: Record<string, { x: number; y: number }> = {};
+  groups.forEach((ids, g) => {
+    ids.forEach((id, k) => {
+      positions[id] = { x: (g % 10) * 1_700 + (k % 5) * 300, y: Math.floor(g / 10) * 800 + Math.floor(k / 5) * 130 };
+    });
   });
-  return { ...body, title: `Bench ${n} grouped`, subgraphs, view: { ...body.view, collapsed: subgraphs.map((sg) => sg.subgraph_id) } };
+  return { ...body, title: `Bench ${n} grouped`, subgraphs, view: { positions, collapsed: subgraphs.map((sg) => sg.subgraph_id) } };
 }
 
 /** Milliseconds from a click on `button` until `settled`, an expression evaluated in the page, holds. */

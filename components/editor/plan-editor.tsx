@@ -112,8 +112,10 @@ const EditorShell = memo(function EditorShell() {
 
   const reveal = useCallback(
     (taskIds: string[]) => {
+      store.getState().expandToShow(taskIds);
       store.getState().select(taskIds);
-      void flowRef.current.fitView({ nodes: taskIds.map((id) => ({ id })), duration: 250, maxZoom: 1.1, padding: 0.4 });
+      // A task in a collapsed subgraph is drawn from the next frame on.
+      requestAnimationFrame(() => void flowRef.current.fitView({ nodes: taskIds.map((id) => ({ id })), duration: 250, maxZoom: 1.1, padding: 0.4 }));
     },
     [store],
   );
@@ -132,6 +134,7 @@ const EditorShell = memo(function EditorShell() {
       // The canvas is interactive from here; `npm run bench` reads this mark.
       requestAnimationFrame(() => performance.mark('plangate:canvas-ready'));
       if (wanted && doc.plan.planned_tasks.some((t) => t.task_id === wanted)) {
+        store.getState().expandToShow([wanted]);
         store.getState().select([wanted]);
         requestAnimationFrame(() => void flow.fitView({ nodes: [{ id: wanted }], maxZoom: 1.1, padding: 0.4 }));
       } else if (viewport?.length === 3 && viewport.every(Number.isFinite)) {

@@ -15,7 +15,10 @@ export function SubgraphToolbar({ button, onOptimise }: { button: string; onOpti
   const readOnly = useEditor((s) => s.readOnly);
   const grouped = useEditor((s) => s.doc.subgraphs.length > 0);
   const groupsSelected = useEditor(selectedGroupCount);
-  const allCollapsed = useEditor((s) => s.doc.subgraphs.length > 0 && s.collapsed.length >= s.doc.subgraphs.length);
+  const allCollapsed = useEditor((s) => {
+    const collapsed = new Set(s.collapsed);
+    return s.doc.subgraphs.length > 0 && s.doc.subgraphs.every((sg) => collapsed.has(sg.subgraph_id));
+  });
 
   return (
     <>

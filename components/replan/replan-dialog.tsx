@@ -46,7 +46,8 @@ export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose:
   }
 
   function apply() {
-    if (!proposal) return;
+    // Applying replaces the editor's document with the new revision; unsaved edits would vanish.
+    if (!proposal || store.getState().doc !== store.getState().savedDoc) return;
     startTransition(async () => {
       setError(null);
       try {
@@ -118,7 +119,7 @@ export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose:
           <button
             type="button"
             className="rounded-md bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
-            disabled={pending || accepted.size === 0}
+            disabled={pending || dirty || accepted.size === 0}
             onClick={apply}
           >
             Apply {accepted.size} accepted

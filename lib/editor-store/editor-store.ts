@@ -13,6 +13,7 @@ import {
   setPositions,
   updateTask,
   type PlanDocument,
+  type PlannerTask,
   type PlannerTaskInput,
 } from '@/lib/plan';
 import { groupingError, mergeSubgraphs, moveTasksToSubgraph, resyncSubgraphs, setSubgraphs, splitSubgraph, type Grouping } from '@/lib/optimize/subgraph-edits';
@@ -79,6 +80,8 @@ export interface EditorState {
   mergeSelection(): boolean;
   toggleCollapsed(subgraphId: string): void;
   setAllCollapsed(collapsed: boolean): void;
+  /** Expands the subgraphs holding these tasks, so that they can be shown. */
+  expandToShow(taskIds: string[]): void;
 
   /** A revision made elsewhere from this editor's saved one (an applied replan): one undo step, already saved. */
   applySavedRevision(doc: PlanDocument, revision: number): void;
@@ -96,6 +99,23 @@ export interface EditorInit {
   registry?: Registry;
 }
 
+/** Same task ids and dependencies (by reference, as edit commands keep them when untouched): a text edit cannot affect the grouping. */
+function sameGraph(a: readonly PlannerTask[], b: readonly PlannerTask[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]!.task_id !== b[i]!.task_id || a[i]!.dependencies !== b[i]!.dependencies) return false;
+  }
+  return true;
+}
+
+/** The collapsed ids that still name a subgraph of `doc`. */
+function liveCollapsed(doc: PlanDocument, collapsed: readonly string[]): string[] {
+  if (collapsed.length === 0) return [];
+  const ids = new Set(doc.subgraphs.map((sg) => sg.subgraph_id));
+  return collapsed.filter((id) => ids.has(id));
+}
+
 /** Commands whose refusals protect the subgraph invariants, shown as refusals rather than errors. */
 const GROUPING_COMMANDS = new Set(['grouping', 'setSubgraphs', 'moveTasksToSubgraph', 'splitSubgraph', 'mergeSubgraphs']);
 
@@ -105,7 +125,7 @@ const GROUPING_COMMANDS = new Set(['grouping', 'setSubgraphs', 'moveTasksToSubgr
  * each other is refused, as a dependency cycle is.
  */
 function keepGrouping(before: PlanDocument, next: PlanDocument): PlanDocument {
-  if (next.subgraphs.length === 0 || next.plan.planned_tasks === before.plan.planned_tasks) return next;
+  if (next.subgraphs.length === 0 || sameGraph(before.plan.planned_tasks, next.plan.planned_tasks)) return next;
   const synced = resyncSubgraphs(next);
   const error = groupingError(synced.plan.planned_tasks, synced.subgraphs);
   if (error && !groupingError(before.plan.planned_tasks, before.subgraphs)) throw new PlanCommandError('grouping', error);
@@ -132,6 +152,12 @@ export function createEditorStore(init: EditorInit) {
             set({ notice: { kind: GROUPING_COMMANDS.has(error.command) ? 'refusal' : 'error', message: error.message.replace(/^\w+: /, ''), taskIds: [] } });
             return false;
           }
+        };
+        /** Collapses subgraphs; their tasks leave the selection, since a hidden task cannot be seen to be acted on. */
+        const collapse = (collapsed: string[]) => {
+          const hidden = new Set(collapsed);
+          const hiddenTasks = new Set(get().doc.subgraphs.filter((sg) => hidden.has(sg.subgraph_id)).flatMap((sg) => sg.task_ids));
+          set({ collapsed, selectedTaskIds: get().selectedTaskIds.filter((id) => !hiddenTasks.has(id)) });
         };
         /** Subgraphs of the selected tasks, in plan order of the subgraphs. */
         const selectedSubgraphs = (): string[] => {
@@ -164,7 +190,7 @@ export function createEditorStore(init: EditorInit) {
           selectedEdgeId: null,
           notice: null,
           clipboard: null,
-          collapsed: init.doc.view.collapsed,
+          collapsed: liveCollapsed(init.doc, init.doc.view.collapsed),
 
           select: (taskIds) => set({ selectedTaskIds: taskIds, selectedEdgeId: null }),
           selectEdge: (edgeId) => set({ selectedEdgeId: edgeId, selectedTaskIds: edgeId ? [] : get().selectedTaskIds }),
@@ -306,11 +332,20 @@ export function createEditorStore(init: EditorInit) {
 
           toggleCollapsed(subgraphId) {
             const collapsed = get().collapsed;
-            set({ collapsed: collapsed.includes(subgraphId) ? collapsed.filter((id) => id !== subgraphId) : [...collapsed, subgraphId] });
+            if (collapsed.includes(subgraphId)) set({ collapsed: collapsed.filter((id) => id !== subgraphId) });
+            else collapse([...collapsed, subgraphId]);
           },
 
           setAllCollapsed(collapsed) {
-            set({ collapsed: collapsed ? get().doc.subgraphs.map((sg) => sg.subgraph_id) : [] });
+            if (collapsed) collapse(get().doc.subgraphs.map((sg) => sg.subgraph_id));
+            else set({ collapsed: [] });
+          },
+
+          expandToShow(taskIds) {
+            const wanted = new Set(taskIds);
+            const owners = new Set(get().doc.subgraphs.filter((sg) => sg.task_ids.some((id) => wanted.has(id))).map((sg) => sg.subgraph_id));
+            const collapsed = get().collapsed;
+            if (collapsed.some((id) => owners.has(id))) set({ collapsed: collapsed.filter((id) => !owners.has(id)) });
           },
 
           applySavedRevision(doc, revision) {
@@ -336,6 +371,14 @@ export function createEditorStore(init: EditorInit) {
       },
     ),
   );
+
+  // Collapsed ids follow the grouping through every change, undo and redo included, so a
+  // subgraph made later under a freed id does not start out collapsed.
+  store.subscribe((state, prev) => {
+    if (state.doc.subgraphs === prev.doc.subgraphs || state.collapsed.length === 0) return;
+    const live = liveCollapsed(state.doc, state.collapsed);
+    if (live.length !== state.collapsed.length) store.setState({ collapsed: live });
+  });
 
   history.pause = () => store.temporal.getState().pause();
   history.resume = () => store.temporal.getState().resume();

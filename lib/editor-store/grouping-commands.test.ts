@@ -108,4 +108,26 @@ describe('editor grouping commands', () => {
     expect(store.getState().collapsed).toEqual([]);
     expect(history().pastStates).toHaveLength(1);
   });
+
+  it('drops collapsed ids whose subgraph is gone, undo included, and hides no selected task', () => {
+    const { store, history } = setup();
+    store.getState().select(['publish', 'audit']);
+    store.getState().toggleCollapsed('sg-2');
+    expect(store.getState().selectedTaskIds).toEqual(['audit']);
+    store.getState().deleteTasks(['publish']);
+    expect(store.getState().collapsed).toEqual([]);
+
+    store.getState().setAllCollapsed(true);
+    history().undo();
+    history().undo();
+    expect(store.getState().doc.subgraphs).toEqual([]);
+    expect(store.getState().collapsed).toEqual([]);
+  });
+
+  it('expands the subgraphs of tasks it is asked to show', () => {
+    const { store } = setup();
+    store.getState().setAllCollapsed(true);
+    store.getState().expandToShow(['summarise']);
+    expect(store.getState().collapsed).toEqual(['sg-2', 'sg-3']);
+  });
 });

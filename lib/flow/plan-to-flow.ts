@@ -66,20 +66,32 @@ type NodeCacheEntry = { task: PlannerTask; x: number; y: number; selected: boole
 export function createFlowMapper() {
   let nodeCache = new Map<string, NodeCacheEntry>();
   let edgeCache = new Map<string, DependencyEdge>();
+  let groupCache = new Map<string, { key: string; node: SubgraphNode }>();
 
   /** Subgraph nodes come first so that they are drawn beneath the tasks. */
   function groupNodes(input: FlowInputs): SubgraphNode[] {
-    if (input.subgraphs.length === 0) return [];
+    if (input.subgraphs.length === 0) {
+      groupCache = new Map();
+      return [];
+    }
     const order = new Map(input.tasks.map((t, i) => [t.task_id, i]));
     const boxes = subgraphBoxes(input.subgraphs, (id) => {
       const i = order.get(id);
       return i === undefined ? undefined : (input.positions[id] ?? fallbackPosition(i));
     });
     const members = new Map(input.subgraphs.map((sg) => [sg.subgraph_id, sg.task_ids]));
-    return boxes.map((box) => {
+    const next = new Map<string, { key: string; node: SubgraphNode }>();
+    const out = boxes.map((box) => {
       const collapsed = input.collapsed.has(box.subgraphId);
       const highlighted = (members.get(box.subgraphId) ?? []).some((id) => input.highlighted.has(id));
-      return {
+      // Unchanged groups keep their node object, so React Flow does not re-render them.
+      const key = `${box.x},${box.y},${box.width},${box.height},${box.taskCount},${collapsed},${highlighted}`;
+      const cached = groupCache.get(box.subgraphId);
+      if (cached?.key === key) {
+        next.set(box.subgraphId, cached);
+        return cached.node;
+      }
+      const node: SubgraphNode = {
         id: groupNodeId(box.subgraphId),
         type: 'subgraph',
         position: { x: box.x, y: box.y },
@@ -96,7 +108,11 @@ export function createFlowMapper() {
         ariaLabel: `Subgraph ${box.subgraphId}, ${box.taskCount} task${box.taskCount === 1 ? '' : 's'}${collapsed ? ', collapsed' : ''}`,
         data: { subgraphId: box.subgraphId, taskCount: box.taskCount, collapsed, highlighted },
       };
+      next.set(box.subgraphId, { key, node });
+      return node;
     });
+    groupCache = next;
+    return out;
   }
 
   function nodes(input: FlowInputs): CanvasNode[] {

@@ -47,6 +47,14 @@ describe('subgraphs on the canvas', () => {
     expect(subgraphIdOfNode('a')).toBeNull();
   });
 
+  it('keeps an unchanged subgraph node object from one render to the next', () => {
+    const mapper = createFlowMapper();
+    const first = mapper.nodes(inputs([]));
+    const second = mapper.nodes({ ...inputs([]), selectedTaskIds: new Set(['c']) });
+    expect(second[0]).toBe(first[0]);
+    expect(mapper.nodes(inputs(['sg-1']))[0]).not.toBe(first[0]);
+  });
+
   it('collapses a subgraph to one node with subgraph-level edges, once each', () => {
     const mapper = createFlowMapper();
     const nodes = mapper.nodes(inputs(['sg-1']));

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { GraphIndex } from '@/lib/graph';
 import type { LlmConfig } from '@/lib/llm/llm-config';
 import { generateStructured } from '@/lib/llm/structured-output';
-import type { SubGraph } from '@/lib/plan';
+import { PLAN_LIMITS, type SubGraph } from '@/lib/plan';
 import { subgraphIssues } from '@/lib/validate/subgraph-checks';
 import { groupingReport, ms, plural, taskLevelDryRun, type OptimizeReport } from './grouping-report';
 import { groupingPrompt, type PromptTask } from './llm-optimizer-prompt';
@@ -23,13 +23,15 @@ import { scheduleSubgraphs } from './subgraph-schedule';
  * dependencies, so any the model sends is dropped here and derived again.
  */
 export const GroupingAnswer = z.object({
-  subgraphs: z.array(
-    z.object({
-      subgraph_id: z.string().min(1).max(200),
-      task_ids: z.array(z.string()),
-      reason: z.string().nullish(),
-    }),
-  ),
+  subgraphs: z
+    .array(
+      z.object({
+        subgraph_id: z.string().min(1).max(200),
+        task_ids: z.array(z.string().max(1_000)).max(PLAN_LIMITS.maxTasks),
+        reason: z.string().max(2_000).nullish(),
+      }),
+    )
+    .max(PLAN_LIMITS.maxTasks),
 });
 export type GroupingAnswer = z.infer<typeof GroupingAnswer>;
 

@@ -52,7 +52,7 @@ export function setSubgraphs(doc: PlanDocument, groups: Grouping, command = 'set
   const subgraphs = normaliseSubgraphs(tasks, groups);
   const error = groupingError(tasks, subgraphs);
   if (error) throw new PlanCommandError(command, error);
-  return { ...doc, subgraphs, view: { ...doc.view, collapsed: doc.view.collapsed.filter((id) => subgraphs.some((sg) => sg.subgraph_id === id)) } };
+  return { ...doc, subgraphs };
 }
 
 /**
@@ -80,7 +80,7 @@ export function resyncSubgraphs(doc: PlanDocument): PlanDocument {
   return JSON.stringify(subgraphs) === JSON.stringify(doc.subgraphs) ? doc : { ...doc, subgraphs };
 }
 
-/** The lowest free id of the form sg-N, added to `taken`. */
+/** A free id of the form sg-N (N from the number of ids taken, upwards), added to `taken`. */
 export function freshSubgraphId(taken: Set<string>): string {
   let n = taken.size + 1;
   while (taken.has(`sg-${n}`)) n++;

@@ -136,6 +136,15 @@ describe('applyReplacements', () => {
     expect(refusal(() => applyReplacements(doc(), [replacing('b', { task_id: 'n' })], ['c'])).message).toBe('No replacement for task "c" was proposed');
     expect(refusal(() => applyReplacements(doc(), [replacing('zz', { task_id: 'n' })], ['zz'])).code).toBe('unknown_task');
     expect(refusal(() => applyReplacements(doc(), [replacing('b', { task_id: 'n' }), replacing('b', { task_id: 'm' })], ['b'])).code).toBe('duplicate_replacement');
+    const twice = doc({}, [...tasks, { task_id: 'b', description: 'Filter again', execution_type: 'llm' }]);
+    expect(refusal(() => applyReplacements(twice, [replacing('b', { task_id: 'n' })], ['b'])).message).toBe(
+      'Task id "b" is used by 2 tasks in the plan; make the ids unique before replanning it',
+    );
+  });
+
+  it('drops run-time state a planner wrote on a replacement', () => {
+    const after = applyReplacements(doc(), [replacing('b', { task_id: 'n', status: 'completed', output: { rows: 3 } })], ['b']);
+    expect(byId(after).get('n')).toMatchObject({ status: 'pending', output: {} });
   });
 
   it("puts the replacement where the task was on the canvas, one row per chain step, and drops the old position", () => {

@@ -9,7 +9,7 @@ import { repointStepTemplates } from './step-references';
 // graph (its dependencies go to the replacement's first tasks, its dependents wait for
 // the replacement's last tasks), in the task list, in its subgraph and on the canvas.
 
-export type ReplanErrorCode = 'not_proposed' | 'unknown_task' | 'duplicate_replacement' | 'id_clash' | 'unknown_dependency' | 'cycle' | 'subgraph_cycle';
+export type ReplanErrorCode = 'not_proposed' | 'unknown_task' | 'duplicate_task' | 'duplicate_replacement' | 'id_clash' | 'unknown_dependency' | 'cycle' | 'subgraph_cycle';
 
 /** A replacement that cannot be applied as it stands; the message says which task and why. */
 export class ReplanError extends Error {
@@ -43,12 +43,15 @@ function acceptedReplacements(doc: PlanDocument, replacements: readonly Replacem
     if (proposed.has(r.replaces)) throw new ReplanError('duplicate_replacement', `Task "${r.replaces}" has more than one replacement`);
     proposed.set(r.replaces, r);
   }
-  const inPlan = new Set(doc.plan.planned_tasks.map((t) => t.task_id));
+  const copies = new Map<string, number>();
+  for (const t of doc.plan.planned_tasks) copies.set(t.task_id, (copies.get(t.task_id) ?? 0) + 1);
   const accepted = new Map<string, Replacement>();
   for (const id of acceptedTaskIds) {
     const r = proposed.get(id);
     if (!r) throw new ReplanError('not_proposed', `No replacement for task "${id}" was proposed`);
-    if (!inPlan.has(id)) throw new ReplanError('unknown_task', `Task "${id}" is not in the plan`);
+    if (!copies.has(id)) throw new ReplanError('unknown_task', `Task "${id}" is not in the plan`);
+    // Which of the copies would be replaced is not knowable; validation asks for unique ids first.
+    if (copies.get(id)! > 1) throw new ReplanError('duplicate_task', `Task id "${id}" is used by ${copies.get(id)} tasks in the plan; make the ids unique before replanning it`);
     accepted.set(id, r);
   }
   return accepted;
@@ -103,8 +106,11 @@ function place(r: Replacement, replaced: PlannerTask): Placed {
   const needed = new Set(ordered.flatMap((t) => t.dependencies.filter((d) => own.has(d))));
   const tasks = ordered.map((task) => {
     const entry = !task.dependencies.some((d) => own.has(d));
+    // A replacement has not run: whatever run-time state a planner wrote is dropped.
     return {
       ...task,
+      status: 'pending',
+      output: {},
       main_task_id: replaced.task_id,
       mark_replan: false,
       dependencies: entry ? union(replaced.dependencies, task.dependencies) : [...task.dependencies],

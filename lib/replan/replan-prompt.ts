@@ -42,7 +42,10 @@ export function replanPrompt(doc: PlanDocument, taskIds: readonly string[], inst
     user: [
       prepareJobData(doc.job, fenced),
       fenced('PLAN', tasks.map(planView)),
-      fenced('MARKED_TASKS', tasks.filter((t) => marked.has(t.task_id))),
+      fenced(
+        'MARKED_TASKS',
+        tasks.filter((t) => marked.has(t.task_id)).map(({ output: _output, creation_time: _c, last_update_time: _u, status: _s, ...task }) => task),
+      ),
       prepareResourcesDescription(registry, fenced),
       instructions ? fenced('INSTRUCTIONS', instructions) : '',
     ]

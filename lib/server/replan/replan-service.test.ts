@@ -117,6 +117,7 @@ describe.each(testDatabases())('replanning on $name', (database) => {
     expect([stale.status, stale.extra]).toEqual([409, { current_revision: 2 }]);
     const moved = await refusal(applyReplanProposal(db(), id, proposal_id, { accepted_task_ids: ['summarise'] }, editor));
     expect([moved.status, moved.code, moved.extra]).toEqual([409, 'conflict', { current_revision: 2 }]);
+    expect(moved.message).toBe(`Plan "${id}" has moved on since this proposal was made for revision 1; propose the replanning again on the current revision`);
     expect((await getPlan(db(), id)).revision).toBe(2);
   });
 

@@ -147,22 +147,36 @@ export async function applyReplanProposal(db: Database, planId: string, proposal
     if (error instanceof ReplanError) throw new AppError('unprocessable', 422, error.message, undefined, { reason: error.code });
     throw error;
   }
-  // Based on the proposal's revision, so a plan that moved on since is a 409 from savePlan.
-  const saved = await savePlan(
-    db,
-    planId,
-    SavePlanRequest.parse({
-      base_revision: row.revision,
-      plan: applied.plan,
-      subgraphs: applied.subgraphs,
-      view: applied.view,
-      message: `Replanned ${accepted.join(', ')} (proposal ${proposalId})`.slice(0, 500),
-    }),
-    principal.username,
-  );
-  await db
-    .update(replanProposals)
-    .set({ appliedRevision: saved.revision, appliedAt: sql`clock_timestamp()` })
-    .where(and(eq(replanProposals.id, proposalId), isNull(replanProposals.appliedRevision)));
+  // The new revision and the proposal's "applied" mark are one transaction: a crash
+  // between them cannot leave a proposal that looks unapplied but was.
+  const saved = await db.transaction(async (tx) => {
+    // Based on the proposal's revision, so a plan that moved on since is a conflict.
+    const result = await savePlan(
+      tx,
+      planId,
+      SavePlanRequest.parse({
+        base_revision: row.revision,
+        plan: applied.plan,
+        subgraphs: applied.subgraphs,
+        view: applied.view,
+        message: `Replanned ${accepted.join(', ')} (proposal ${proposalId})`.slice(0, 500),
+      }),
+      principal.username,
+    ).catch((error: unknown) => {
+      if (!(error instanceof AppError) || error.code !== 'conflict') throw error;
+      throw new AppError(
+        'conflict',
+        409,
+        `Plan "${planId}" has moved on since this proposal was made for revision ${row.revision}; propose the replanning again on the current revision`,
+        undefined,
+        error.extra,
+      );
+    });
+    await tx
+      .update(replanProposals)
+      .set({ appliedRevision: result.revision, appliedAt: sql`clock_timestamp()` })
+      .where(and(eq(replanProposals.id, proposalId), isNull(replanProposals.appliedRevision)));
+    return result;
+  });
   return { proposal_id: proposalId, revision: saved.revision, content_hash: saved.content_hash, applied: accepted, plan: await getPlan(db, planId, saved.revision) };
 }
