@@ -88,3 +88,23 @@ test('drag a task into another subgraph, and undo the move in one step', async (
   await expect(subgraph(page, 'Subgraph sg-1, 3 tasks')).toBeVisible();
   await expect(subgraph(page, 'Subgraph sg-2, 1 task')).toBeVisible();
 });
+
+test('optimise a demo plan: its fan-out stays in parallel subgraphs and its tail chain becomes one, which collapses and expands', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Summarise research papers (seed 000)' }).click();
+  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Optimise…' }).click();
+  const panel = page.getByRole('dialog', { name: 'Optimise into SubGraphs' });
+  await panel.getByRole('button', { name: 'Propose grouping' }).click();
+  await expect(panel.getByLabel('Proposed grouping')).toContainText('Subgraphs5');
+  await panel.getByRole('button', { name: 'Apply grouping' }).click();
+
+  await expect(page.getByRole('group', { name: /^Subgraph sg-\d+, 1 task$/ })).toHaveCount(4);
+  const chain = page.getByRole('group', { name: /^Subgraph sg-\d+, 3 tasks$/ });
+  const id = /Subgraph (sg-\d+)/.exec((await chain.getAttribute('aria-label'))!)![1];
+  await page.getByRole('button', { name: `Collapse subgraph ${id}` }).click();
+  await expect(subgraph(page, `Subgraph ${id}, 3 tasks, collapsed`)).toBeVisible();
+  await page.getByRole('button', { name: `Expand subgraph ${id}` }).click();
+  await expect(subgraph(page, `Subgraph ${id}, 3 tasks`)).toBeVisible();
+  // Not saved: the demo plan stays as other tests expect it.
+});
