@@ -106,7 +106,13 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
       }
       if (moves.length) {
         const flow = rfStore.getState();
-        flow.setNodes(applyNodeChanges(moves, flow.nodes));
+        // A moved node carries its measured size along: React Flow drops the handle
+        // positions of a new node object without one, and would then unmount and measure
+        // its edges again on every frame of the drag.
+        const moved = applyNodeChanges(moves, flow.nodes).map((node) =>
+          node.measured || !pendingDrag.current?.[node.id] ? node : { ...node, measured: flow.nodeLookup.get(node.id)?.measured },
+        );
+        flow.setNodes(moved);
       }
       if (selection) state.select([...selection]);
     },
