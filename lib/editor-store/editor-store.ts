@@ -213,7 +213,7 @@ export function createEditorStore(init: EditorInit) {
               if (next !== get().doc) set({ doc: next });
               return null;
             } catch (error) {
-              if (error instanceof PlanCommandError) return error.message.replace(/^updateTask: /, '');
+              if (error instanceof PlanCommandError) return error.message.replace(/^\w+: /, '');
               throw error;
             }
           },

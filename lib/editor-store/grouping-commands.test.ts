@@ -96,6 +96,9 @@ describe('editor grouping commands', () => {
     expect(store.getState().connect('publish', 'audit')).toBe(false);
     expect(store.getState().notice?.message).toMatch(/Subgraphs wait on each other/);
     expect(store.getState().doc).toBe(before);
+    // The inspector's way to the same edge is refused the same way, with a message it can show.
+    expect(store.getState().updateTask('audit', { dependencies: ['publish'] })).toMatch(/^Subgraphs wait on each other/);
+    expect(store.getState().doc).toBe(before);
   });
 
   it('collapses and expands without making an edit', () => {
