@@ -2,9 +2,7 @@
 
 import { useState, useTransition } from 'react';
 import { createTokenAction } from '@/app/admin/users/actions';
-
-const INPUT =
-  'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500';
+import { INPUT } from '@/components/form/styles';
 
 interface Created {
   token: string;

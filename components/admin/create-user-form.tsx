@@ -4,9 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { createUserAction } from '@/app/admin/users/actions';
 import { ROLES, ROLE_DUTIES, type Role } from '@/lib/auth/roles';
-
-const INPUT =
-  'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500';
+import { INPUT } from '@/components/form/styles';
 
 /** Adds a user who signs in with a username and password (there is no self sign-up). */
 export function CreateUserForm() {

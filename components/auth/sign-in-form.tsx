@@ -2,6 +2,7 @@
 
 import { useActionState } from 'react';
 import { signInAction, type SignInState } from '@/app/sign-in/actions';
+import { INPUT } from '@/components/form/styles';
 
 const INITIAL: SignInState = { error: null };
 
@@ -17,7 +18,7 @@ export function SignInForm({ next }: { next: string }) {
           autoComplete="username"
           required
           autoFocus
-          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500"
+          className={INPUT}
         />
       </label>
       <label className="block text-sm font-medium text-slate-700">
@@ -27,7 +28,7 @@ export function SignInForm({ next }: { next: string }) {
           type="password"
           autoComplete="current-password"
           required
-          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500"
+          className={INPUT}
         />
       </label>
       {state.error && (

@@ -20,6 +20,7 @@ import { checkConnection } from '@/lib/flow/connection-check';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
 import { createFlowMapper, type CanvasNode } from '@/lib/flow/plan-to-flow';
 import { dropTarget, subgraphIdOfNode, type SubgraphBox } from '@/lib/flow/subgraph-boxes';
+import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { buildGraphIndex } from '@/lib/graph';
 import { useEditor, useEditorStore } from './editor-context';
 import { SubgraphNodeComponent } from './subgraph-node';
@@ -140,7 +141,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
       setDragging(false);
       if (!drag) return;
       const state = store.getState();
-      const own = state.doc.subgraphs.find((sg) => sg.task_ids.includes(node.id))?.subgraph_id;
+      const own = subgraphsHolding(state.doc.subgraphs, [node.id])[0];
       const at = drag[node.id];
       const target = own && at ? dropTarget(expandedBoxes(nodesRef.current), { x: at.x + NODE_SIZE.width / 2, y: at.y + NODE_SIZE.height / 2 }, own) : null;
       if (!target) {

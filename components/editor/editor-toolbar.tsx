@@ -3,11 +3,10 @@
 import { parseEdgeId } from '@/lib/flow/plan-to-flow';
 import { useEditor, useEditorStore, useHistory } from './editor-context';
 import { ExportMenu } from './export-menu';
+import { SMALL_BUTTON } from '@/components/form/styles';
 import { SaveControls } from './save-controls';
 import { SubgraphToolbar } from './subgraph-toolbar';
 
-const button =
-  'rounded border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40';
 
 export function EditorToolbar({
   onTidy,
@@ -40,39 +39,39 @@ export function EditorToolbar({
     <div role="toolbar" aria-label="Editor" className="flex flex-wrap items-center gap-1.5 border-b border-slate-200 bg-white px-3 py-2">
       {!readOnly && (
         <>
-          <button type="button" className={button} onClick={() => store.getState().addTask()}>
+          <button type="button" className={SMALL_BUTTON} onClick={() => store.getState().addTask()}>
             Add task
           </button>
-          <button type="button" className={button} disabled={!hasSelection} onClick={deleteSelection} aria-keyshortcuts="Delete">
+          <button type="button" className={SMALL_BUTTON} disabled={!hasSelection} onClick={deleteSelection} aria-keyshortcuts="Delete">
             Delete
           </button>
-          <button type="button" className={button} disabled={!hasTaskSelection} onClick={() => store.getState().duplicateSelection()} aria-keyshortcuts="Control+D">
+          <button type="button" className={SMALL_BUTTON} disabled={!hasTaskSelection} onClick={() => store.getState().duplicateSelection()} aria-keyshortcuts="Control+D">
             Duplicate
           </button>
           <span aria-hidden className="mx-1 h-5 w-px bg-slate-200" />
-          <button type="button" className={button} disabled={!canUndo} onClick={undo} aria-keyshortcuts="Control+Z">
+          <button type="button" className={SMALL_BUTTON} disabled={!canUndo} onClick={undo} aria-keyshortcuts="Control+Z">
             Undo
           </button>
-          <button type="button" className={button} disabled={!canRedo} onClick={redo} aria-keyshortcuts="Control+Shift+Z">
+          <button type="button" className={SMALL_BUTTON} disabled={!canRedo} onClick={redo} aria-keyshortcuts="Control+Shift+Z">
             Redo
           </button>
           <span aria-hidden className="mx-1 h-5 w-px bg-slate-200" />
-          <button type="button" className={button} disabled={laying} onClick={onTidy}>
+          <button type="button" className={SMALL_BUTTON} disabled={laying} onClick={onTidy}>
             {laying ? 'Laying out…' : 'Tidy up'}
           </button>
           <span aria-hidden className="mx-1 h-5 w-px bg-slate-200" />
         </>
       )}
-      <SubgraphToolbar button={button} onOptimise={onOptimise} />
+      <SubgraphToolbar onOptimise={onOptimise} />
       {!readOnly && (
-        <button type="button" className={button} disabled={!hasTaskSelection} onClick={onReplan}>
+        <button type="button" className={SMALL_BUTTON} disabled={!hasTaskSelection} onClick={onReplan}>
           Replan selected…
         </button>
       )}
-      <button type="button" className={button} onClick={onFit}>
+      <button type="button" className={SMALL_BUTTON} onClick={onFit}>
         Fit view
       </button>
-      <button type="button" className={button} onClick={onCopyLink}>
+      <button type="button" className={SMALL_BUTTON} onClick={onCopyLink}>
         Copy link
       </button>
       <ExportMenu />

@@ -2,12 +2,13 @@
 
 import { useState, useTransition } from 'react';
 import { proposeGroupingAction } from '@/app/plans/[id]/optimize-actions';
+import { SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
 import { useEditorStore } from './editor-context';
+import { SidePanel } from './side-panel';
 
 type Proposal = Extract<Awaited<ReturnType<typeof proposeGroupingAction>>, { ok: true }>['data'];
 
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
-const button = 'rounded border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40';
 
 /**
  * Seed 000's optimisation step: propose a grouping of the plan as the editor holds it
@@ -48,13 +49,7 @@ export function OptimisePanel({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <section role="dialog" aria-label="Optimise into SubGraphs" className="absolute right-3 top-3 z-20 w-96 space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-xl">
-      <header className="flex items-center justify-between">
-        <h2 className="font-semibold">Optimise into SubGraphs</h2>
-        <button type="button" className={button} onClick={onClose}>
-          Close
-        </button>
-      </header>
+    <SidePanel title="Optimise into SubGraphs" width="w-96" onClose={onClose}>
       <fieldset className="space-y-1">
         <legend className="text-xs font-medium text-slate-600">Optimiser</legend>
         <label className="flex items-center gap-2">
@@ -78,7 +73,7 @@ export function OptimisePanel({ onClose }: { onClose: () => void }) {
           aria-invalid={!workersOk}
         />
       </label>
-      <button type="button" className={button} disabled={pending || !workersOk} onClick={propose}>
+      <button type="button" className={SMALL_BUTTON} disabled={pending || !workersOk} onClick={propose}>
         {pending ? 'Proposing…' : 'Propose grouping'}
       </button>
       {error && (
@@ -110,11 +105,11 @@ export function OptimisePanel({ onClose }: { onClose: () => void }) {
               <li key={reason}>{reason}</li>
             ))}
           </ul>
-          <button type="button" className="rounded-md bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-brand-700" onClick={apply}>
+          <button type="button" className={SMALL_PRIMARY_BUTTON} onClick={apply}>
             Apply grouping
           </button>
         </div>
       )}
-    </section>
+    </SidePanel>
   );
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { useEditor, useEditorStore } from './editor-context';
 
 const selectClass =
@@ -10,7 +11,7 @@ export function SubgraphField({ taskId, disabled }: { taskId: string; disabled: 
   const store = useEditorStore();
   const subgraphs = useEditor((s) => s.doc.subgraphs);
   if (subgraphs.length === 0) return null;
-  const own = subgraphs.find((sg) => sg.task_ids.includes(taskId))?.subgraph_id ?? '';
+  const own = subgraphsHolding(subgraphs, [taskId])[0] ?? '';
   return (
     <label className="block space-y-1">
       <span className="block text-xs font-medium text-slate-600">Subgraph</span>

@@ -1,20 +1,15 @@
 'use client';
 
+import { SMALL_BUTTON } from '@/components/form/styles';
+import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { useEditor, useEditorStore } from './editor-context';
 
-/** How many subgraphs hold the selected tasks: split needs one, merge at least two. */
-function selectedGroupCount(s: { selectedTaskIds: string[]; doc: { subgraphs: Array<{ task_ids: string[] }> } }): number {
-  if (s.selectedTaskIds.length === 0 || s.doc.subgraphs.length === 0) return 0;
-  const selected = new Set(s.selectedTaskIds);
-  return s.doc.subgraphs.filter((sg) => sg.task_ids.some((id) => selected.has(id))).length;
-}
-
 /** The toolbar's SubGraph controls: optimise, split and merge, collapse and expand, ungroup. */
-export function SubgraphToolbar({ button, onOptimise }: { button: string; onOptimise: () => void }) {
+export function SubgraphToolbar({ onOptimise }: { onOptimise: () => void }) {
   const store = useEditorStore();
   const readOnly = useEditor((s) => s.readOnly);
   const grouped = useEditor((s) => s.doc.subgraphs.length > 0);
-  const groupsSelected = useEditor(selectedGroupCount);
+  const groupsSelected = useEditor((s) => subgraphsHolding(s.doc.subgraphs, s.selectedTaskIds).length);
   const allCollapsed = useEditor((s) => {
     const collapsed = new Set(s.collapsed);
     return s.doc.subgraphs.length > 0 && s.doc.subgraphs.every((sg) => collapsed.has(sg.subgraph_id));
@@ -23,25 +18,25 @@ export function SubgraphToolbar({ button, onOptimise }: { button: string; onOpti
   return (
     <>
       {!readOnly && (
-        <button type="button" className={button} onClick={onOptimise}>
+        <button type="button" className={SMALL_BUTTON} onClick={onOptimise}>
           Optimise…
         </button>
       )}
       {grouped && !readOnly && (
         <>
-          <button type="button" className={button} disabled={groupsSelected !== 1} onClick={() => store.getState().splitSelection()} title="Move the selected tasks into a new subgraph">
+          <button type="button" className={SMALL_BUTTON} disabled={groupsSelected !== 1} onClick={() => store.getState().splitSelection()} title="Move the selected tasks into a new subgraph">
             Split off
           </button>
-          <button type="button" className={button} disabled={groupsSelected < 2} onClick={() => store.getState().mergeSelection()} title="Merge the subgraphs of the selected tasks">
+          <button type="button" className={SMALL_BUTTON} disabled={groupsSelected < 2} onClick={() => store.getState().mergeSelection()} title="Merge the subgraphs of the selected tasks">
             Merge groups
           </button>
-          <button type="button" className={button} onClick={() => store.getState().clearSubgraphs()}>
+          <button type="button" className={SMALL_BUTTON} onClick={() => store.getState().clearSubgraphs()}>
             Ungroup
           </button>
         </>
       )}
       {grouped && (
-        <button type="button" className={button} onClick={() => store.getState().setAllCollapsed(!allCollapsed)}>
+        <button type="button" className={SMALL_BUTTON} onClick={() => store.getState().setAllCollapsed(!allCollapsed)}>
           {allCollapsed ? 'Expand all' : 'Collapse all'}
         </button>
       )}

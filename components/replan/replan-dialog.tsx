@@ -7,9 +7,10 @@ import { documentOf } from '@/lib/api/schemas';
 import { taskLabel } from '@/lib/flow/task-label';
 import type { ReplanProposalResponse } from '@/lib/replan/replan-types';
 import { useEditor, useEditorStore } from '../editor/editor-context';
+import { SidePanel } from '../editor/side-panel';
+import { SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
 import { ReplacementCard } from './replacement-card';
 
-const button = 'rounded border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 shadow-sm hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40';
 
 /**
  * Seed 000's replanning for the tasks selected when the dialog opened: they are marked
@@ -72,13 +73,7 @@ export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose:
   };
 
   return (
-    <section role="dialog" aria-label="Replan selected tasks" className="absolute right-3 top-3 z-20 max-h-[calc(100%-1.5rem)] w-[34rem] space-y-3 overflow-y-auto rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-xl">
-      <header className="flex items-center justify-between">
-        <h2 className="font-semibold">Replan selected tasks</h2>
-        <button type="button" className={button} onClick={onClose}>
-          Close
-        </button>
-      </header>
+    <SidePanel title="Replan selected tasks" width="w-[34rem]" onClose={onClose}>
       <p className="text-xs text-slate-600">
         Marked for replanning: {taskIds.map((id) => taskLabel(byId.get(id), id)).join(', ')}. Only these are replaced; every dependency into and out of them is
         kept.
@@ -99,7 +94,7 @@ export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose:
           onChange={(e) => setInstructions(e.target.value)}
         />
       </label>
-      <button type="button" className={button} disabled={pending || dirty} onClick={propose}>
+      <button type="button" className={SMALL_BUTTON} disabled={pending || dirty} onClick={propose}>
         {pending && !proposal ? 'Proposing…' : 'Propose replacements'}
       </button>
       {error && (
@@ -118,7 +113,7 @@ export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose:
           ))}
           <button
             type="button"
-            className="rounded-md bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
+            className={SMALL_PRIMARY_BUTTON}
             disabled={pending || dirty || accepted.size === 0}
             onClick={apply}
           >
@@ -126,6 +121,6 @@ export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose:
           </button>
         </div>
       )}
-    </section>
+    </SidePanel>
   );
 }

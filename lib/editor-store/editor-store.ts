@@ -16,7 +16,7 @@ import {
   type PlannerTask,
   type PlannerTaskInput,
 } from '@/lib/plan';
-import { groupingError, mergeSubgraphs, moveTasksToSubgraph, resyncSubgraphs, setSubgraphs, splitSubgraph, type Grouping } from '@/lib/optimize/subgraph-edits';
+import { groupingError, mergeSubgraphs, subgraphsHolding, moveTasksToSubgraph, resyncSubgraphs, setSubgraphs, splitSubgraph, type Grouping } from '@/lib/optimize/subgraph-edits';
 import { copyTasks, pasteTasks, type ClipboardContent } from './clipboard';
 import { uniqueId } from './unique-id';
 
@@ -158,13 +158,6 @@ export function createEditorStore(init: EditorInit) {
           const hidden = new Set(collapsed);
           const hiddenTasks = new Set(get().doc.subgraphs.filter((sg) => hidden.has(sg.subgraph_id)).flatMap((sg) => sg.task_ids));
           set({ collapsed, selectedTaskIds: get().selectedTaskIds.filter((id) => !hiddenTasks.has(id)) });
-        };
-        /** Subgraphs of the selected tasks, in plan order of the subgraphs. */
-        const selectedSubgraphs = (): string[] => {
-          const selected = new Set(get().selectedTaskIds);
-          return get()
-            .doc.subgraphs.filter((sg) => sg.task_ids.some((id) => selected.has(id)))
-            .map((sg) => sg.subgraph_id);
         };
         /** Adds copies of the clipboard's tasks under fresh ids, selected, as one step. */
         const insertCopies = (clip: ClipboardContent) => {
@@ -324,7 +317,7 @@ export function createEditorStore(init: EditorInit) {
           },
 
           mergeSelection() {
-            const ids = selectedSubgraphs();
+            const ids = subgraphsHolding(get().doc.subgraphs, get().selectedTaskIds);
             const ok = edit((doc) => mergeSubgraphs(doc, ids));
             if (ok) set({ notice: { kind: 'info', message: `Merged ${ids.join(', ')} into ${ids[0]}`, taskIds: [] } });
             return ok;
@@ -342,8 +335,7 @@ export function createEditorStore(init: EditorInit) {
           },
 
           expandToShow(taskIds) {
-            const wanted = new Set(taskIds);
-            const owners = new Set(get().doc.subgraphs.filter((sg) => sg.task_ids.some((id) => wanted.has(id))).map((sg) => sg.subgraph_id));
+            const owners = new Set(subgraphsHolding(get().doc.subgraphs, taskIds));
             const collapsed = get().collapsed;
             if (collapsed.some((id) => owners.has(id))) set({ collapsed: collapsed.filter((id) => !owners.has(id)) });
           },

@@ -89,6 +89,13 @@ export function freshSubgraphId(taken: Set<string>): string {
   return id;
 }
 
+/** Ids of the subgraphs holding any of `taskIds`, in the grouping's order. */
+export function subgraphsHolding(subgraphs: readonly Pick<SubGraph, 'subgraph_id' | 'task_ids'>[], taskIds: Iterable<string>): string[] {
+  const wanted = new Set(taskIds);
+  if (wanted.size === 0) return [];
+  return subgraphs.filter((sg) => sg.task_ids.some((id) => wanted.has(id))).map((sg) => sg.subgraph_id);
+}
+
 function ownerOf(doc: PlanDocument, command: string, taskId: string): SubGraph {
   const sg = doc.subgraphs.find((s) => s.task_ids.includes(taskId));
   if (!sg) throw new PlanCommandError(command, `task "${taskId}" is in no subgraph`);
