@@ -16,6 +16,9 @@ export const user = pgTable('user', {
   username: text('username').unique(),
   displayUsername: text('display_username'),
   role: text('role').notNull().default('viewer'),
+  // A service account (automation, PLANGATE_ADMIN_TOKEN): it has no password, tokens can
+  // be minted for it, and it can never decide on a plan (decisions need a person).
+  service: boolean('service').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

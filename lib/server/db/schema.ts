@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, index, foreignKey } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, index, foreignKey } from 'drizzle-orm/pg-core';
 import type { PlanDocument } from '@/lib/plan';
 import type { ValidationResult } from '@/lib/validate';
 import { authSchema, user } from './auth-schema';
@@ -18,6 +18,9 @@ export const plans = pgTable(
     // the caller's base revision lets exactly one of many concurrent saves win.
     headRevision: integer('head_revision').notNull(),
     headContentHash: text('head_content_hash').notNull(),
+    // The newest revision whose content (not only its layout) changed: reviews and
+    // approvals bind to it, so a layout-only save after it keeps them standing.
+    contentRevision: integer('content_revision').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`now()`),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`now()`),
   },
@@ -35,6 +38,8 @@ export const planRevisions = pgTable(
     contentHash: text('content_hash').notNull(),
     author: text('author').notNull(),
     message: text('message').notNull().default(''),
+    // Same content hash as its parent: only view data (positions, collapsed groups) moved.
+    layoutOnly: boolean('layout_only').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`now()`),
   },
   (t) => [
@@ -60,8 +65,14 @@ export const planReviews = pgTable(
     reviewer: text('reviewer').notNull(),
     comment: text('comment').notNull().default(''),
     validation: jsonb('validation').$type<ValidationResult>().notNull(),
+    // The registry resources the revision's tasks route to, as the reviewer saw them: part
+    // of what an approval covers. Null on reviews made before approvals bound resources.
+    resources: jsonb('resources').$type<Record<string, unknown>>(),
+    resourcesHash: text('resources_hash'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
     supersededAt: timestamp('superseded_at', { withTimezone: true, mode: 'date' }),
+    // Why it stopped counting: 'revision', 'objection' or 'registry_changed'.
+    supersededReason: text('superseded_reason'),
   },
   (t) => [index('plan_reviews_plan_idx').on(t.planId, t.revision)],
 );
@@ -104,6 +115,28 @@ export const auditEvents = pgTable(
     hash: text('hash').notNull().unique(),
   },
   (t) => [index('audit_events_plan_idx').on(t.planId, t.seq)],
+);
+
+/**
+ * The audit chain's newest event, signed with a key kept outside the database. Truncating,
+ * re-hashing or appending to the chain without that key leaves this row disagreeing.
+ */
+export const auditHead = pgTable('audit_head', {
+  id: text('id').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  signature: text('signature').notNull(),
+});
+
+/** Failed sign-ins, counted in the database so a limit holds across every instance. */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    key: text('key').notNull(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [index('sign_in_failures_key_idx').on(t.key, t.at)],
 );
 
 /** A dry run of one exact revision, kept so the approver sees the evidence and runs can be compared. */
@@ -164,4 +197,4 @@ export const appSettings = pgTable('app_settings', {
   value: text('value').notNull(),
 });
 
-export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, dryRuns, replanProposals, registryResources, appSettings, ...authSchema };
+export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, auditHead, signInFailures, dryRuns, replanProposals, registryResources, appSettings, ...authSchema };

@@ -1,0 +1,43 @@
+import canonicalize from 'canonicalize';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+// What the audit chain records about rows that live outside it: a revision's stored body
+// and a review decision. `audit verify` and the hand-off recompute these from the rows and
+// compare them with the chain, so a hand-edited body or a forged review row is caught.
+
+function digest(value: unknown): string {
+  const canonical = canonicalize(value);
+  if (canonical === undefined) throw new Error('digest: the value could not be serialised');
+  return `sha256:${bytesToHex(sha256(utf8ToBytes(canonical)))}`;
+}
+
+/** The whole stored revision body (view data included: it is stored, so it is covered). */
+export function bodyDigest(body: unknown): string {
+  return digest(body);
+}
+
+export interface ReviewFacts {
+  id: number;
+  planId: string;
+  revision: number;
+  contentHash: string;
+  decision: string;
+  reviewer: string;
+  comment: string;
+  resourcesHash: string | null;
+}
+
+/** The immutable facts of one review decision. */
+export function reviewDigest(review: ReviewFacts): string {
+  return digest({
+    id: review.id,
+    plan_id: review.planId,
+    revision: review.revision,
+    content_hash: review.contentHash,
+    decision: review.decision,
+    reviewer: review.reviewer,
+    comment: review.comment,
+    resources_hash: review.resourcesHash,
+  });
+}
