@@ -15,6 +15,8 @@ export interface ReviewPanelProps {
   planId: string;
   revision: number;
   contentHash: string;
+  /** The registry resources shown with the plan; a decision on changed ones is refused as stale. */
+  resourcesHash: string;
   /** Why approving would be refused, as the server would say it; null when it would not. */
   approveRefusal: string | null;
   /** Why any decision would be refused (not in review, stale, …); null when it would not. */
@@ -22,7 +24,7 @@ export interface ReviewPanelProps {
 }
 
 /** The approver's decision on exactly the revision and hash on screen. */
-export function ReviewPanel({ planId, revision, contentHash, approveRefusal, decideRefusal }: ReviewPanelProps) {
+export function ReviewPanel({ planId, revision, contentHash, resourcesHash, approveRefusal, decideRefusal }: ReviewPanelProps) {
   const router = useRouter();
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +32,7 @@ export function ReviewPanel({ planId, revision, contentHash, approveRefusal, dec
 
   function send(decision: Decision) {
     startTransition(async () => {
-      const result = await decideAction({ id: planId, decision, request: { revision, content_hash: contentHash, comment } });
+      const result = await decideAction({ id: planId, decision, request: { revision, content_hash: contentHash, resources_hash: resourcesHash, comment } });
       if (!result.ok) {
         setError(result.error.message);
         return;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Role } from '@/lib/auth/roles';
 import { DECISIONS } from '@/lib/approval/gate';
-import { TaskData } from '@/lib/plan';
+import { ResourceSnapshot } from '@/lib/approval/approved-resources';
+import { Job, SubGraph, TaskData } from '@/lib/plan';
 import { ValidationResult } from '@/lib/validate';
 import { PlanStatus, RevisionNumber } from './schemas';
 
@@ -18,7 +19,13 @@ const Comment = StorableText.pipe(z.string().max(4000, 'Comments are at most 4,0
 export const SubmitRequest = z.strictObject({ revision: RevisionNumber.optional(), content_hash: ContentHash.optional() });
 export type SubmitRequest = z.infer<typeof SubmitRequest>;
 
-export const DecisionRequest = z.strictObject({ revision: RevisionNumber, content_hash: ContentHash, comment: Comment });
+export const DecisionRequest = z.strictObject({
+  revision: RevisionNumber,
+  content_hash: ContentHash,
+  comment: Comment,
+  /** The hash of the registry resources the reviewer was shown; a decision on changed ones is stale. */
+  resources_hash: ContentHash.optional(),
+});
 export type DecisionRequest = z.infer<typeof DecisionRequest>;
 
 export const Review = z.object({
@@ -29,9 +36,12 @@ export const Review = z.object({
   reviewer: z.string(),
   comment: z.string(),
   validation: ValidationResult,
+  /** The hash of the registry resources this decision covered (null before resources were bound). */
+  resources_hash: z.string().nullable(),
   created_at: z.string(),
-  /** When a newer revision voided this decision; null while it stands. */
+  /** When a newer revision, an objection or a registry change voided this decision; null while it stands. */
   superseded_at: z.string().nullable(),
+  superseded_reason: z.enum(['revision', 'objection', 'registry_changed']).nullable(),
 });
 export type Review = z.infer<typeof Review>;
 
@@ -48,10 +58,15 @@ export type GateResponse = z.infer<typeof GateResponse>;
 export const GateTransition = z.object({ id: z.string(), status: PlanStatus, revision: z.number().int(), content_hash: z.string() });
 export const DecisionResponse = GateTransition.extend({ review: Review });
 
+/**
+ * The executors' hand-off. `content_hash` is "sha256:" + hex SHA-256 of the RFC 8785
+ * canonical JSON of `document`; `resources.hash` the same over `{ targets, definitions }`.
+ */
 export const ApprovedResponse = z.object({
   revision: z.number().int(),
   content_hash: z.string(),
-  plan: TaskData,
+  document: z.object({ plan: TaskData, job: Job, subgraphs: z.array(SubGraph) }),
+  resources: ResourceSnapshot.extend({ hash: z.string() }),
   approvals: z.array(Review),
 });
 
@@ -76,14 +91,28 @@ export const Username = z
   .toLowerCase()
   .regex(USERNAME_PATTERN, 'Usernames are 3 to 32 characters: lower-case letters, digits, ".", "_" or "-"');
 
-export const CreateUserRequest = z.strictObject({
-  username: Username,
-  password: z.string().min(8, 'Passwords are at least 8 characters').max(128, 'Passwords are at most 128 characters'),
-  role: Role,
-});
+/**
+ * A person (`password`, signs in) or a service account (`service: true`, no password: API
+ * tokens minted by an admin, and never a decision on a plan).
+ */
+export const CreateUserRequest = z
+  .strictObject({
+    username: Username,
+    password: z.string().min(8, 'Passwords are at least 8 characters').max(128, 'Passwords are at most 128 characters').optional(),
+    role: Role,
+    service: z.boolean().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.service === true && value.password !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'A service account has no password; leave it out' });
+    }
+    if (value.service !== true && value.password === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'A person needs a password (or send service: true for a service account)' });
+    }
+  });
 export type CreateUserRequest = z.infer<typeof CreateUserRequest>;
 
-export const UserResponse = z.object({ id: z.string(), username: z.string(), role: Role, created_at: z.string() });
+export const UserResponse = z.object({ id: z.string(), username: z.string(), role: Role, service: z.boolean(), created_at: z.string() });
 export type UserResponse = z.infer<typeof UserResponse>;
 export const UserListResponse = z.object({ users: z.array(UserResponse) });
 

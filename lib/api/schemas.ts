@@ -85,13 +85,15 @@ export const RevisionSummary = z.object({
   content_hash: z.string(),
   author: z.string(),
   message: z.string(),
+  /** Same content hash as its parent: only the layout changed, so reviews and approvals stand. */
+  layout_only: z.boolean(),
   created_at: z.string(),
 });
 
 export const RevisionListResponse = z.object({ revisions: z.array(RevisionSummary) });
 
 export const CreatedResponse = z.object({ id: z.string(), revision: z.literal(1), content_hash: z.string() });
-export const SavedResponse = z.object({ revision: z.number().int(), content_hash: z.string() });
+export const SavedResponse = z.object({ revision: z.number().int(), content_hash: z.string(), layout_only: z.boolean() });
 
 export const HealthResponse = z.object({ ok: z.literal(true), database: z.enum(['pglite', 'postgres']) });
 

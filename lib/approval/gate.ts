@@ -6,7 +6,7 @@ import type { PlanStatus } from '@/lib/api/schemas';
 export const DECISIONS = ['approved', 'changes_requested', 'rejected'] as const;
 export type Decision = (typeof DECISIONS)[number];
 
-export type RefusalCode = 'invalid_state' | 'stale' | 'has_errors' | 'four_eyes' | 'already_decided';
+export type RefusalCode = 'invalid_state' | 'stale' | 'has_errors' | 'four_eyes' | 'already_decided' | 'not_a_person';
 
 export interface Refusal {
   code: RefusalCode;
@@ -17,9 +17,17 @@ export interface GateState {
   status: PlanStatus;
   headRevision: number;
   headContentHash: string;
+  /**
+   * The newest revision whose content changed. Revisions after it moved only nodes, so a
+   * claim on any revision from it to the head is a claim on the same content.
+   */
+  contentRevision: number;
   /** Validation errors (not warnings) on the head revision. */
   errorCount: number;
-  /** Who wrote any revision since the last approved one (or since the start), the head's author included. */
+  /**
+   * Who wrote any revision since the last revision that was fully approved (or since the
+   * start), the head's author included. Partial or voided approvals do not count.
+   */
   recentAuthors: readonly string[];
   /** Who submitted the head revision for review, while it is in review. */
   submittedBy: string | null;
@@ -35,7 +43,7 @@ export interface Claim {
 
 function stale(state: GateState, claim: Claim, doing: 'reviewed' | 'submitted'): Refusal | null {
   const again = doing === 'reviewed' ? 'review' : 'submit';
-  if (claim.revision !== state.headRevision) {
+  if (claim.revision < state.contentRevision || claim.revision > state.headRevision) {
     return {
       code: 'stale',
       message: `You ${doing} revision ${claim.revision}, but the plan is now at revision ${state.headRevision}. Reload and ${again} the latest revision.`,
@@ -62,20 +70,29 @@ export function checkSubmit(state: GateState, claim?: Claim): Refusal | null {
   return (claim && stale(state, claim, 'submitted')) ?? errors(state, 'submitted');
 }
 
-export function checkDecision(state: GateState, decision: Decision, reviewer: string, claim: Claim): Refusal | null {
+export interface Reviewer {
+  username: string;
+  /** A service account (automation, PLANGATE_ADMIN_TOKEN): it may never decide. */
+  service: boolean;
+}
+
+export function checkDecision(state: GateState, decision: Decision, reviewer: Reviewer, claim: Claim): Refusal | null {
+  if (reviewer.service) {
+    return { code: 'not_a_person', message: `${reviewer.username} is a service account; decisions on a plan need a named person.` };
+  }
   const isStale = stale(state, claim, 'reviewed');
   if (isStale) return isStale;
   if (state.status !== 'in_review') {
     return { code: 'invalid_state', message: `Only a plan in review can be decided on; this one is ${state.status.replace('_', ' ')}.` };
   }
   if (decision !== 'approved') return null;
-  if (state.recentAuthors.includes(reviewer)) {
+  if (state.recentAuthors.includes(reviewer.username)) {
     return { code: 'four_eyes', message: `You edited this plan since its last approval; someone else must approve revision ${state.headRevision}.` };
   }
-  if (reviewer === state.submittedBy) {
+  if (reviewer.username === state.submittedBy) {
     return { code: 'four_eyes', message: `You submitted revision ${state.headRevision} for review; someone else must approve it.` };
   }
-  if (state.approvedBy.includes(reviewer)) return { code: 'already_decided', message: 'You have already approved this revision.' };
+  if (state.approvedBy.includes(reviewer.username)) return { code: 'already_decided', message: 'You have already approved this revision.' };
   return errors(state, 'approved');
 }
 

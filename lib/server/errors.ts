@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'conflict'
   | 'stale'
   | 'not_approved'
+  | 'integrity'
   | 'planner_failed'
   | 'unavailable'
   | 'payload_too_large'

@@ -5,6 +5,7 @@ import type { PlanResponse } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { planPlannedBy } from '@/lib/planning/planning-types';
 import type { Principal } from '@/lib/server/auth/principal';
+import { RegistryNotice } from './registry-notice';
 
 const SUBMITTABLE = new Set(['draft', 'changes_requested']);
 
@@ -56,6 +57,7 @@ export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readO
           History
         </Link>
       </nav>
+      <RegistryNotice planId={plan.id} />
     </div>
   );
 }

@@ -21,12 +21,12 @@ const chain: TaskDataInput = {
 const cyclic: TaskDataInput = {
   task_id: 'job-2',
   planned_tasks: [
-    { task_id: 'a', description: 'A', execution_type: 'tool', dependencies: ['b'] },
-    { task_id: 'b', description: 'B', execution_type: 'tool', dependencies: ['a'] },
+    { task_id: 'a', description: 'A', execution_type: 'tool', tool_id: 'http_get', dependencies: ['b'] },
+    { task_id: 'b', description: 'B', execution_type: 'tool', tool_id: 'http_get', dependencies: ['a'] },
   ],
 };
 
-const who = (username: string, role: Principal['role']): Principal => ({ id: username, username, role, via: 'session' });
+const who = (username: string, role: Principal['role']): Principal => ({ id: username, username, role, via: 'session', service: false });
 const editor = who('eddie', 'editor');
 const approver = who('alice', 'approver');
 const approver2 = who('bob', 'approver');
@@ -61,6 +61,7 @@ describe.each(testDatabases())('approval gate on $name', (database) => {
     expect(decided.status).toBe('approved');
     const approved = await getApprovedPlan(db(), id);
     expect(approved).toMatchObject({ revision: 1, content_hash });
+    expect(approved.document.plan.planned_tasks.map((t) => t.task_id)).toEqual(['fetch', 'summarise']);
     expect(approved.approvals.map((a) => [a.reviewer, a.comment])).toEqual([['alice', 'Looks right']]);
     expect(approved.approvals[0].validation.valid).toBe(true);
 

@@ -1,14 +1,17 @@
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { ApprovedResponse, DecisionRequest, GateResponse, Review, SubmitRequest } from '@/lib/api/gate-schemas';
 import type { PlanStatus } from '@/lib/api/schemas';
+import { ResourceSnapshot, diffSnapshots, resolveTargets, resourcesHash, snapshotResources, type ResourceChange } from '@/lib/approval/approved-resources';
 import { checkDecision, checkSubmit, requiredApprovals, statusAfter, type Decision, type GateState, type Refusal } from '@/lib/approval/gate';
-import { PlanDocument } from '@/lib/plan';
+import { PlanDocument, contentHash } from '@/lib/plan';
+import type { Registry } from '@/lib/registry';
 import { validatePlan, type ValidationResult } from '@/lib/validate';
 import type { z } from 'zod';
-import { appendAudit, auditEventOf, listPlanAudit } from '../audit/audit-log';
+import { appendAudit, auditEventOf, listPlanAudit, verifyAudit } from '../audit/audit-log';
+import { reviewDigest } from '../audit/digests';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
-import { dryRuns, planReviews, planRevisions, plans } from '../db/schema';
+import { auditEvents, dryRuns, planReviews, planRevisions, plans } from '../db/schema';
 import { getRegistry } from '../registry/registry-service';
 import { AppError, notFound } from '../errors';
 import { checkPlanId } from '../plans/plan-service';
@@ -29,8 +32,10 @@ function toReview(row: ReviewRow): Review {
     reviewer: row.reviewer,
     comment: row.comment,
     validation: row.validation,
+    resources_hash: row.resourcesHash,
     created_at: row.createdAt.toISOString(),
     superseded_at: row.supersededAt?.toISOString() ?? null,
+    superseded_reason: row.supersededReason as Review['superseded_reason'],
   };
 }
 
@@ -40,6 +45,7 @@ const REFUSAL_STATUS: Record<Refusal['code'], { status: number; code: 'conflict'
   stale: { status: 409, code: 'stale' },
   has_errors: { status: 422, code: 'unprocessable' },
   four_eyes: { status: 403, code: 'forbidden' },
+  not_a_person: { status: 403, code: 'forbidden' },
 };
 
 function refuse(refusal: Refusal, validation: ValidationResult, state: GateState): never {
@@ -62,6 +68,8 @@ function refuse(refusal: Refusal, validation: ValidationResult, state: GateState
 interface Locked {
   state: GateState;
   validation: ValidationResult;
+  /** The registry resources the head revision routes to, as they are now. */
+  resources: ResourceSnapshot;
 }
 
 /** The gate's inputs; `lock` takes the plan row lock for a transition. */
@@ -75,19 +83,22 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
   const document = PlanDocument.parse(head.body);
-  const validation = validatePlan(document.plan, await getRegistry(tx), document.subgraphs);
-  const approvals = await liveApprovals(tx, id, plan.headRevision);
-  const since = (await lastApprovedRevision(tx, id)) ?? 0;
+  const registry = await getRegistry(tx);
+  const validation = validatePlan(document.plan, registry, document.subgraphs);
+  const approvals = await liveApprovals(tx, id, plan.contentRevision);
+  const since = (await lastFullyApprovedRevision(tx, id)) ?? 0;
   const authors = await tx
     .selectDistinct({ author: planRevisions.author })
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), gt(planRevisions.revision, since)));
   return {
     validation,
+    resources: snapshotResources(document.plan.planned_tasks, registry),
     state: {
       status: plan.status as PlanStatus,
       headRevision: plan.headRevision,
       headContentHash: plan.headContentHash,
+      contentRevision: plan.contentRevision,
       errorCount: validation.issues.filter((issue) => issue.severity === 'error').length,
       recentAuthors: authors.map((row) => row.author),
       submittedBy: plan.submittedBy,
@@ -107,14 +118,19 @@ async function latestDryRunId(db: Database, id: string, revision: number): Promi
   return row?.id ?? null;
 }
 
-function liveApprovals(db: Database, id: string, revision: number): Promise<ReviewRow[]> {
+/**
+ * Approvals that still stand for the content of `contentRevision`: a content change
+ * supersedes every review, so the unsuperseded ones are all on this content (a reviewer
+ * may have claimed a later, layout-only revision of it).
+ */
+function liveApprovals(db: Database, id: string, contentRevision: number): Promise<ReviewRow[]> {
   return db
     .select()
     .from(planReviews)
     .where(
       and(
         eq(planReviews.planId, id),
-        eq(planReviews.revision, revision),
+        gte(planReviews.revision, contentRevision),
         eq(planReviews.decision, 'approved'),
         isNull(planReviews.supersededAt),
       ),
@@ -144,9 +160,16 @@ export async function submitForReview(db: Database, id: string, claim: SubmitReq
 
 export async function decide(db: Database, id: string, decision: Decision, request: DecisionRequest, principal: Principal) {
   return db.transaction(async (tx) => {
-    const { state, validation } = await readGate(tx, id, true);
-    const refusal = checkDecision(state, decision, principal.username, { revision: request.revision, contentHash: request.content_hash });
+    const { state, validation, resources } = await readGate(tx, id, true);
+    const refusal = checkDecision(state, decision, principal, { revision: request.revision, contentHash: request.content_hash });
     if (refusal) refuse(refusal, validation, state);
+    const boundHash = resourcesHash(resources);
+    if (request.resources_hash !== undefined && request.resources_hash !== boundHash) {
+      throw new AppError('stale', 409, 'The registry resources this plan routes to changed since you loaded the review. Reload and review them again.', undefined, {
+        reason: 'registry_changed',
+        resources_hash: boundHash,
+      });
+    }
     const [review] = await tx
       .insert(planReviews)
       .values({
@@ -157,6 +180,8 @@ export async function decide(db: Database, id: string, decision: Decision, reque
         reviewer: principal.username,
         comment: request.comment,
         validation,
+        resources,
+        resourcesHash: boundHash,
       })
       .returning();
     if (decision !== 'approved') {
@@ -164,7 +189,7 @@ export async function decide(db: Database, id: string, decision: Decision, reque
       // must not add up with them and override it.
       const voided = await tx
         .update(planReviews)
-        .set({ supersededAt: sql`clock_timestamp()` })
+        .set({ supersededAt: sql`clock_timestamp()`, supersededReason: 'objection' })
         .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved'), isNull(planReviews.supersededAt)))
         .returning();
       for (const row of voided) {
@@ -188,7 +213,14 @@ export async function decide(db: Database, id: string, decision: Decision, reque
       revision: state.headRevision,
       contentHash: state.headContentHash,
       // The evidence the decision was made on: the newest dry run of this exact revision.
-      detail: { review_id: review.id, comment: request.comment, status, dry_run_id: await latestDryRunId(tx, id, state.headRevision) },
+      detail: {
+        review_id: review.id,
+        review_hash: reviewDigest(review),
+        resources_hash: boundHash,
+        comment: request.comment,
+        status,
+        dry_run_id: await latestDryRunId(tx, id, state.headRevision),
+      },
     });
     return { id, status, revision: state.headRevision, content_hash: state.headContentHash, review: toReview(review) };
   });
@@ -209,17 +241,45 @@ export async function getGate(db: Database, id: string): Promise<GateResponse> {
   };
 }
 
+function integrity(message: string, extra: Record<string, unknown> = {}): AppError {
+  return new AppError('integrity', 409, `The approved plan failed its integrity check: ${message}. Nothing should run it; an admin should run "plangate audit verify".`, undefined, {
+    reason: 'integrity',
+    ...extra,
+  });
+}
+
+function registryChanged(approvedRevision: number, changes: ResourceChange[], extra: Record<string, unknown>): AppError {
+  const named = changes.map((c) => `${c.kind}/${c.key} (${c.change})`);
+  return new AppError(
+    'stale',
+    409,
+    `Revision ${approvedRevision} was approved, but registry resources it routes to have changed since: ${named.slice(0, 10).join(', ') || 'the approval predates resource binding'}${named.length > 10 ? ` and ${named.length - 10} more` : ''}. It needs a new review.`,
+    undefined,
+    { ...extra, reason: 'registry_changed', approved_revision: approvedRevision, resources: changes.map(({ kind, key, change }) => ({ kind, key, change })) },
+  );
+}
+
+/** What changed in the registry since `review` bound its resources (empty if nothing did). */
+export function resourceChangesSince(review: Pick<ReviewRow, 'resources'>, registry: Registry): ResourceChange[] | null {
+  const approved = ResourceSnapshot.safeParse(review.resources);
+  if (!approved.success) return null;
+  return diffSnapshots(approved.data, resolveTargets(approved.data.targets, registry));
+}
+
 /**
- * What an executor may run: the head revision, only while it carries the required
- * approvals. Read in one transaction so the plan, its hash and its approvals agree.
+ * What an executor may run: the head revision's document and the registry resources it
+ * routes to, only while they carry the required approvals, both are unchanged since, and
+ * the stored body still hashes to what was approved and is recorded in the signed audit
+ * chain. Read in one transaction so the plan, its hash and its approvals agree.
  */
 export async function getApprovedPlan(db: Database, id: string): Promise<z.infer<typeof ApprovedResponse>> {
   return db.transaction(async (tx) => {
     checkPlanId(id);
     const [plan] = await tx.select().from(plans).where(eq(plans.id, id));
     if (!plan) throw notFound(`Plan "${id}"`);
-    const approvals = await liveApprovals(tx, id, plan.headRevision);
+    const approvals = await liveApprovals(tx, id, plan.contentRevision);
     const required = requiredApprovals();
+    const extra = { status: plan.status, head_revision: plan.headRevision, approvals: approvals.length, approvals_required: required };
     // Both, not either: the status is the gate's verdict and the approvals are its evidence;
     // a change to the required count must not turn an unfinished review into a hand-off.
     if (plan.status !== 'approved' || approvals.length < required) {
@@ -229,8 +289,10 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
         .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved')))
         .orderBy(desc(planReviews.id))
         .limit(1);
-      const extra = { status: plan.status, head_revision: plan.headRevision, approvals: approvals.length, approvals_required: required };
-      if (lastApproval && lastApproval.revision !== plan.headRevision) {
+      if (lastApproval?.supersededReason === 'registry_changed' && lastApproval.contentHash === plan.headContentHash) {
+        throw registryChanged(lastApproval.revision, resourceChangesSince(lastApproval, await getRegistry(tx)) ?? [], extra);
+      }
+      if (lastApproval && lastApproval.revision < plan.contentRevision) {
         throw new AppError(
           'stale',
           409,
@@ -247,17 +309,99 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
         { ...extra, reason: 'not_approved' },
       );
     }
+
     const [head] = await tx
       .select()
       .from(planRevisions)
       .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
+    // The hash is recomputed from the stored body, never taken from a column: a body edited
+    // in the database after approval is refused, not handed over.
+    const raw = (head.body ?? {}) as Partial<Record<'plan' | 'job' | 'subgraphs', unknown>>;
+    const document = PlanDocument.safeParse(head.body);
+    if (!document.success) throw integrity(`revision ${head.revision}'s stored body is not a valid plan document`);
+    const { plan: taskData, job, subgraphs } = document.data;
+    const recomputed = contentHash({ plan: taskData, job, subgraphs });
+    const rawHash = contentHash({ plan: raw.plan as never, job: raw.job as never, subgraphs: raw.subgraphs as never });
+    if (recomputed !== head.contentHash || rawHash !== head.contentHash || head.contentHash !== plan.headContentHash) {
+      throw integrity(`revision ${head.revision}'s stored body no longer hashes to ${head.contentHash}`, { revision: head.revision });
+    }
+    const foreign = approvals.find((approval) => approval.contentHash !== head.contentHash);
+    if (foreign) throw integrity(`review ${foreign.id} approved different content (${foreign.contentHash})`);
+
+    const newest = approvals[approvals.length - 1];
+    const registry = await getRegistry(tx);
+    const snapshot = ResourceSnapshot.safeParse(newest.resources);
+    if (!snapshot.success) throw registryChanged(newest.revision, [], extra);
+    if (resourcesHash(snapshot.data) !== newest.resourcesHash || approvals.some((a) => a.resourcesHash !== newest.resourcesHash)) {
+      throw integrity('the approved resource snapshot does not match its hash');
+    }
+    const bound = snapshotResources(taskData.planned_tasks, registry);
+    if (bound.targets.join('\n') !== snapshot.data.targets.join('\n')) throw integrity('the approved resources are not the ones this revision routes to');
+    const changes = diffSnapshots(snapshot.data, bound);
+    if (changes.length) throw registryChanged(newest.revision, changes, extra);
+
+    const chain = await verifyAudit(tx);
+    if (!chain.ok) throw integrity(`the audit chain does not verify (${chain.reason})`);
+
     return {
       revision: head.revision,
       content_hash: head.contentHash,
-      plan: PlanDocument.parse(head.body).plan,
+      document: { plan: taskData, job, subgraphs },
+      resources: { hash: newest.resourcesHash!, ...snapshot.data },
       approvals: approvals.map(toReview),
     };
   });
+}
+
+/**
+ * The newest revision that reached full approval (its plan turned `approved`). Partial
+ * approvals, and approvals voided before the count was reached, do not count: four-eyes
+ * looks at every author since a plan was last really approved.
+ */
+async function lastFullyApprovedRevision(db: Database, id: string): Promise<number | null> {
+  const [row] = await db
+    .select({ revision: sql<number | null>`max(${auditEvents.revision})` })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.planId, id), eq(auditEvents.kind, 'approved'), sql`${auditEvents.detail}->>'status' = 'approved'`));
+  return row?.revision ?? null;
+}
+
+/**
+ * Voids approvals whose registry resources changed: called inside every registry write's
+ * transaction with the registry as it now is. Plans none of whose approved resources
+ * changed are left alone.
+ */
+export async function voidApprovalsOnRegistryChange(tx: Database, registry: Registry, actor: string): Promise<string[]> {
+  const standing = await tx
+    .select()
+    .from(planReviews)
+    .where(and(eq(planReviews.decision, 'approved'), isNull(planReviews.supersededAt)))
+    .orderBy(asc(planReviews.id));
+  const voidedPlans: string[] = [];
+  for (const review of standing) {
+    const changes = resourceChangesSince(review, registry);
+    if (changes && !changes.length) continue;
+    await tx.select({ id: plans.id }).from(plans).where(eq(plans.id, review.planId)).for('update');
+    await tx
+      .update(planReviews)
+      .set({ supersededAt: sql`clock_timestamp()`, supersededReason: 'registry_changed' })
+      .where(eq(planReviews.id, review.id));
+    await tx.update(plans).set({ status: 'draft', submittedBy: null }).where(and(eq(plans.id, review.planId), inArray(plans.status, ['approved', 'in_review'])));
+    await appendAudit(tx, {
+      kind: 'superseded',
+      actor,
+      planId: review.planId,
+      revision: review.revision,
+      contentHash: review.contentHash,
+      detail: {
+        review_id: review.id,
+        reviewer: review.reviewer,
+        by_registry_change: (changes ?? []).map(({ kind, key, change }) => ({ kind, key, change })),
+      },
+    });
+    if (!voidedPlans.includes(review.planId)) voidedPlans.push(review.planId);
+  }
+  return voidedPlans;
 }
 
 /** The newest revision that was ever approved (superseded or not), for "diff since last approval". */
@@ -284,4 +428,46 @@ export async function planAudit(db: Database, id: string) {
   const [plan] = await db.select({ id: plans.id }).from(plans).where(eq(plans.id, id));
   if (!plan) throw notFound(`Plan "${id}"`);
   return (await listPlanAudit(db, id)).map(auditEventOf);
+}
+
+export interface RegistryNotice {
+  /** The revision whose approval the registry change voided. */
+  approvedRevision: number;
+  changes: ResourceChange[];
+}
+
+/**
+ * When the head's content was approved and then a registry change voided that approval:
+ * which resources changed. Null otherwise. For the plan's pages, which say why it is back
+ * in draft.
+ */
+export async function registryNotice(db: Database, id: string): Promise<RegistryNotice | null> {
+  checkPlanId(id);
+  const [plan] = await db.select().from(plans).where(eq(plans.id, id));
+  if (!plan || plan.status === 'approved') return null;
+  const [last] = await db
+    .select()
+    .from(planReviews)
+    .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved')))
+    .orderBy(desc(planReviews.id))
+    .limit(1);
+  if (!last || last.supersededReason !== 'registry_changed' || last.contentHash !== plan.headContentHash) return null;
+  return { approvedRevision: last.revision, changes: resourceChangesSince(last, await getRegistry(db)) ?? [] };
+}
+
+/**
+ * The registry resources the head routes to against those the newest approval (standing or
+ * not) bound: what a reviewer must look at besides the plan's own diff. Null when the plan
+ * was never approved with bound resources.
+ */
+export async function resourceChangesSinceLastApproval(db: Database, id: string, current: ResourceSnapshot): Promise<RegistryNotice | null> {
+  const [last] = await db
+    .select()
+    .from(planReviews)
+    .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved')))
+    .orderBy(desc(planReviews.id))
+    .limit(1);
+  const approved = ResourceSnapshot.safeParse(last?.resources);
+  if (!last || !approved.success) return null;
+  return { approvedRevision: last.revision, changes: diffSnapshots(approved.data, current) };
 }

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planReviews, planRevisions, plans } from '../db/schema';
 import { appendAudit } from '../audit/audit-log';
+import { bodyDigest } from '../audit/digests';
 import type { PlanDocument } from '@/lib/plan';
 
 // Data access only: callers hand in parsed, hashed documents. Every write is one
@@ -42,17 +43,30 @@ export async function insertPlan(db: Database, input: NewRevision & { id: string
       author: input.author,
       message: input.message,
     });
-    await appendAudit(tx, { kind: 'created', actor: input.author, planId: input.id, revision: 1, contentHash: input.contentHash });
+    await appendAudit(tx, {
+      kind: 'created',
+      actor: input.author,
+      planId: input.id,
+      revision: 1,
+      contentHash: input.contentHash,
+      detail: { body_hash: bodyDigest(input.document) },
+    });
     return row;
   });
 }
 
-export type SaveResult = { kind: 'saved'; plan: PlanRow } | { kind: 'conflict'; currentRevision: number } | { kind: 'missing' };
+export type SaveResult =
+  | { kind: 'saved'; plan: PlanRow; layoutOnly: boolean }
+  | { kind: 'conflict'; currentRevision: number }
+  | { kind: 'missing' };
 
 /**
  * Writes revision base+1 if and only if base is still the head. The guarded UPDATE is
  * the compare-and-swap: concurrent savers of one base queue on the row lock and all but
  * the first find the guard false, so exactly one wins and the rest see a conflict.
+ *
+ * A revision with the head's content hash only moved nodes: the plan keeps its status,
+ * reviews and approvals (they bind to content, not layout). Any other revision voids them.
  */
 export async function saveRevision(
   db: Database,
@@ -60,15 +74,16 @@ export async function saveRevision(
 ): Promise<SaveResult> {
   return db.transaction(async (tx) => {
     const next = input.baseRevision + 1;
+    // SET expressions read the row as it was, so "same hash" compares with the old head.
+    const sameContent = sql`${plans.headContentHash} = ${input.contentHash}`;
     const [row] = await tx
       .update(plans)
       .set({
         headRevision: next,
         headContentHash: input.contentHash,
-        // A new revision is new content: whatever review or approval the old head had
-        // does not carry over.
-        status: 'draft',
-        submittedBy: null,
+        contentRevision: sql`case when ${sameContent} then ${plans.contentRevision} else ${next} end`,
+        status: sql`case when ${sameContent} then ${plans.status} else 'draft' end`,
+        submittedBy: sql`case when ${sameContent} then ${plans.submittedBy} else null end`,
         updatedAt: sql`clock_timestamp()`,
         ...(input.title ? { title: input.title } : {}),
       })
@@ -78,6 +93,7 @@ export async function saveRevision(
       const [current] = await tx.select({ head: plans.headRevision }).from(plans).where(eq(plans.id, input.id));
       return current ? { kind: 'conflict', currentRevision: current.head } : { kind: 'missing' };
     }
+    const layoutOnly = row.contentRevision !== next;
     await tx.insert(planRevisions).values({
       planId: input.id,
       revision: next,
@@ -86,13 +102,22 @@ export async function saveRevision(
       contentHash: input.contentHash,
       author: input.author,
       message: input.message,
+      layoutOnly,
     });
-    await appendAudit(tx, { kind: 'revised', actor: input.author, planId: input.id, revision: next, contentHash: input.contentHash });
+    await appendAudit(tx, {
+      kind: 'revised',
+      actor: input.author,
+      planId: input.id,
+      revision: next,
+      contentHash: input.contentHash,
+      detail: { body_hash: bodyDigest(input.document), layout_only: layoutOnly },
+    });
+    if (layoutOnly) return { kind: 'saved', plan: row, layoutOnly };
     // Runs after the guarded UPDATE took the plan's row lock, so a decision committed
     // just before is seen here and superseded, never left standing on the old head.
     const superseded = await tx
       .update(planReviews)
-      .set({ supersededAt: sql`clock_timestamp()` })
+      .set({ supersededAt: sql`clock_timestamp()`, supersededReason: 'revision' })
       .where(and(eq(planReviews.planId, input.id), isNull(planReviews.supersededAt)))
       .returning();
     for (const review of superseded.filter((r) => r.decision === 'approved')) {
@@ -105,7 +130,7 @@ export async function saveRevision(
         detail: { review_id: review.id, reviewer: review.reviewer, by_revision: next },
       });
     }
-    return { kind: 'saved', plan: row };
+    return { kind: 'saved', plan: row, layoutOnly };
   });
 }
 
@@ -137,6 +162,7 @@ export async function listRevisions(db: Database, id: string): Promise<RevisionS
       contentHash: planRevisions.contentHash,
       author: planRevisions.author,
       message: planRevisions.message,
+      layoutOnly: planRevisions.layoutOnly,
       createdAt: planRevisions.createdAt,
     })
     .from(planRevisions)

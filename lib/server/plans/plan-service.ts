@@ -39,11 +39,16 @@ const TASK_DATA_FIELDS = (Object.keys(TaskData.shape) as Array<keyof TaskData>).
 /**
  * Fills what a client left out of a saved plan from the base revision, instead of from
  * defaults: otherwise a random task_id and "now" timestamps would change the content hash
- * of a plan whose content did not change.
+ * of a plan whose content did not change, and `plan: {}` would delete every task. Omitted
+ * `planned_tasks` keep the base's tasks; tasks sent without timestamps keep theirs.
  */
 function withBaseDefaults(raw: unknown, base: PlanDocument['plan']): unknown {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-  const merged: Record<string, unknown> = { ...Object.fromEntries(TASK_DATA_FIELDS.map((f) => [f, base[f]])), ...raw };
+  const merged: Record<string, unknown> = {
+    ...Object.fromEntries(TASK_DATA_FIELDS.map((f) => [f, base[f]])),
+    planned_tasks: base.planned_tasks,
+    ...raw,
+  };
   const baseTasks = new Map(base.planned_tasks.map((t) => [t.task_id, t]));
   const tasks = (raw as { planned_tasks?: unknown }).planned_tasks;
   if (Array.isArray(tasks)) {
@@ -140,7 +145,7 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
       { current_revision: result.currentRevision },
     );
   }
-  return { revision: result.plan.headRevision, content_hash: hash };
+  return { revision: result.plan.headRevision, content_hash: hash, layout_only: result.layoutOnly };
 }
 
 export async function listPlanSummaries(db: Database) {
@@ -176,6 +181,7 @@ export async function getRevisions(db: Database, id: string) {
     content_hash: row.contentHash,
     author: row.author,
     message: row.message,
+    layout_only: row.layoutOnly,
     created_at: toIso(row.createdAt),
   }));
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { DEMO_REGISTRY, RESOURCE_KINDS, RESOURCE_SCHEMAS, Registry, duplicateKeys, resourceKey, type Resource, type ResourceKind } from '@/lib/registry';
+import { voidApprovalsOnRegistryChange } from '../approval/approval-service';
 import { appendAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { registryResources } from '../db/schema';
@@ -7,6 +8,8 @@ import { AppError, fromZodError, notFound } from '../errors';
 
 // The registry is read whole (it is small: tens to hundreds of resources) and written
 // one resource at a time or replaced whole by an import, each in one audited transaction.
+// Approvals cover the resources a plan routes to, so every write ends by voiding the
+// approvals whose resources it changed, in the same transaction.
 
 export async function getRegistry(db: Database): Promise<Registry> {
   const rows = await db.select().from(registryResources).orderBy(asc(registryResources.kind), asc(registryResources.key));
@@ -40,6 +43,7 @@ export async function replaceRegistry(db: Database, input: unknown, actor: strin
       actor,
       detail: { action: 'replaced', counts: Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, parsed.data[kind].length])) },
     });
+    await voidApprovalsOnRegistryChange(tx, await getRegistry(tx), actor);
   });
   return parsed.data;
 }
@@ -66,6 +70,7 @@ export async function putResource(db: Database, kind: ResourceKind, key: string,
       .values({ kind, key, body })
       .onConflictDoUpdate({ target: [registryResources.kind, registryResources.key], set: { body, updatedAt: new Date() } });
     await appendAudit(tx, { kind: 'registry_changed', actor, detail: { action: 'put', resource_kind: kind, key } });
+    await voidApprovalsOnRegistryChange(tx, await getRegistry(tx), actor);
   });
   return resource;
 }
@@ -78,6 +83,7 @@ export async function deleteResource(db: Database, kind: ResourceKind, key: stri
       .returning({ key: registryResources.key });
     if (!deleted.length) throw notFound(`${kind} "${key.slice(0, 200)}"`);
     await appendAudit(tx, { kind: 'registry_changed', actor, detail: { action: 'deleted', resource_kind: kind, key } });
+    await voidApprovalsOnRegistryChange(tx, await getRegistry(tx), actor);
   });
 }
 

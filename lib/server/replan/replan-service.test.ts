@@ -20,7 +20,7 @@ const plan: TaskDataInput = {
   ],
 };
 
-const who = (username: string, role: Principal['role']): Principal => ({ id: username, username, role, via: 'session' });
+const who = (username: string, role: Principal['role']): Principal => ({ id: username, username, role, via: 'session', service: false });
 const editor = who('eddie', 'editor');
 const approver = who('alice', 'approver');
 

@@ -5,13 +5,15 @@ import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
 import { formatMs, formatUsd } from '@/components/simulate/format';
 import Link from 'next/link';
 import { PlanDiffView } from '@/components/plan/plan-diff-view';
+import { ResourceChangesView } from '@/components/plan/resource-changes-view';
+import { resourcesHash } from '@/lib/approval/approved-resources';
 import { ReviewList } from '@/components/plan/review-list';
 import { ReviewPanel } from '@/components/plan/review-panel';
 import { documentOf } from '@/lib/api/schemas';
 import { checkDecision } from '@/lib/approval/gate';
 import { hasRole } from '@/lib/auth/roles';
 import { diffPlans } from '@/lib/plan';
-import { getGate, lastApprovedRevision, readGate } from '@/lib/server/approval/approval-service';
+import { getGate, lastApprovedRevision, readGate, resourceChangesSinceLastApproval } from '@/lib/server/approval/approval-service';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { loadPlanForPage } from '../load-plan';
@@ -27,7 +29,7 @@ export default async function ReviewPage({ params }: Props) {
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/review`);
   const plan = await loadPlanForPage(id);
   const { db } = await getDatabase();
-  const [{ state, validation }, gate, approved, registry, dryRun] = await Promise.all([
+  const [{ state, validation, resources }, gate, approved, registry, dryRun] = await Promise.all([
     readGate(db, id),
     getGate(db, id),
     lastApprovedRevision(db, id),
@@ -38,8 +40,12 @@ export default async function ReviewPage({ params }: Props) {
   const base = approved !== null && approved < plan.revision ? approved : 1;
   const before = await loadPlanForPage(id, base);
   const claim = { revision: plan.revision, contentHash: plan.content_hash };
-  const decideRefusal = checkDecision(state, 'rejected', user.username, claim)?.message ?? null;
-  const approveRefusal = checkDecision(state, 'approved', user.username, claim)?.message ?? null;
+  const decideRefusal = checkDecision(state, 'rejected', user, claim)?.message ?? null;
+  const approveRefusal = checkDecision(state, 'approved', user, claim)?.message ?? null;
+  const resourceChanges = await resourceChangesSinceLastApproval(db, id, resources);
+  const covered = Object.entries(resources.definitions).flatMap(([kind, list]) =>
+    (list as Array<{ id?: string; name?: string }>).map((r) => `${kind}/${r.id ?? r.name}`),
+  );
   const errors = validation.issues.filter((issue) => issue.severity === 'error');
   const warnings = validation.issues.filter((issue) => issue.severity === 'warning');
 
@@ -61,6 +67,21 @@ export default async function ReviewPage({ params }: Props) {
               <p className="text-sm text-slate-600">This is the first revision; everything in it is new.</p>
             ) : (
               <PlanDiffView diff={diffPlans(before, documentOf(plan))} />
+            )}
+          </section>
+          <section aria-labelledby="resources-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+            <h2 id="resources-heading" className="text-lg font-semibold">
+              Registry resources
+            </h2>
+            <p className="text-sm text-slate-600">
+              An approval covers the plan and the {covered.length} registry resource{covered.length === 1 ? '' : 's'} it routes to
+              {covered.length ? `: ${covered.join(', ')}` : ''}. A change to any of them voids it.
+            </p>
+            {resourceChanges && (
+              <>
+                <h3 className="text-sm font-semibold">Changed since approved revision {resourceChanges.approvedRevision}</h3>
+                <ResourceChangesView changes={resourceChanges.changes} />
+              </>
             )}
           </section>
         </div>
@@ -117,6 +138,7 @@ export default async function ReviewPage({ params }: Props) {
                 planId={plan.id}
                 revision={plan.revision}
                 contentHash={plan.content_hash}
+                resourcesHash={resourcesHash(resources)}
                 approveRefusal={approveRefusal}
                 decideRefusal={decideRefusal}
               />

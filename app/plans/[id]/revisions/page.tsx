@@ -64,7 +64,14 @@ export default async function RevisionsPage({ params, searchParams }: Props) {
                     Revision {r.revision}
                   </Link>
                 </td>
-                <td className="px-4 py-2 text-slate-700">{r.message || '—'}</td>
+                <td className="px-4 py-2 text-slate-700">
+                  {r.message || '—'}
+                  {r.layout_only && (
+                    <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700" title="Same content hash as the revision before: only nodes moved, so reviews and approvals stand">
+                      layout only
+                    </span>
+                  )}
+                </td>
                 <td className="px-4 py-2 text-slate-600">{r.author}</td>
                 <td className="px-4 py-2 text-slate-600">
                   <RelativeTime iso={r.created_at} now={now} />
