@@ -36,8 +36,8 @@ const errors = (statuses: number[]) =>
           400: 'Bad input: malformed JSON, wrong types or unknown fields; `details` lists each path',
           404: 'No such plan or revision',
           401: 'No valid session or API token (`Authorization: Bearer <token>`)',
-          403: 'The caller\'s role does not allow this, the request came from a foreign Origin, or (four-eyes) the approver wrote or submitted the revision',
-          409: 'A conflict: a stale base revision (`current_revision`), a stale review (`code: "stale"`), the wrong review state, or (hand-off) `code: "not_approved"` / `"stale"`',
+          403: 'The caller\'s role does not allow this, the request came from a foreign Origin, (four-eyes) the approver wrote or submitted a revision since the last approval, or a service account tried to decide',
+          409: 'A conflict: a stale base revision (`current_revision`), a stale review (`code: "stale"`), the wrong review state, or (hand-off) `code: "not_approved"` / `"stale"` / `"integrity"`',
           413: 'The body or plan is over the size limit',
           415: 'The body is not JSON',
           422: 'The plan cannot be expressed in the requested format, or has validation errors that block review; `details` lists them',
@@ -153,7 +153,8 @@ export function openApiDocument() {
       '/api/plans/{id}/approved': {
         parameters: [idParam],
         get: {
-          summary: 'For executors: the head revision, only while it carries the required approvals',
+          summary:
+            'For executors: the head revision\'s document ({ plan, job, subgraphs }) and the registry resources it routes to, only while they carry the required approvals and are unchanged since. `content_hash` is "sha256:" + hex SHA-256 of the RFC 8785 canonical JSON of `document`; `resources.hash` the same over `{ targets, definitions }`. 409 `not_approved`, `stale` (`reason: "stale"` for a newer revision, `"registry_changed"` with `resources` for a changed resource) or `integrity` (the stored body or the audit chain does not verify)',
           responses: { 200: reply('Approved plan', gate.ApprovedResponse), ...errors([404, 409]) },
         },
       },
@@ -172,7 +173,7 @@ export function openApiDocument() {
       '/api/users': {
         get: { summary: 'Every user (admin)', responses: { 200: reply('Users', gate.UserListResponse), ...errors([]) } },
         post: {
-          summary: 'Create a user (admin)',
+          summary: 'Create a person (with a password) or a service account (service: true, no password) (admin)',
           requestBody: body(gate.CreateUserRequest),
           responses: { 201: reply('Created', gate.UserResponse), ...errors([400, 409, 415]) },
         },
@@ -187,9 +188,10 @@ export function openApiDocument() {
       },
       '/api/tokens': {
         post: {
-          summary: 'Create an API token for yourself, or (admin) for the named user; shown once; expires after expires_in_days (default 90)',
+          summary:
+            'Create an API token for yourself (signed in), or (admin) for the named service account; never for another person (403); shown once; expires after expires_in_days (default 90)',
           requestBody: { ...body(gate.CreateTokenRequest), required: false },
-          responses: { 201: reply('Token', gate.TokenResponse), ...errors([400, 404, 415]) },
+          responses: { 201: reply('Token', gate.TokenResponse), ...errors([400, 403, 404, 415]) },
         },
       },
       '/api/tokens/{tokenId}': {
