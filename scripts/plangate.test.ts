@@ -31,13 +31,22 @@ describe('plangate CLI', () => {
   it('adds a user, creates a token, verifies the audit trail, and catches a row altered by hand', { timeout: 60_000 }, async () => {
     const added = await plangate('user', 'add', 'alice', '--role', 'approver', '--password', 'alice-password-1');
     expect(added.code, added.stderr).toBe(0);
-    const token = await plangate('token', 'create', 'alice', '--label', 'ci');
+    // A person's token acts in their name: only they can make one, signed in.
+    const refused = await plangate('token', 'create', 'alice', '--label', 'ci');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('alice is a person, not a service account');
+    const bot = await plangate('user', 'add', 'ci-bot', '--role', 'editor', '--service');
+    expect(bot.code, bot.stderr).toBe(0);
+    expect(bot.stdout).toContain('Created service account ci-bot');
+    expect(bot.stdout).not.toContain('Password');
+    expect((await plangate('user', 'add', 'bot2', '--role', 'editor', '--service', '--password', 'password-123')).code).toBe(2);
+    const token = await plangate('token', 'create', 'ci-bot', '--label', 'ci');
     expect(token.code, token.stderr).toBe(0);
     expect(token.stdout.trim()).toMatch(/^pgt_[\w-]{43}$/);
     expect((await plangate('user', 'add', 'Not Valid!', '--role', 'approver')).code).toBe(2);
 
     const verified = await plangate('audit', 'verify');
-    expect([verified.code, verified.stdout.trim()]).toEqual([0, 'audit trail OK: 2 events']);
+    expect([verified.code, verified.stdout.trim()]).toEqual([0, 'audit trail OK: 3 events']);
 
     const handle = await openDatabase({ kind: 'pglite', dataDir });
     await handle.db.execute(sql`update audit_events set actor = 'mallory' where seq = 1`);

@@ -2,10 +2,10 @@
  * Plangate's command line: users, tokens and the audit trail, straight on the database.
  *
  *   npm run plangate -- help
- *   npm run plangate -- user add NAME --role ROLE [--password P]
+ *   npm run plangate -- user add NAME --role ROLE [--password P | --service]
  *   npm run plangate -- user role NAME ROLE
  *   npm run plangate -- user list
- *   npm run plangate -- token create NAME [--label L] [--expires-days N]
+ *   npm run plangate -- token create NAME [--label L] [--expires-days N]   (service accounts only)
  *   npm run plangate -- audit verify
  *
  * It opens the same database the server does (DATABASE_URL, or PGlite in
@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import { CreateTokenRequest, CreateUserRequest, Username } from '../lib/api/gate-schemas';
 import { ROLES, Role } from '../lib/auth/roles';
 import { verifyAudit } from '../lib/server/audit/audit-log';
-import { createApiToken } from '../lib/server/auth/api-tokens';
+import { createServiceToken } from '../lib/server/auth/api-tokens';
 import { createUser, listUsers, setUserRole } from '../lib/server/auth/users';
 import { databaseConfigFromEnv, openDatabase, type Database, type DatabaseConfig } from '../lib/server/db/client';
 import { AppError } from '../lib/server/errors';
@@ -30,15 +30,19 @@ const ACTOR = 'cli';
 const USAGE = `Usage: npm run plangate -- <command>
 
 Commands:
-  user add NAME --role ROLE [--password P]
-      Creates a user. Without --password a random 20-character password is
-      generated and printed once.
+  user add NAME --role ROLE [--password P | --service]
+      Creates a person who signs in. Without --password a random 20-character
+      password is generated and printed once. With --service it creates a
+      service account instead: no password, API tokens only, and it can never
+      approve, reject or request changes.
   user role NAME ROLE
       Changes a user's role.
   user list
       Lists the users and their roles.
   token create NAME [--label L] [--expires-days N]
-      Creates an API token for NAME and prints it (it is not shown again).
+      Creates an API token for the service account NAME and prints it (it is
+      not shown again). A person's token acts in their name, so people create
+      their own, signed in (POST /api/tokens with their session).
   audit verify
       Checks the hash chain of the audit trail; exits 1 when it is broken.
   help
@@ -88,7 +92,7 @@ function parseRole(value: string | undefined): Role {
   return parsed.data;
 }
 
-type Options = { role?: string; password?: string; label?: string; 'expires-days'?: string; help?: boolean };
+type Options = { role?: string; password?: string; service?: boolean; label?: string; 'expires-days'?: string; help?: boolean };
 
 function onlyOptions(command: string, options: Options, allowed: Array<keyof Options>): void {
   for (const name of Object.keys(options) as Array<keyof Options>) {
@@ -113,18 +117,20 @@ function plan(positionals: string[], options: Options): Run | 'help' {
   const command = `${group} ${action ?? ''}`.trim();
 
   if (group === 'user' && action === 'add') {
-    onlyOptions(command, options, ['role', 'password']);
-    exactPositionals(command, rest, 1, 'user add NAME --role ROLE [--password P]');
+    onlyOptions(command, options, ['role', 'password', 'service']);
+    exactPositionals(command, rest, 1, 'user add NAME --role ROLE [--password P | --service]');
     const username = parseUsername(rest[0]);
     if (options.role === undefined) throw new UsageError(`missing --role; use one of ${ROLES.join(', ')}`);
     const role = parseRole(options.role);
-    const generated = options.password === undefined;
-    const password = options.password ?? generatePassword();
-    const request = CreateUserRequest.safeParse({ username, password, role });
+    const service = options.service === true;
+    if (service && options.password !== undefined) throw new UsageError('a service account has no password: give --service or --password, not both');
+    const generated = !service && options.password === undefined;
+    const password = service ? undefined : (options.password ?? generatePassword());
+    const request = CreateUserRequest.safeParse(service ? { username, role, service: true } : { username, password, role });
     if (!request.success) throw new UsageError(zodMessage(request.error));
     return async (db) => {
       const created = await createUser(db, request.data, ACTOR);
-      console.log(`Created user ${created.username} with the ${created.role} role.`);
+      console.log(`Created ${service ? 'service account' : 'user'} ${created.username} with the ${created.role} role.`);
       if (generated) console.log(`Password (shown only now): ${password}`);
       return 0;
     };
@@ -149,7 +155,7 @@ function plan(positionals: string[], options: Options): Run | 'help' {
       const users = await listUsers(db);
       if (users.length === 0) console.log('No users yet.');
       const width = Math.max(8, ...users.map((u) => u.username.length));
-      for (const u of users) console.log(`${u.username.padEnd(width)}  ${u.role.padEnd(8)}  ${u.created_at}`);
+      for (const u of users) console.log(`${u.username.padEnd(width)}  ${u.role.padEnd(8)}  ${(u.service ? 'service' : 'person').padEnd(7)}  ${u.created_at}`);
       return 0;
     };
   }
@@ -171,7 +177,7 @@ function plan(positionals: string[], options: Options): Run | 'help' {
     const { label, expires_in_days } = request.data;
     return async (db) => {
       const expiresAt = expires_in_days ? new Date(Date.now() + expires_in_days * DAY_MS) : null;
-      const created = await createApiToken(db, { username, label, expiresAt }, ACTOR);
+      const created = await createServiceToken(db, { username, label, expiresAt }, ACTOR);
       // The token alone on stdout, so `$(npm run -s plangate -- token create …)` captures it.
       console.error(
         `Created an API token for ${username}${label ? ` (${label})` : ''}, ${created.expires_at ? `expiring ${created.expires_at}` : 'without expiry'}. It is shown only now:`,
@@ -233,6 +239,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         role: { type: 'string' },
         password: { type: 'string' },
+        service: { type: 'boolean' },
         label: { type: 'string' },
         'expires-days': { type: 'string' },
         help: { type: 'boolean', short: 'h' },

@@ -8,15 +8,22 @@ ensureInstall();
 ensureBuild();
 
 const port = process.env.PORT || '3000';
-const localDemo = !process.env.DATABASE_URL && process.env.NODE_ENV !== 'production';
-const server = spawn('npx', ['next', 'start', '-p', port], {
+// Loopback unless HOST says otherwise: the local demo is not a network service.
+const host = process.env.HOST || '127.0.0.1';
+const loopback = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i.test(host);
+const localDemo = !process.env.DATABASE_URL && process.env.NODE_ENV !== 'production' && loopback;
+const server = spawn('npx', ['next', 'start', '-p', port, '-H', host], {
   cwd: root,
   stdio: 'inherit',
-  // The embedded database outside production is the local demo: its demo users (published
-  // passwords) are wanted there. With DATABASE_URL or NODE_ENV=production they are not
-  // made unless PLANGATE_DEMO_USERS=on says so.
-  env: { NEXT_TELEMETRY_DISABLED: '1', ...(localDemo ? { PLANGATE_DEMO_USERS: 'on' } : {}), ...process.env },
+  // The embedded database outside production, served on loopback, is the local demo: its
+  // demo users (published passwords) are wanted there. With DATABASE_URL, NODE_ENV=production
+  // or a HOST other than loopback they are not made (and never on a non-loopback HOST, even
+  // with PLANGATE_DEMO_USERS=on: the server reads HOST too).
+  env: { NEXT_TELEMETRY_DISABLED: '1', ...(localDemo ? { PLANGATE_DEMO_USERS: 'on' } : {}), ...process.env, HOST: host },
 });
+
+// Where this machine reaches the server: a wildcard address is reached on loopback.
+const probeHost = host === '0.0.0.0' || host === '::' || host === '[::]' ? '127.0.0.1' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
@@ -24,10 +31,10 @@ server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 const deadline = Date.now() + 60_000;
 for (;;) {
   try {
-    const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+    const response = await fetch(`http://${probeHost}:${port}/api/health`);
     const health = await response.json();
     if (response.ok) {
-      console.log(`\n  Plangate is ready at http://localhost:${port} (database: ${health.database})\n`);
+      console.log(`\n  Plangate is ready at http://${loopback ? 'localhost' : probeHost}:${port} (database: ${health.database})\n`);
       break;
     }
   } catch {

@@ -1,42 +1,69 @@
 'use server';
 
-import { APIError } from 'better-auth/api';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { USERNAME_PATTERN } from '@/lib/api/gate-schemas';
 import { safeNext } from '@/lib/auth/safe-next';
 import { checkOrigin } from '@/lib/server/auth/origin';
 import { getAuth } from '@/lib/server/auth/auth';
-import { clearSignInFailures, recordSignInFailure, signInBlockedFor } from '@/lib/server/auth/sign-in-limiter';
-import { AppError } from '@/lib/server/errors';
+import { beginSignInAttempt, clientAddress, retryMessage, signInAborted, signInSucceeded } from '@/lib/server/auth/sign-in-limiter';
+import { getDatabase } from '@/lib/server/db/connection';
 
 export interface SignInState {
   error: string | null;
+  /** What the user typed, so a refused attempt does not empty the field. */
+  username?: string;
 }
 
+const WRONG = 'Wrong username or password.';
+
+/**
+ * better-auth refuses a sign-in by throwing its APIError. `instanceof` cannot be trusted
+ * across the production build's bundles (the class can exist twice), so the error is
+ * recognised by its shape: a 4xx status from better-auth is a refused sign-in.
+ */
+function isRefusal(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, statusCode } = error as { name?: unknown; statusCode?: unknown };
+  return name === 'APIError' && typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500;
+}
+
+/** The error AppError-like objects carry (checkOrigin), again without instanceof. */
+function refusalMessage(error: unknown): string | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { status, message } = error as { status?: unknown; message?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && typeof message === 'string' ? message : null;
+}
 
 export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
   const requestHeaders = await headers();
   try {
     checkOrigin('POST', requestHeaders);
   } catch (error) {
-    if (error instanceof AppError) return { error: error.message };
-    throw error;
+    const message = refusalMessage(error);
+    if (message === null) throw error;
+    return { error: message };
   }
-  const username = String(form.get('username') ?? '').trim().toLowerCase();
+  const typed = String(form.get('username') ?? '').slice(0, 200);
+  const username = typed.trim().toLowerCase();
   const password = String(form.get('password') ?? '');
-  if (!username || !password) return { error: 'Enter your username and password.' };
-  const address = requestHeaders.get('x-forwarded-for')?.split(',')[0].trim() || requestHeaders.get('x-real-ip') || 'direct';
-  const wait = signInBlockedFor(username, address);
-  if (wait > 0) return { error: `Too many failed sign-ins. Try again in ${wait} minute${wait === 1 ? '' : 's'}.` };
+  if (!username || !password) return { error: 'Enter your username and password.', username: typed };
+  // No account can have another name; nothing to count or check.
+  if (!USERNAME_PATTERN.test(username)) return { error: WRONG, username: typed };
+
+  const { db } = await getDatabase();
+  // Counted before the (deliberately slow) password check, so parallel guesses cannot all pass.
+  const attempt = await beginSignInAttempt(db, username, clientAddress(requestHeaders));
+  if (!attempt.allowed) return { error: retryMessage(attempt.retryAfterSeconds), username: typed };
   try {
     const auth = await getAuth();
     await auth.api.signInUsername({ body: { username, password }, headers: requestHeaders });
   } catch (error) {
-    if (!(error instanceof APIError)) throw error;
-    recordSignInFailure(username, address);
-    return { error: 'Wrong username or password.' };
+    if (isRefusal(error)) return { error: WRONG, username: typed }; // the attempt stays counted
+    await signInAborted(db, attempt).catch(() => undefined);
+    throw error;
   }
-  clearSignInFailures(username, address);
+  await signInSucceeded(db, attempt);
   redirect(safeNext(form.get('next')));
 }
 

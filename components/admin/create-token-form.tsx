@@ -10,7 +10,7 @@ interface Created {
   expires_at: string | null;
 }
 
-/** Issues a Bearer token for automation; the secret is shown here once and never stored. */
+/** Issues a Bearer token for the admin or a service account; the secret is shown here once and never stored. */
 export function CreateTokenForm({ currentUsername }: { currentUsername: string }) {
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
@@ -59,7 +59,8 @@ export function CreateTokenForm({ currentUsername }: { currentUsername: string }
           className={INPUT}
         />
         <span id="token-username-hint" className="mt-1 block text-xs font-normal text-slate-500">
-          Optional; leave empty for a token of your own. The token acts with that user&apos;s role.
+          Optional; leave empty for a token of your own. Otherwise the name of a service account: a token acts in its
+          owner&apos;s name, so people create their own tokens, signed in.
         </span>
       </label>
       <label className="block text-sm font-medium text-slate-700">
@@ -79,7 +80,7 @@ export function CreateTokenForm({ currentUsername }: { currentUsername: string }
           className={INPUT}
         />
         <span id="token-expiry-hint" className="mt-1 block text-xs font-normal text-slate-500">
-          Optional; empty means the token does not expire.
+          Optional; empty means 90 days.
         </span>
       </label>
       {error && (

@@ -6,12 +6,16 @@ import { createUserAction } from '@/app/admin/users/actions';
 import { ROLES, ROLE_DUTIES, type Role } from '@/lib/auth/roles';
 import { INPUT } from '@/components/form/styles';
 
-/** Adds a user who signs in with a username and password (there is no self sign-up). */
+/**
+ * Adds a person who signs in with a username and password (there is no self sign-up), or a
+ * service account for automation: no password, API tokens only, never a decision on a plan.
+ */
 export function CreateUserForm() {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
+  const [service, setService] = useState(false);
   return (
     <form
       // A click before hydration submits natively: POST keeps the fields out of the URL and logs.
@@ -24,17 +28,16 @@ export function CreateUserForm() {
         event.preventDefault();
         const form = event.currentTarget;
         const data = new FormData(form);
-        const input = {
-          username: String(data.get('username') ?? ''),
-          password: String(data.get('password') ?? ''),
-          role: String(data.get('role') ?? 'viewer') as Role,
-        };
+        const username = String(data.get('username') ?? '');
+        const role = String(data.get('role') ?? 'viewer') as Role;
+        const input = service ? { username, role, service: true } : { username, password: String(data.get('password') ?? ''), role };
         startTransition(async () => {
           const result = await createUserAction(input);
           if (result.ok) {
             setError(null);
-            setCreated(result.data.username);
+            setCreated(`${result.data.service ? 'service account' : 'user'} ${result.data.username}`);
             form.reset();
+            setService(false);
             router.refresh();
           } else {
             setCreated(null);
@@ -50,10 +53,28 @@ export function CreateUserForm() {
         Username
         <input name="username" autoComplete="off" required spellCheck={false} className={INPUT} />
       </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Password
-        <input name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} className={INPUT} />
+      <label className="flex items-start gap-2 text-sm font-medium text-slate-700">
+        <input
+          name="service"
+          type="checkbox"
+          checked={service}
+          onChange={(event) => setService(event.currentTarget.checked)}
+          aria-describedby="service-hint"
+          className="mt-0.5"
+        />
+        <span>
+          Service account
+          <span id="service-hint" className="block text-xs font-normal text-slate-500">
+            Automation, not a person: no password, API tokens only, and it can never approve, reject or request changes.
+          </span>
+        </span>
       </label>
+      {!service && (
+        <label className="block text-sm font-medium text-slate-700">
+          Password
+          <input name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} className={INPUT} />
+        </label>
+      )}
       <label className="block text-sm font-medium text-slate-700">
         Role
         <select name="role" defaultValue="viewer" className={INPUT}>
@@ -71,7 +92,7 @@ export function CreateUserForm() {
       )}
       {created && (
         <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
-          Created user {created}.
+          Created {created}.
         </p>
       )}
       <button

@@ -18,6 +18,8 @@ export function SignInForm({ next }: { next: string }) {
           autoComplete="username"
           required
           autoFocus
+          // React resets the form after its action; the default keeps what was typed after a refusal.
+          defaultValue={state.username ?? ''}
           className={INPUT}
         />
       </label>

@@ -24,7 +24,8 @@ export default async function UsersPage() {
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Who may read, edit and approve plans. A role change takes effect on the user&apos;s next request.
+          Who may read, edit and approve plans. A role change takes effect on the user&apos;s next request. Service accounts
+          are automation: they have no password, use API tokens an admin creates, and never decide on a plan.
         </p>
       </div>
       <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -43,6 +44,11 @@ export default async function UsersPage() {
                 <th scope="row" className="px-4 py-3 font-medium text-slate-900">
                   {u.username}
                   {u.username === user.username && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
+                  {u.service && (
+                    <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-600" title="No password; API tokens only; never decides on a plan">
+                      service
+                    </span>
+                  )}
                 </th>
                 <td className="px-4 py-3">
                   {/* Keyed on the role so a refresh after a change resets the select to the stored value. */}

@@ -42,15 +42,50 @@ export async function createApiToken(
   });
 }
 
+/** Operator access (the CLI, straight on the database): tokens for service accounts only. */
+export async function createServiceToken(
+  db: Database,
+  input: { username: string; label?: string; expiresAt?: Date | null },
+  actor: string,
+): Promise<{ token: string; id: string; expires_at: string | null }> {
+  const [owner] = await db.select({ service: user.service }).from(user).where(eq(user.username, input.username));
+  if (!owner) throw notFound(`User "${input.username}"`);
+  if (!owner.service) {
+    throw new AppError(
+      'forbidden',
+      403,
+      `${input.username} is a person, not a service account: a token acts in its owner's name, so only ${input.username} can create one, signed in (POST /api/tokens)`,
+    );
+  }
+  return createApiToken(db, input, actor);
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Tokens from the API and UI expire unless asked otherwise; a forgotten token should not live for ever. */
 export const DEFAULT_TOKEN_DAYS = 90;
 
-/** A token for the caller, or for anyone when the caller is an admin. */
+/**
+ * A token acts as the user it belongs to, so it is made only by that user (signed in, for
+ * themselves, with a session) or, for a service account, by an admin. An admin cannot mint
+ * a token for another person: it would let them act, and approve, in that person's name.
+ */
 export async function issueToken(db: Database, request: CreateTokenRequest, principal: Principal) {
   const username = request.username ?? principal.username;
-  if (username !== principal.username && principal.role !== 'admin') {
-    throw new AppError('forbidden', 403, 'Only an admin can create a token for another user');
+  if (username === principal.username && principal.via === 'token' && !(principal.service && principal.role === 'admin')) {
+    // A token that could mint tokens for its owner would outlive its own expiry and revocation.
+    throw new AppError('forbidden', 403, 'Sign in to create a token for yourself: a token cannot create another token for its owner');
+  }
+  if (username !== principal.username) {
+    if (principal.role !== 'admin') throw new AppError('forbidden', 403, 'Only an admin can create a token for another user, and only for a service account');
+    const [owner] = await db.select({ service: user.service }).from(user).where(eq(user.username, username));
+    if (!owner) throw notFound(`User "${username}"`);
+    if (!owner.service) {
+      throw new AppError(
+        'forbidden',
+        403,
+        `${username} is a person, not a service account: a token acts in its owner's name, so only ${username} can create one, signed in, for themselves`,
+      );
+    }
   }
   const expiresAt = new Date(Date.now() + (request.expires_in_days ?? DEFAULT_TOKEN_DAYS) * DAY_MS);
   const created = await createApiToken(db, { username, label: request.label, expiresAt }, principal.username);
@@ -60,7 +95,7 @@ export async function issueToken(db: Database, request: CreateTokenRequest, prin
 /** The user a live (unexpired, unrevoked) token belongs to, or null. */
 export async function principalFromToken(db: Database, token: string): Promise<Principal | null> {
   const [row] = await db
-    .select({ id: user.id, username: user.username, name: user.name, role: user.role })
+    .select({ id: user.id, username: user.username, name: user.name, role: user.role, service: user.service })
     .from(apiTokens)
     .innerJoin(user, eq(user.id, apiTokens.userId))
     .where(
@@ -71,7 +106,7 @@ export async function principalFromToken(db: Database, token: string): Promise<P
       ),
     );
   if (!row) return null;
-  return { id: row.id, username: row.username ?? row.name, role: roleOf(row.role), via: 'token' };
+  return { id: row.id, username: row.username ?? row.name, role: roleOf(row.role), via: 'token', service: row.service };
 }
 
 const ENV_TOKEN_ID = 'plangate-admin-token';
@@ -80,14 +115,18 @@ const ENV_TOKEN_USER = 'plangate-admin';
 export const MIN_ENV_TOKEN_LENGTH = 32;
 
 async function envTokenOwner(db: Database): Promise<string> {
-  const find = async () => (await db.select({ id: user.id }).from(user).where(eq(user.username, ENV_TOKEN_USER)))[0]?.id;
+  const find = async () => (await db.select({ id: user.id, service: user.service }).from(user).where(eq(user.username, ENV_TOKEN_USER)))[0];
   const existing = await find();
-  if (existing) return existing;
+  if (existing) {
+    // Made before service accounts existed, or by hand: it is automation, never a person.
+    if (!existing.service) await db.update(user).set({ service: true, updatedAt: new Date() }).where(eq(user.id, existing.id));
+    return existing.id;
+  }
   try {
-    return (await createUser(db, { username: ENV_TOKEN_USER, password: null, role: 'admin' }, 'system')).id;
+    return (await createUser(db, { username: ENV_TOKEN_USER, password: null, role: 'admin', service: true }, 'system')).id;
   } catch (error) {
     // Another instance starting on the same database made it first.
-    if (error instanceof AppError && error.status === 409) return (await find())!;
+    if (error instanceof AppError && error.status === 409) return (await find())!.id;
     throw error;
   }
 }

@@ -1,21 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { appSettings } from '../db/schema';
+import { readOrCreateKey } from '../keys/key-file';
 
-const KEY = 'auth_secret';
+/** The key file of the session-signing secret in PLANGATE_KEY_DIR. */
+export const AUTH_KEY_FILE = 'auth.key';
 
 /**
- * The key that signs session cookies: PLANGATE_AUTH_SECRET when set, otherwise one made on
- * first start and kept in the database, so sessions survive restarts and every instance
- * sharing a database signs alike.
+ * The key that signs session cookies. Never kept in the database beside the sessions it
+ * signs, so a copy of the database alone cannot mint or replay a session:
+ * BETTER_AUTH_SECRET or PLANGATE_AUTH_SECRET when set, otherwise the key file `auth.key`
+ * in PLANGATE_KEY_DIR, made on first start. Instances that share a database must share
+ * the secret (the same variable, or the same key file).
  */
-export async function authSecret(db: Database, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  if (env.PLANGATE_AUTH_SECRET) return env.PLANGATE_AUTH_SECRET;
-  await db
-    .insert(appSettings)
-    .values({ key: KEY, value: randomBytes(32).toString('base64url') })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(appSettings).where(eq(appSettings.key, KEY));
-  return row.value;
+export function authSecret(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.BETTER_AUTH_SECRET?.trim() || env.PLANGATE_AUTH_SECRET?.trim();
+  if (fromEnv && fromEnv.length < 32) {
+    throw new Error('The session secret (BETTER_AUTH_SECRET or PLANGATE_AUTH_SECRET) must be at least 32 characters long.');
+  }
+  return readOrCreateKey(AUTH_KEY_FILE, fromEnv, env);
 }

@@ -21,7 +21,10 @@ export function createAuth(db: Database, secret: string) {
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
     session: { expiresIn: SESSION_DAYS * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     user: {
-      additionalFields: { role: { type: [...ROLES], required: false, defaultValue: 'viewer', input: false } },
+      additionalFields: {
+        role: { type: [...ROLES], required: false, defaultValue: 'viewer', input: false },
+        service: { type: 'boolean', required: false, defaultValue: false, input: false },
+      },
     },
     advanced: {
       // Secure cookies unless explicitly turned off for plain-HTTP development hosts.
@@ -47,7 +50,7 @@ export function getAuth(): Promise<Auth> {
   const store = globalThis as GlobalWithAuth;
   store[globalKey] ??= (async () => {
     const { db } = await getDatabase();
-    return createAuth(db, await authSecret(db));
+    return createAuth(db, authSecret());
   })().catch((error: unknown) => {
     delete store[globalKey];
     throw error;

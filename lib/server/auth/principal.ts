@@ -10,6 +10,11 @@ export interface Principal {
   username: string;
   role: Role;
   via: 'session' | 'token';
+  /**
+   * A service account (automation, PLANGATE_ADMIN_TOKEN's `plangate-admin`): no password,
+   * tokens only, and never a decision on a plan. From the user row, for sessions and tokens.
+   */
+  service: boolean;
 }
 
 /**
@@ -31,7 +36,7 @@ export async function authenticate(headers: Headers): Promise<Principal | null> 
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
   const { user } = session;
-  return { id: user.id, username: user.username ?? user.name, role: roleOf(user.role), via: 'session' };
+  return { id: user.id, username: user.username ?? user.name, role: roleOf(user.role), via: 'session', service: user.service === true };
 }
 
 export async function requireRole(headers: Headers, role: Role): Promise<Principal> {

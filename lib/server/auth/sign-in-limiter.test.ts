@@ -1,21 +1,101 @@
+import { count, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { clearSignInFailures, recordSignInFailure, signInBlockedFor } from './sign-in-limiter';
+import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { signInFailures } from '../db/schema';
+import {
+  PER_CLIENT,
+  PER_USER,
+  SLOW_INTERVAL_MS,
+  UNKNOWN_ADDRESS,
+  WINDOW_MS,
+  beginSignInAttempt,
+  clientAddress,
+  pruneSignInFailures,
+  retryMessage,
+  signInSucceeded,
+} from './sign-in-limiter';
 
-describe('sign-in limiter', () => {
-  it('blocks a username and address after ten failures for the rest of the window', () => {
-    const start = 1_000_000;
-    for (let i = 0; i < 10; i++) {
-      expect(signInBlockedFor('mallet', '10.0.0.1', start + i)).toBe(0);
-      recordSignInFailure('mallet', '10.0.0.1', start + i);
-    }
-    expect(signInBlockedFor('mallet', '10.0.0.1', start + 10)).toBe(15);
-    expect(signInBlockedFor('mallet', '10.0.0.2', start + 10)).toBe(0);
-    expect(signInBlockedFor('mallet', '10.0.0.1', start + 15 * 60 * 1000 + 10)).toBe(0);
+const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
+
+describe('clientAddress', () => {
+  const withFor = (value: string) => new Headers({ 'x-forwarded-for': value });
+
+  it('ignores X-Forwarded-For unless PLANGATE_TRUST_PROXY says a proxy writes it', () => {
+    expect(clientAddress(withFor('10.0.0.9'), {})).toBe(UNKNOWN_ADDRESS);
+    expect(clientAddress(withFor('10.0.0.9'), { PLANGATE_TRUST_PROXY: '0' })).toBe(UNKNOWN_ADDRESS);
+    expect(clientAddress(withFor('10.0.0.9'), { PLANGATE_TRUST_PROXY: 'yes' })).toBe(UNKNOWN_ADDRESS);
   });
 
-  it('forgets failures after a successful sign-in', () => {
-    for (let i = 0; i < 10; i++) recordSignInFailure('trent', '10.0.0.3', 5_000);
-    clearSignInFailures('trent', '10.0.0.3');
-    expect(signInBlockedFor('trent', '10.0.0.3', 5_001)).toBe(0);
+  it('takes the entry the trusted proxy appended, not what the client sent before it', () => {
+    expect(clientAddress(withFor('6.6.6.6, 10.0.0.9'), { PLANGATE_TRUST_PROXY: '1' })).toBe('10.0.0.9');
+    expect(clientAddress(withFor('6.6.6.6, 10.0.0.9'), { PLANGATE_TRUST_PROXY: 'true' })).toBe('10.0.0.9');
+    expect(clientAddress(withFor('6.6.6.6, 10.0.0.9, 10.0.0.1'), { PLANGATE_TRUST_PROXY: '2' })).toBe('10.0.0.9');
+    expect(clientAddress(withFor('10.0.0.9'), { PLANGATE_TRUST_PROXY: '2' })).toBe(UNKNOWN_ADDRESS);
+    expect(clientAddress(new Headers(), { PLANGATE_TRUST_PROXY: '1' })).toBe(UNKNOWN_ADDRESS);
+  });
+
+  it('words the wait', () => {
+    expect(retryMessage(1)).toBe('Too many failed sign-ins. Try again in 1 second.');
+    expect(retryMessage(30)).toBe('Too many failed sign-ins. Try again in 30 seconds.');
+    expect(retryMessage(14 * 60 + 1)).toBe('Too many failed sign-ins. Try again in 15 minutes.');
+  });
+});
+
+describe.each(testDatabases())('sign-in limiter on $name', (database) => {
+  const db = useTestDatabase(database);
+
+  async function fail(username: string, address: string, ms: number) {
+    const attempt = await beginSignInAttempt(db(), username, address, at(ms));
+    expect(attempt.allowed, `${username} from ${address} at ${ms}`).toBe(true);
+  }
+
+  it('refuses a username and address from the 11th attempt for the rest of the window, and only there', async () => {
+    for (let i = 0; i < PER_CLIENT; i++) await fail('mallet', '10.0.0.1', i);
+    expect(await beginSignInAttempt(db(), 'mallet', '10.0.0.1', at(PER_CLIENT))).toEqual({ allowed: false, retryAfterSeconds: 15 * 60 });
+    expect(await beginSignInAttempt(db(), 'mallet', '10.0.0.1', at(10 * 60 * 1000))).toEqual({ allowed: false, retryAfterSeconds: 5 * 60 });
+    // Another address, and another user from the same address, are not affected.
+    expect((await beginSignInAttempt(db(), 'mallet', '10.0.0.2', at(PER_CLIENT))).allowed).toBe(true);
+    expect((await beginSignInAttempt(db(), 'mallory', '10.0.0.1', at(PER_CLIENT))).allowed).toBe(true);
+    // Once the oldest attempt leaves the window, one more is allowed.
+    expect((await beginSignInAttempt(db(), 'mallet', '10.0.0.1', at(WINDOW_MS + 1))).allowed).toBe(true);
+  });
+
+  it('counts an attempt before the password is checked, so parallel guesses cannot all pass', async () => {
+    const attempts = await Promise.all(Array.from({ length: 25 }, () => beginSignInAttempt(db(), 'racer', '10.0.0.3', at(0))));
+    expect(attempts.filter((a) => a.allowed)).toHaveLength(PER_CLIENT);
+  });
+
+  it('does not count a successful sign-in, but keeps the failures before it', async () => {
+    for (let i = 0; i < PER_CLIENT - 1; i++) await fail('trent', '10.0.0.4', i);
+    const good = await beginSignInAttempt(db(), 'trent', '10.0.0.4', at(20));
+    if (!good.allowed) throw new Error('refused');
+    await signInSucceeded(db(), good);
+    await fail('trent', '10.0.0.4', 21);
+    expect((await beginSignInAttempt(db(), 'trent', '10.0.0.4', at(22))).allowed).toBe(false);
+  });
+
+  it('slows a username down, never locks it, when guesses come from many addresses', async () => {
+    for (let i = 0; i < PER_USER; i++) await fail('victim', `10.1.0.${i}`, i);
+    // Beyond 50 from anywhere: one attempt per 30 seconds, from any address, for anyone.
+    expect(await beginSignInAttempt(db(), 'victim', '10.2.0.1', at(PER_USER))).toEqual({ allowed: false, retryAfterSeconds: 30 });
+    expect((await beginSignInAttempt(db(), 'victim', '10.2.0.1', at(PER_USER - 1 + SLOW_INTERVAL_MS))).allowed).toBe(true);
+    expect((await beginSignInAttempt(db(), 'victim', '10.2.0.2', at(PER_USER + SLOW_INTERVAL_MS))).allowed).toBe(false);
+    expect((await beginSignInAttempt(db(), 'victim', '10.2.0.2', at(PER_USER - 1 + 2 * SLOW_INTERVAL_MS))).allowed).toBe(true);
+  });
+
+  it('without a known address, slows the username down from the 11th attempt instead of locking everyone out', async () => {
+    for (let i = 0; i < PER_CLIENT; i++) await fail('walter', UNKNOWN_ADDRESS, i * 1000);
+    expect(await beginSignInAttempt(db(), 'walter', UNKNOWN_ADDRESS, at(9_500))).toEqual({ allowed: false, retryAfterSeconds: 30 });
+    expect((await beginSignInAttempt(db(), 'walter', UNKNOWN_ADDRESS, at(10_000))).allowed).toBe(false);
+    expect((await beginSignInAttempt(db(), 'walter', UNKNOWN_ADDRESS, at(9_000 + SLOW_INTERVAL_MS))).allowed).toBe(true);
+  });
+
+  it('prunes records that have left the window', async () => {
+    await fail('pruned', '10.0.0.5', 0);
+    await fail('pruned', '10.0.0.5', WINDOW_MS);
+    const rows = async () => (await db().select({ n: count() }).from(signInFailures).where(like(signInFailures.key, 'pruned|%')))[0].n;
+    expect(await rows()).toBe(4);
+    await pruneSignInFailures(db(), at(WINDOW_MS + 1));
+    expect(await rows()).toBe(2);
   });
 });

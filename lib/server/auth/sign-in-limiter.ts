@@ -1,37 +1,119 @@
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { signInFailures } from '../db/schema';
+
 // better-auth's own rate limiter guards its HTTP router, which Plangate does not mount
-// (sign-in runs in a server action), so failed sign-ins are counted here. Per process
-// and in memory: a restart forgets, which is acceptable for slowing a password guesser.
+// (sign-in runs in a server action), so sign-in attempts are counted here, in the
+// database, so that the limits hold across every instance sharing it.
+//
+// An attempt is recorded BEFORE the password is checked (the hash is slow on purpose), so
+// parallel guesses cannot all slip through while the first is still being verified; a
+// successful sign-in then removes its own record, a failed one leaves it standing.
+//
+// Limits, in a sliding 15-minute window:
+// - per username and client address: the 11th attempt and later are refused until the
+//   oldest of the ten leaves the window. This stops one client, and only that client.
+// - per username from anywhere: beyond 50, one attempt per 30 seconds. A slow-down, not a
+//   lock, so nobody can shut a named user out by guessing from many addresses.
+// When the client address is not known (no trusted proxy: see clientAddress), every client
+// shares one bucket, and a hard limit there would let anyone lock a user out; so the
+// slow-down applies from the 11th attempt instead: one attempt per 30 seconds.
 
-const WINDOW_MS = 15 * 60 * 1000;
-const PER_CLIENT = 10; // failures per username and address
-const PER_USER = 50; // failures per username from anywhere (addresses can be spoofed or rotated)
+export const WINDOW_MS = 15 * 60 * 1000;
+export const PER_CLIENT = 10;
+export const PER_USER = 50;
+export const SLOW_INTERVAL_MS = 30 * 1000;
+/** The address of every client when no trusted proxy names it. */
+export const UNKNOWN_ADDRESS = 'direct';
 
-const failures = new Map<string, number[]>();
+const LOCK_KEY = 7_316_007;
+const PRUNE_EVERY_MS = 60 * 1000;
+let lastPrune = 0;
 
-function recent(key: string, now: number): number[] {
-  const kept = (failures.get(key) ?? []).filter((at) => now - at < WINDOW_MS);
-  if (kept.length) failures.set(key, kept);
-  else failures.delete(key);
-  return kept;
+export type SignInAttempt = { allowed: true; ids: number[] } | { allowed: false; retryAfterSeconds: number };
+
+function keys(username: string, address: string): { client: string; user: string } {
+  return { client: `${username}|${address}`, user: `${username}|*` };
 }
 
-function keys(username: string, address: string): [string, string] {
-  return [`${username}|${address}`, `${username}|*`];
+/**
+ * The client's address for the limits. X-Forwarded-For is client-controlled unless a proxy
+ * we trust rewrites it, so it is read only when PLANGATE_TRUST_PROXY says how many proxies
+ * append to it: `1` (or `true`) takes the last entry (the one our proxy added), `2` the one
+ * before it, and so on. Otherwise (and Next's server actions do not expose the socket
+ * address) every client is UNKNOWN_ADDRESS.
+ */
+export function clientAddress(headers: Headers, env: Record<string, string | undefined> = process.env): string {
+  const setting = env.PLANGATE_TRUST_PROXY?.trim().toLowerCase();
+  const hops = setting === 'true' ? 1 : Number(setting);
+  if (!Number.isInteger(hops) || hops < 1) return UNKNOWN_ADDRESS;
+  const entries = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const address = entries[entries.length - hops];
+  return address ? address.slice(0, 100) : UNKNOWN_ADDRESS;
 }
 
-/** Minutes until the next attempt is allowed, or 0 when it is allowed now. */
-export function signInBlockedFor(username: string, address: string, now = Date.now()): number {
-  const [client, user] = keys(username, address);
-  const byClient = recent(client, now);
-  const byUser = recent(user, now);
-  const blocking = byClient.length >= PER_CLIENT ? byClient : byUser.length >= PER_USER ? byUser : null;
-  return blocking ? Math.ceil((blocking[0] + WINDOW_MS - now) / 60_000) : 0;
+/**
+ * Records a sign-in attempt for `username` from `address`, or refuses it. Call it before
+ * checking the password; then call signInSucceeded (or signInAborted) with the result's ids.
+ */
+export async function beginSignInAttempt(db: Database, username: string, address: string, now: Date = new Date()): Promise<SignInAttempt> {
+  if (now.getTime() - lastPrune > PRUNE_EVERY_MS) {
+    lastPrune = now.getTime();
+    await pruneSignInFailures(db, now);
+  }
+  const { client, user } = keys(username, address);
+  const since = new Date(now.getTime() - WINDOW_MS);
+  const addressKnown = address !== UNKNOWN_ADDRESS;
+  return db.transaction(async (tx) => {
+    // One decision at a time per username, across instances: count, then record.
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY}, hashtext(${username}))`);
+    const recent = async (key: string) =>
+      tx
+        .select({ at: signInFailures.at })
+        .from(signInFailures)
+        .where(and(eq(signInFailures.key, key), gt(signInFailures.at, since)))
+        .orderBy(signInFailures.at);
+    const byUser = await recent(user);
+    if (addressKnown) {
+      const byClient = await recent(client);
+      if (byClient.length >= PER_CLIENT) {
+        const freeAt = byClient[byClient.length - PER_CLIENT].at.getTime() + WINDOW_MS;
+        return { allowed: false as const, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)) };
+      }
+    }
+    if (byUser.length >= (addressKnown ? PER_USER : PER_CLIENT)) {
+      const freeAt = byUser[byUser.length - 1].at.getTime() + SLOW_INTERVAL_MS;
+      if (freeAt > now.getTime()) return { allowed: false as const, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)) };
+    }
+    const rows = await tx
+      .insert(signInFailures)
+      .values((addressKnown ? [user, client] : [user]).map((key) => ({ key, at: now })))
+      .returning({ id: signInFailures.id });
+    return { allowed: true as const, ids: rows.map((row) => row.id) };
+  });
 }
 
-export function recordSignInFailure(username: string, address: string, now = Date.now()): void {
-  for (const key of keys(username, address)) failures.set(key, [...recent(key, now), now]);
+/** The password was right: the attempt is not a failure. Earlier failures stay counted. */
+export async function signInSucceeded(db: Database, attempt: { ids: number[] }): Promise<void> {
+  if (attempt.ids.length) await db.delete(signInFailures).where(inArray(signInFailures.id, attempt.ids));
 }
 
-export function clearSignInFailures(username: string, address: string): void {
-  failures.delete(keys(username, address)[0]);
+/** The check could not be made (an internal error): the attempt does not count either. */
+export const signInAborted = signInSucceeded;
+
+/** Drops records that have left the window. */
+export async function pruneSignInFailures(db: Database, now: Date = new Date()): Promise<void> {
+  await db.delete(signInFailures).where(lt(signInFailures.at, new Date(now.getTime() - WINDOW_MS)));
+}
+
+/** "Try again in 40 seconds." / "Try again in 3 minutes." */
+export function retryMessage(retryAfterSeconds: number): string {
+  const wait =
+    retryAfterSeconds < 90
+      ? `${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`
+      : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  return `Too many failed sign-ins. Try again in ${wait}.`;
 }

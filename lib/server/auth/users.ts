@@ -19,16 +19,23 @@ type UserRow = typeof user.$inferSelect;
 const ROLE_LOCK_KEY = 7_316_006;
 
 function summary(row: UserRow): UserSummary {
-  return { id: row.id, username: row.username ?? row.name, role: roleOf(row.role), created_at: row.createdAt.toISOString() };
+  return { id: row.id, username: row.username ?? row.name, role: roleOf(row.role), service: row.service, created_at: row.createdAt.toISOString() };
 }
 
-/** Creates a user; a password of null makes a service account that cannot sign in (API tokens only). */
+/**
+ * Creates a person (with a password, signs in) or a service account (`service: true`, no
+ * password: it cannot sign in, an admin mints its API tokens, and it never decides on a plan).
+ */
 export async function createUser(
   db: Database,
-  input: { username: string; password: string | null; role: Role },
+  input: { username: string; password?: string | null; role: Role; service?: boolean },
   actor: string,
 ): Promise<UserSummary> {
-  const hashed = input.password === null ? null : await hashPassword(input.password);
+  const service = input.service === true;
+  const password = input.password ?? null;
+  if (service && password !== null) throw new AppError('bad_request', 400, 'A service account has no password; leave the password out');
+  if (!service && password === null) throw new AppError('bad_request', 400, 'A person needs a password (or make a service account with service: true)');
+  const hashed = password === null ? null : await hashPassword(password);
   const taken = () => new AppError('conflict', 409, `A user named "${input.username}" already exists`);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: user.id }).from(user).where(eq(user.username, input.username));
@@ -45,6 +52,7 @@ export async function createUser(
         // placeholder in a reserved domain that can never receive mail.
         email: `${input.username}@users.plangate.invalid`,
         role: input.role,
+        service,
       })
       .returning()
       // Two creations of one name can both pass the check above; the unique index decides.
@@ -54,7 +62,7 @@ export async function createUser(
     if (hashed !== null) {
       await tx.insert(account).values({ id: crypto.randomUUID(), accountId: id, providerId: 'credential', userId: id, password: hashed });
     }
-    await appendAudit(tx, { kind: 'user_created', actor, detail: { username: input.username, role: input.role } });
+    await appendAudit(tx, { kind: 'user_created', actor, detail: { username: input.username, role: input.role, ...(service ? { service: true } : {}) } });
     return summary(row);
   });
 }

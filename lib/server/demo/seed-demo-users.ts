@@ -14,13 +14,25 @@ export const DEMO_USERS: ReadonlyArray<{ username: string; password: string; rol
   { username: 'admin', password: 'admin-demo-pass', role: 'admin' },
 ];
 
+/** Whether HOST (the address `npm start` binds) is loopback only. Unset counts as local. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return true;
+  return /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/i.test(host.trim());
+}
+
 /**
- * Demo accounts have published passwords, so they are made only on the embedded database
+ * Demo accounts have published passwords, so they are made only on the embedded database,
+ * only when the server listens on loopback (`npm start` binds 127.0.0.1 unless HOST is set),
  * and never in production unless PLANGATE_DEMO_USERS=on asks for them (`npm start` does,
- * for its local quick start). PostgreSQL (DATABASE_URL) is a real deployment: never.
+ * for its local quick start). PostgreSQL (DATABASE_URL) is a real deployment: never; nor
+ * is a server on a network address (HOST), whatever PLANGATE_DEMO_USERS says.
  */
 export function demoUsersEnabled(kind: DatabaseKind, env: NodeJS.ProcessEnv = process.env): boolean {
   if (kind !== 'pglite' || env.PLANGATE_DEMO_USERS === 'off') return false;
+  if (!isLoopbackHost(env.HOST)) {
+    if (env.PLANGATE_DEMO_USERS === 'on') console.warn(`[plangate] PLANGATE_DEMO_USERS=on ignored: HOST=${env.HOST} is not a loopback address, and demo passwords are published`);
+    return false;
+  }
   return env.NODE_ENV !== 'production' || env.PLANGATE_DEMO_USERS === 'on';
 }
 
