@@ -1,11 +1,32 @@
 import { z } from 'zod';
+import { schemaComplexityProblem } from './schema-budget';
 
 // Registry schemas are written by editors and run against plan arguments on every
 // validation, in the browser and on the server. A `pattern` would become a live RegExp,
 // and one with nested quantifiers can take exponential time on a short string, so
 // patterns are dropped (they are documentation here) before zod reads the schema.
 
+// A schema over the complexity budget (schema-budget.ts; only rows stored before it existed
+// can be) is skipped like one zod cannot read: checking it could take seconds per plan.
+// Messages are clipped: a 1,000-value enum's "expected one of …" would otherwise be
+// kilobytes, repeated on every task that fails it.
+
 const checkers = new WeakMap<object, z.ZodType | null>();
+/** Characters of a checker's message; the rest is cut with an ellipsis. */
+export const MAX_CHECK_MESSAGE_CHARS = 300;
+/** Issues a checker reports at most (the callers show the first, or the first ten). */
+const MAX_CHECK_ISSUES = 10;
+
+function clipped(checker: z.ZodType): z.ZodType {
+  return z.unknown().superRefine((value, ctx) => {
+    const result = checker.safeParse(value);
+    if (result.success) return;
+    for (const issue of result.error.issues.slice(0, MAX_CHECK_ISSUES)) {
+      const message = issue.message.length > MAX_CHECK_MESSAGE_CHARS ? `${issue.message.slice(0, MAX_CHECK_MESSAGE_CHARS)}…` : issue.message;
+      ctx.addIssue({ code: 'custom', message, path: issue.path, input: value });
+    }
+  });
+}
 
 function withoutPatterns(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutPatterns);
@@ -17,12 +38,12 @@ function withoutPatterns(value: unknown): unknown {
   );
 }
 
-/** A zod checker for a JSON Schema, cached per schema object; null when zod cannot read it. */
+/** A zod checker for a JSON Schema, cached per schema object; null when zod cannot read it or it is over the complexity budget. */
 export function schemaChecker(schema: object): z.ZodType | null {
   if (checkers.has(schema)) return checkers.get(schema)!;
   let checker: z.ZodType | null;
   try {
-    checker = z.fromJSONSchema(withoutPatterns(schema) as Parameters<typeof z.fromJSONSchema>[0]);
+    checker = schemaComplexityProblem(schema) ? null : clipped(z.fromJSONSchema(withoutPatterns(schema) as Parameters<typeof z.fromJSONSchema>[0]));
   } catch {
     checker = null; // a schema zod cannot read is not the plan's fault
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaComplexityProblem } from './schema-budget';
 
 // The resources a plan's tasks are routed to (seed 000's agents, tools/functions, LLMs and
 // DSL workflows). Input and output schemas are JSON Schema objects, as tool catalogues
@@ -7,6 +8,16 @@ import { z } from 'zod';
 export const JsonSchemaObject = z.record(z.string(), z.unknown());
 export type JsonSchemaObject = z.infer<typeof JsonSchemaObject>;
 
+/**
+ * A JSON Schema an editor writes to the registry: within SCHEMA_LIMITS (schema-budget.ts),
+ * else refused with the limit and the path of the problem. Rows stored before the budget
+ * are read with STORED_RESOURCE_SCHEMAS, which does not apply it.
+ */
+export const BudgetedJsonSchema = JsonSchemaObject.superRefine((schema, ctx) => {
+  const problem = schemaComplexityProblem(schema);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem.reason, path: problem.path, input: schema });
+});
+
 const ResourceId = z
   .string()
   .min(1, 'An id is required')
@@ -14,36 +25,45 @@ const ResourceId = z
   .regex(/^[\w.:/-]+$/, 'Ids are letters, digits and . _ : / -');
 const Description = z.string().max(10_000).default('');
 
-export const AgentResource = z.strictObject({
-  id: ResourceId,
-  name: z.string().max(200).default(''),
-  description: Description,
-  traits: z.array(z.string().max(200)).max(100).default([]),
-  input_schema: JsonSchemaObject.optional(),
-});
+function resourceSchemas(schemaField: typeof JsonSchemaObject | typeof BudgetedJsonSchema) {
+  return {
+    agent: z.strictObject({
+      id: ResourceId,
+      name: z.string().max(200).default(''),
+      description: Description,
+      traits: z.array(z.string().max(200)).max(100).default([]),
+      input_schema: schemaField.optional(),
+    }),
+    tool: z.strictObject({
+      id: ResourceId,
+      description: Description,
+      input_schema: schemaField.default({ type: 'object', properties: {} }),
+      output_schema: schemaField.optional(),
+      default_latency_ms: z.number().nonnegative().optional(),
+      default_cost_usd: z.number().nonnegative().optional(),
+    }),
+    llm: z.strictObject({
+      name: ResourceId,
+      description: Description,
+      context_size: z.number().int().positive().optional(),
+      cost_per_1k_tokens: z.number().nonnegative().optional(),
+    }),
+    dsl: z.strictObject({
+      id: ResourceId,
+      description: Description,
+      steps: z.array(z.string().max(2000)).max(500).default([]),
+      input_schema: schemaField.optional(),
+    }),
+  };
+}
 
-export const ToolResource = z.strictObject({
-  id: ResourceId,
-  description: Description,
-  input_schema: JsonSchemaObject.default({ type: 'object', properties: {} }),
-  output_schema: JsonSchemaObject.optional(),
-  default_latency_ms: z.number().nonnegative().optional(),
-  default_cost_usd: z.number().nonnegative().optional(),
-});
+const written = resourceSchemas(BudgetedJsonSchema);
+const stored = resourceSchemas(JsonSchemaObject);
 
-export const LlmResource = z.strictObject({
-  name: ResourceId,
-  description: Description,
-  context_size: z.number().int().positive().optional(),
-  cost_per_1k_tokens: z.number().nonnegative().optional(),
-});
-
-export const DslResource = z.strictObject({
-  id: ResourceId,
-  description: Description,
-  steps: z.array(z.string().max(2000)).max(500).default([]),
-  input_schema: JsonSchemaObject.optional(),
-});
+export const AgentResource = written.agent;
+export const ToolResource = written.tool;
+export const LlmResource = written.llm;
+export const DslResource = written.dsl;
 
 // Every resource goes into planning prompts and one import is one INSERT, so each kind is capped.
 const MAX_PER_KIND = 1000;
@@ -68,6 +88,19 @@ export const RESOURCE_SCHEMAS = {
   functions: ToolResource,
   llms: LlmResource,
   dsl_workflows: DslResource,
+} as const satisfies Record<ResourceKind, z.ZodType>;
+
+/**
+ * The same resources without the schema complexity budget: for reading rows stored before
+ * it existed, which must still load (the checks that would run an over-budget schema skip
+ * it, see schemaChecker). Writes use RESOURCE_SCHEMAS.
+ */
+export const STORED_RESOURCE_SCHEMAS = {
+  agents: stored.agent,
+  tools: stored.tool,
+  functions: stored.tool,
+  llms: stored.llm,
+  dsl_workflows: stored.dsl,
 } as const satisfies Record<ResourceKind, z.ZodType>;
 
 export type Resource = Registry[ResourceKind][number];

@@ -4,6 +4,7 @@ import type { Role } from '@/lib/auth/roles';
 import { checkOrigin } from './auth/origin';
 import { requireRole, type Principal } from './auth/principal';
 import { AppError, fromZodError } from './errors';
+import { logError } from './http/log-error';
 
 // Server actions are public endpoints like any route: parse the input, run the service,
 // and hand back a typed result instead of throwing across the network boundary.
@@ -28,7 +29,7 @@ export async function runAction<S extends z.ZodType, T>(
     return { ok: true, data: await fn(parsed.data, principal) };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: error.toJSON().error };
-    console.error('[plangate] server action failed:', error);
+    logError('server action failed', error);
     return { ok: false, error: { code: 'internal', message: 'Internal server error' } };
   }
 }

@@ -1,5 +1,5 @@
 import type { GraphIndex } from '@/lib/graph';
-import { STEP_TEMPLATE, evaluateStepPath, stepResolver, type PlannerTask } from '@/lib/plan';
+import { STEP_TEMPLATE, evaluateStepPath, executionKind, stepResolver, type PlannerTask } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import { storedStage2 } from '@/lib/planning/planning-types';
@@ -24,6 +24,20 @@ export type ConvertorRunner = (code: string, input: unknown) => Promise<Converto
 
 /** Convertors run in a sandbox, one worker each; beyond this many a dry run says it skipped the rest. */
 export const MAX_CONVERTORS = 50;
+/**
+ * The convertor outputs one dry run keeps, in bytes of JSON. Each output is also capped at
+ * CONVERTOR_DEFAULT_LIMITS.maxOutputBytes (1 MiB) inside the sandbox; once the outputs
+ * kept add up to this, a later one is a finding and its task keeps its unconverted input.
+ */
+export const MAX_CONVERTOR_OUTPUT_BYTES_PER_RUN = 16 * 1024 * 1024;
+/** The data flow yields to the event loop after this long, so one big plan cannot stall the server. */
+const SLICE_MS = 25;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function formatMegabytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB` : `${Math.ceil(bytes / 1024)} kB`;
+}
 
 const STATE_PATH = /†state((?:\.[\w-]+)+)/g;
 const WHOLE_STEP = /^\$\{\s*step\[(\d+)\]([^}]*)\}$/;
@@ -68,8 +82,14 @@ export async function simulateDataFlow(
     if (typeof output === 'string') for (const path of output.split('||')) written.add(path.trim().replace(/^†state\./, ''));
   }
   let convertors = 0;
+  let convertorBytes = 0;
+  let sliceStart = performance.now();
 
   for (const i of order) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
     const task = tasks[i];
     if (!ran(i)) continue;
     const finding = (code: FindingCode, message: string) => findings.push({ task_id: task.task_id, code, message });
@@ -114,19 +134,26 @@ export async function simulateDataFlow(
     // A Stage 2 answer is the input the task will actually get; without one, its arguments.
     let input = resolve(storedStage2(task)?.input_data ?? task.arguments);
     let converted = false;
-    const tool = task.execution_type === 'tool' && task.tool_id ? tools.get(task.tool_id) : undefined;
+    const tool = executionKind(task) === 'tool' && task.tool_id ? tools.get(task.tool_id) : undefined;
 
     if (task.convertor_code && runConvertor) {
       if (++convertors > MAX_CONVERTORS) {
         if (convertors === MAX_CONVERTORS + 1) finding('convertor_error', `More than ${MAX_CONVERTORS} convertors in one dry run; this one and later ones were not run`);
       } else {
         const outcome = await runConvertor(task.convertor_code, input);
-        if (outcome.ok) {
+        sliceStart = performance.now();
+        if (outcome.ok && convertorBytes + outcome.bytes > MAX_CONVERTOR_OUTPUT_BYTES_PER_RUN) {
+          finding(
+            'convertor_output',
+            `convertor_code: the convertor output is ${formatMegabytes(outcome.bytes)} and the convertor outputs of this dry run would reach ${formatMegabytes(convertorBytes + outcome.bytes)}, the limit is ${formatMegabytes(MAX_CONVERTOR_OUTPUT_BYTES_PER_RUN)} per dry run; the output was not kept`,
+          );
+        } else if (outcome.ok) {
+          convertorBytes += outcome.bytes;
           input = outcome.output;
           converted = true;
         }
         else {
-          const code: FindingCode = outcome.kind === 'timeout' ? 'convertor_timeout' : outcome.kind === 'memory' ? 'convertor_memory' : outcome.kind === 'not_json' ? 'convertor_output' : 'convertor_error';
+          const code: FindingCode = outcome.kind === 'timeout' ? 'convertor_timeout' : outcome.kind === 'memory' ? 'convertor_memory' : outcome.kind === 'not_json' || outcome.kind === 'too_large' ? 'convertor_output' : 'convertor_error';
           finding(code, `convertor_code: ${outcome.message}`);
         }
       }

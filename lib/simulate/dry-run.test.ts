@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TaskData, type TaskDataInput } from '@/lib/plan';
 import { DEMO_REGISTRY, Registry } from '@/lib/registry';
-import { DryRunError, dryRun } from './dry-run';
+import { DRY_RUN_DATA_LIMITS, DryRunError, DryRunLimitError, dryRun } from './dry-run';
+import { MAX_CONVERTORS } from './data-flow';
+import { MAX_MONTE_CARLO_TASK_RUNS } from './monte-carlo';
 import { runConvertor } from './sandbox/run-convertor';
 
 const registry = Registry.parse(DEMO_REGISTRY);
@@ -106,4 +108,65 @@ describe('dry run', () => {
     await expect(run(cyclic, { workers: 1 })).rejects.toThrow(DryRunError);
     await expect(run(chain, { workers: 1, fail_task_ids: ['ghost'] })).rejects.toThrow('No task "ghost" in the plan to fail');
   });
+
+  it('keeps no big convertor output: 8 MB outputs are findings, and what a dry run keeps stays small', async () => {
+    const plan: TaskDataInput = {
+      planned_tasks: Array.from({ length: 4 }, (_, i) => ({
+        task_id: `big-${i}`,
+        execution_type: 'tool',
+        tool_id: 'contaminants_list',
+        arguments: { ids: ['s1'] },
+        convertor_code: "return { blob: 'x'.repeat(8 * 1024 * 1024) }",
+      })),
+    };
+    const result = await dryRun(TaskData.parse(plan), registry, { workers: 4 }, (code, input) => runConvertor(code, input));
+    expect(result.findings.map((f) => f.code)).toEqual(['convertor_output', 'convertor_output', 'convertor_output', 'convertor_output']);
+    expect(result.findings[0].message).toMatch(/^convertor_code: the convertor output is 8 MB of JSON, the limit is 1 MB/);
+    expect(result.tasks[0].resolved_input).toEqual({ ids: ['s1'] });
+    expect(JSON.stringify(result).length).toBeLessThan(20_000);
+  }, 30_000);
+
+  it('stops keeping convertor outputs once a dry run has kept 16 MB of them', async () => {
+    const mb = 1024 * 1024;
+    // A stand-in runner: 20 outputs that each report 0.9 MB (the sandbox caps each at 1 MB).
+    const runner = async () => ({ ok: true as const, output: { small: true }, ms: 1, bytes: 0.9 * mb });
+    const plan: TaskDataInput = {
+      planned_tasks: Array.from({ length: 20 }, (_, i) => ({ task_id: `c-${i}`, execution_type: 'tool', tool_id: 'contaminants_list', arguments: { ids: ['s1'] }, convertor_code: 'return input' })),
+    };
+    expect(20).toBeLessThan(MAX_CONVERTORS);
+    const result = await dryRun(TaskData.parse(plan), registry, { workers: 4 }, runner);
+    const refused = result.findings.filter((f) => f.code === 'convertor_output');
+    expect(refused.map((f) => f.task_id)).toEqual(['c-17', 'c-18', 'c-19']);
+    expect(refused[0].message).toMatch(/would reach 16\.2 MB, the limit is 16 MB per dry run; the output was not kept/);
+    expect(result.tasks[16].resolved_input).toEqual({ small: true });
+    expect(result.tasks[17].resolved_input).toEqual({ ids: ['s1'] });
+  });
+
+  it('keeps at most the data budget of resolved inputs and mock outputs, and says so', async () => {
+    const n = 2_000;
+    const wide = { ids: Array.from({ length: 200 }, (_, i) => `shipment-${i}`) }; // ~2.6 kB a task
+    const plan: TaskDataInput = { planned_tasks: Array.from({ length: n }, (_, i) => ({ task_id: `t${i}`, execution_type: 'tool', tool_id: 'contaminants_list', arguments: wide })) };
+    const result = await dryRun(TaskData.parse(plan), registry, { workers: 8 });
+    const kept = JSON.stringify(result.tasks.map((t) => [t.resolved_input, t.mock_output])).length;
+    expect(kept).toBeLessThan(DRY_RUN_DATA_LIMITS.maxTaskDataBytes + 200_000);
+    expect(result.tasks[0].resolved_input).toEqual(wide);
+    expect(result.tasks[n - 1].resolved_input).toBeNull();
+    expect(result.tasks[n - 1].end_ms).toBeGreaterThan(0); // the schedule is complete
+    expect(result.assumptions.some((a) => /resolved inputs and mock outputs are kept up to 4,096 kB per dry run; [\d,]+ more are not kept/.test(a))).toBe(true);
+  });
+
+  it('refuses a Monte Carlo over the task-run budget with a limit error naming it', async () => {
+    const n = 2_001;
+    const plan: TaskDataInput = { planned_tasks: Array.from({ length: n }, (_, i) => ({ task_id: `t${i}`, execution_type: 'tool' })) };
+    const parsed = TaskData.parse(plan);
+    const refused = dryRun(parsed, registry, { workers: 8, runs: 1_000, failure_probability: 0.01 });
+    await expect(refused).rejects.toThrow(DryRunLimitError);
+    await expect(refused).rejects.toThrow(
+      `1,000 Monte Carlo runs of 2,001 tasks are 2,001,000 task-runs; the limit is ${MAX_MONTE_CARLO_TASK_RUNS.toLocaleString('en')} task-runs per dry run (at most 999 runs of this plan)`,
+    );
+    const allowed = await dryRun(parsed, registry, { workers: 8, runs: 999, failure_probability: 0.01 });
+    expect(allowed.monte_carlo?.runs).toBe(999);
+    // One plain run is never a Monte Carlo, whatever the size.
+    expect((await dryRun(parsed, registry, { workers: 8 })).monte_carlo).toBeNull();
+  }, 30_000);
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWfFormat } from '@/lib/formats/wfformat';
 import { buildGraphIndex } from '@/lib/graph';
 import { WFCOMMONS_TRACES, wfcommonsDir } from '@/scripts/wfcommons-traces';
-import { monteCarlo, type MonteCarloInput } from './monte-carlo';
+import { MAX_MONTE_CARLO_TASK_RUNS, monteCarlo, monteCarloAsync, monteCarloBudgetProblem, type MonteCarloInput } from './monte-carlo';
 import { schedule } from './schedule';
 
 const wf = parseWfFormat(readFileSync(path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage), 'utf8'));
@@ -84,5 +84,19 @@ describe('monteCarlo', () => {
     expect(r.runs).toBe(1000);
     expect(r.failedRuns).toBeGreaterThan(0);
     expect(r.makespan.p50).toBeLessThanOrEqual(r.makespan.p95);
+  });
+
+  it('gives the same result in slices as in one go', async () => {
+    const input = { ...montage, failureProbability: 0.02, runs: 40, seed: 9 };
+    expect(await monteCarloAsync(input, 0)).toEqual(monteCarlo(input));
+  });
+
+  it('budgets runs × tasks', () => {
+    expect(MAX_MONTE_CARLO_TASK_RUNS).toBe(2_000_000);
+    expect(monteCarloBudgetProblem(100, 20_000)).toBeNull();
+    expect(monteCarloBudgetProblem(10_000, 20_000)).toBe(
+      '10,000 Monte Carlo runs of 20,000 tasks are 200,000,000 task-runs; the limit is 2,000,000 task-runs per dry run (at most 100 runs of this plan)',
+    );
+    expect(monteCarloBudgetProblem(10_000, 200)).toBeNull();
   });
 });

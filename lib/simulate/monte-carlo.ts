@@ -43,7 +43,31 @@ function percentile(sorted: Float64Array, q: number): number {
   return sorted[k]!;
 }
 
-export function monteCarlo(input: MonteCarloInput): MonteCarloResult {
+/**
+ * The most task-runs (runs × tasks) one Monte Carlo request may ask for. 2,000,000 is
+ * 100 runs of a 20,000-task plan, or 1,000 runs of 2,000 tasks: a few hundred ms of
+ * scheduling on a 2-core machine.
+ */
+export const MAX_MONTE_CARLO_TASK_RUNS = 2_000_000;
+
+/** Why `runs` runs of `tasks` tasks are over the budget, or null when they are within it. */
+export function monteCarloBudgetProblem(runs: number, tasks: number): string | null {
+  const taskRuns = runs * tasks;
+  if (taskRuns <= MAX_MONTE_CARLO_TASK_RUNS) return null;
+  const most = Math.max(1, Math.floor(MAX_MONTE_CARLO_TASK_RUNS / Math.max(1, tasks)));
+  return (
+    `${runs.toLocaleString('en')} Monte Carlo runs of ${tasks.toLocaleString('en')} tasks are ${taskRuns.toLocaleString('en')} task-runs; ` +
+    `the limit is ${MAX_MONTE_CARLO_TASK_RUNS.toLocaleString('en')} task-runs per dry run (at most ${most.toLocaleString('en')} runs of this plan)`
+  );
+}
+
+interface MonteCarloState {
+  step(runs: number): void;
+  done(): boolean;
+  result(): MonteCarloResult;
+}
+
+function startMonteCarlo(input: MonteCarloInput): MonteCarloState {
   const { failureProbability: p, runs, seed, alwaysFail } = input;
   if (!(p >= 0 && p <= 1)) {
     throw new Error(`monteCarlo: failureProbability must be in [0, 1], got ${String(p)}`);
@@ -62,33 +86,71 @@ export function monteCarlo(input: MonteCarloInput): MonteCarloResult {
   const costs = new Float64Array(runs);
   let failedRuns = 0;
   let skippedTotal = 0;
+  let r = 0;
 
-  for (let r = 0; r < runs; r++) {
-    if (alwaysFail !== undefined) fails.set(alwaysFail);
-    else fails.fill(0);
-    // p = 0 draws nothing: no draw could fall below it.
-    if (p > 0) {
-      for (let i = 0; i < n; i++) if (random() < p) fails[i] = 1;
-    }
-    const result = scheduler.run(fails);
-    makespans[r] = result.makespanMs;
-    costs[r] = result.totalCost;
-    if (result.failedCount > 0) failedRuns++;
-    skippedTotal += result.skippedCount;
-  }
-
-  makespans.sort();
-  costs.sort();
   return {
-    runs,
-    makespan: {
-      p50: percentile(makespans, 0.5),
-      p95: percentile(makespans, 0.95),
-      min: makespans[0]!,
-      max: makespans[runs - 1]!,
+    step(count: number) {
+      const end = Math.min(runs, r + count);
+      for (; r < end; r++) {
+        if (alwaysFail !== undefined) fails.set(alwaysFail);
+        else fails.fill(0);
+        // p = 0 draws nothing: no draw could fall below it.
+        if (p > 0) {
+          for (let i = 0; i < n; i++) if (random() < p) fails[i] = 1;
+        }
+        const result = scheduler.run(fails);
+        makespans[r] = result.makespanMs;
+        costs[r] = result.totalCost;
+        if (result.failedCount > 0) failedRuns++;
+        skippedTotal += result.skippedCount;
+      }
     },
-    cost: { p50: percentile(costs, 0.5), p95: percentile(costs, 0.95) },
-    failedRuns,
-    skippedMean: skippedTotal / runs,
+    done: () => r >= runs,
+    result() {
+      makespans.sort();
+      costs.sort();
+      return {
+        runs,
+        makespan: {
+          p50: percentile(makespans, 0.5),
+          p95: percentile(makespans, 0.95),
+          min: makespans[0]!,
+          max: makespans[runs - 1]!,
+        },
+        cost: { p50: percentile(costs, 0.5), p95: percentile(costs, 0.95) },
+        failedRuns,
+        skippedMean: skippedTotal / runs,
+      };
+    },
   };
+}
+
+/** All runs at once, on the caller's thread (scripts, tests). */
+export function monteCarlo(input: MonteCarloInput): MonteCarloResult {
+  const state = startMonteCarlo(input);
+  state.step(input.runs);
+  return state.result();
+}
+
+/**
+ * The same runs and the same result as monteCarlo, but yielding to the event loop
+ * (setImmediate) whenever a slice of runs has taken `sliceMs`, so a server answers other
+ * requests (health checks included) while a large Monte Carlo is under way.
+ */
+export async function monteCarloAsync(input: MonteCarloInput, sliceMs = 25): Promise<MonteCarloResult> {
+  const state = startMonteCarlo(input);
+  let batch = 1;
+  while (!state.done()) {
+    const started = performance.now();
+    let ran = 0;
+    do {
+      state.step(batch);
+      ran += batch;
+    } while (!state.done() && performance.now() - started < sliceMs);
+    // Size the next slice's batches from this one, so the clock is read a few times a slice.
+    const elapsed = performance.now() - started;
+    batch = Math.max(1, Math.floor((ran * sliceMs) / Math.max(1, elapsed) / 4));
+    if (!state.done()) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return state.result();
 }

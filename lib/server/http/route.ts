@@ -4,6 +4,7 @@ import type { Role } from '@/lib/auth/roles';
 import { checkOrigin } from '../auth/origin';
 import { requireRole, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
+import { logError } from './log-error';
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 type AuthedHandler<C> = (request: Request, context: C, principal: Principal) => Promise<Response>;
@@ -19,7 +20,8 @@ export function route<C>(handler: Handler<C>): Handler<C> {
       return await handler(request, context);
     } catch (error) {
       if (error instanceof AppError) return json(error.toJSON(), error.status);
-      console.error(`[plangate] ${request.method} ${new URL(request.url).pathname} failed:`, error);
+      // Method and path only: the query string and the body may hold anything, at any size.
+      logError(`${request.method} ${new URL(request.url).pathname} failed`, error);
       return json({ error: { code: 'internal', message: 'Internal server error' } }, 500);
     }
   };

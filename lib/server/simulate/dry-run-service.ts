@@ -1,5 +1,5 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import { DryRunError, DryRunOptions, dryRun, type DryRunResult } from '@/lib/simulate/dry-run';
+import { DryRunError, DryRunLimitError, DryRunOptions, dryRun, type DryRunResult } from '@/lib/simulate/dry-run';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
@@ -60,6 +60,7 @@ export async function runDryRun(db: Database, id: string, raw: unknown, principa
   try {
     result = await dryRun(plan.plan, await getRegistry(db), options.data, (code, input) => runConvertor(code, input));
   } catch (error) {
+    if (error instanceof DryRunLimitError) throw new AppError('bad_request', 400, error.message);
     if (error instanceof DryRunError) throw new AppError('unprocessable', 422, error.message);
     throw error;
   }

@@ -173,15 +173,38 @@ describe('runConvertor', () => {
   });
 
   it('clamps limits', () => {
-    expect(resolveLimits()).toEqual({ timeMs: 200, memoryBytes: 32 * 1024 * 1024, stackBytes: 1024 * 1024 });
-    expect(resolveLimits({ timeMs: -5, memoryBytes: 1e12, stackBytes: Number.NaN })).toEqual({ timeMs: 1, memoryBytes: 1024 * 1024 * 1024, stackBytes: 1024 * 1024 });
+    expect(resolveLimits()).toEqual({ timeMs: 200, memoryBytes: 32 * 1024 * 1024, stackBytes: 1024 * 1024, maxOutputBytes: 1024 * 1024 });
+    expect(resolveLimits({ timeMs: -5, memoryBytes: 1e12, stackBytes: Number.NaN, maxOutputBytes: 1e12 })).toEqual({
+      timeMs: 1,
+      memoryBytes: 1024 * 1024 * 1024,
+      stackBytes: 1024 * 1024,
+      maxOutputBytes: 16 * 1024 * 1024,
+    });
   });
+});
+
+describe('output size', () => {
+  it('refuses a result over the limit inside the sandbox: an 8 MB output is a finding, and no output comes back', async () => {
+    const outcome = await runConvertor("return 'x'.repeat(8 * 1024 * 1024)", null);
+    expect(outcome).toMatchObject({ ok: false, kind: 'too_large' });
+    if (outcome.ok) return;
+    expect(outcome.message).toBe('the convertor output is 8 MB of JSON, the limit is 1 MB; the output was not kept');
+    expect(JSON.stringify(outcome).length).toBeLessThan(1000);
+  }, 20_000);
+
+  it('counts UTF-8 bytes, keeps a result within the limit and reports its size', async () => {
+    // 400,000 three-byte characters: 1.2 MB of UTF-8 in 400,000 UTF-16 units.
+    expect(await runConvertor("return '\u20ac'.repeat(400000)", null)).toMatchObject({ ok: false, kind: 'too_large' });
+    const kept = await runConvertor("return 'x'.repeat(1000)", null, { maxOutputBytes: 1024 });
+    expect(kept).toMatchObject({ ok: true, bytes: 1002 });
+    expect(await runConvertor("return 'x'.repeat(1023)", null, { maxOutputBytes: 1024 })).toMatchObject({ ok: false, kind: 'too_large' });
+  }, 20_000);
 });
 
 describe('the watchdog', () => {
   it('terminates a worker that does not answer, and the next call still works', async () => {
     // With QuickJS's interrupt handler off, only the parent's watchdog can stop this.
-    const job = { code: 'while (true) {}', inputJson: '{}', timeMs: 100, memoryBytes: 32 * 1024 * 1024, stackBytes: 1024 * 1024, interrupt: false };
+    const job = { code: 'while (true) {}', inputJson: '{}', timeMs: 100, memoryBytes: 32 * 1024 * 1024, stackBytes: 1024 * 1024, maxOutputBytes: 1024 * 1024, interrupt: false };
     const { result, ticks, elapsed } = await ticksDuring(() => runSandboxJob(job, job.timeMs + CONVERTOR_WATCHDOG_MARGIN_MS));
     expect(result).toMatchObject({ ok: false, kind: 'timeout' });
     if (!result.ok) expect(result.message).toMatch(/worker was stopped/);

@@ -20,6 +20,9 @@
  *   `fetch`, timers or file system. Naming any of them is a ReferenceError, reported as
  *   an `error` finding.
  *
+ * - The result is at most `maxOutputBytes` of JSON (default 1 MiB). The size is measured
+ *   inside the sandbox and a larger result never leaves it: it is a `too_large` finding.
+ *
  * Limits: `timeMs` of running time (default 200 ms) enforced by QuickJS's interrupt
  * handler and, as a backstop, by terminating the worker thread once timeMs + 1 s has
  * passed without an answer; `memoryBytes` (default 32 MiB, plus 4 bytes per byte of
@@ -40,9 +43,11 @@ export type ConvertorLimits = {
   memoryBytes?: number;
   /** QuickJS stack size, in bytes. Default 1 MiB (some 4 000 nested calls); clamped to 64 KiB..2 MiB. */
   stackBytes?: number;
+  /** Largest result kept, in bytes of JSON. Default 1 MiB; clamped to 1 KiB..16 MiB. */
+  maxOutputBytes?: number;
 };
 
-export type ConvertorFindingKind = 'error' | 'timeout' | 'memory' | 'not_json';
+export type ConvertorFindingKind = 'error' | 'timeout' | 'memory' | 'not_json' | 'too_large';
 
 /**
  * The result of one run. `ms` is how long the convertor ran inside the sandbox (without
@@ -50,13 +55,14 @@ export type ConvertorFindingKind = 'error' | 'timeout' | 'memory' | 'not_json';
  * crashed worker it is the time since the job was handed to the worker.
  */
 export type ConvertorOutcome =
-  | { ok: true; output: unknown; ms: number }
+  | { ok: true; output: unknown; ms: number; /** The size of the result's JSON, in bytes. */ bytes: number }
   | { ok: false; kind: ConvertorFindingKind; message: string; ms: number };
 
 export const CONVERTOR_DEFAULT_LIMITS = {
   timeMs: 200,
   memoryBytes: 32 * 1024 * 1024,
   stackBytes: 1024 * 1024,
+  maxOutputBytes: 1024 * 1024,
 } as const;
 
 /** How much longer than timeMs the parent waits before terminating the worker. */
@@ -72,6 +78,7 @@ export function resolveLimits(limits: ConvertorLimits = {}): Required<ConvertorL
     timeMs: clamp(limits.timeMs, CONVERTOR_DEFAULT_LIMITS.timeMs, 1, 60_000),
     memoryBytes: clamp(limits.memoryBytes, CONVERTOR_DEFAULT_LIMITS.memoryBytes, 1024 * 1024, 1024 * 1024 * 1024),
     stackBytes: clamp(limits.stackBytes, CONVERTOR_DEFAULT_LIMITS.stackBytes, 64 * 1024, 2 * 1024 * 1024),
+    maxOutputBytes: clamp(limits.maxOutputBytes, CONVERTOR_DEFAULT_LIMITS.maxOutputBytes, 1024, 16 * 1024 * 1024),
   };
 }
 
@@ -82,7 +89,7 @@ export function resolveLimits(limits: ConvertorLimits = {}): Required<ConvertorL
  * cannot start (ConvertorSandboxError).
  */
 export async function runConvertor(code: string, input: unknown, limits?: ConvertorLimits): Promise<ConvertorOutcome> {
-  const { timeMs, memoryBytes, stackBytes } = resolveLimits(limits);
+  const { timeMs, memoryBytes, stackBytes, maxOutputBytes } = resolveLimits(limits);
   let inputJson: string | undefined;
   try {
     inputJson = input === undefined ? undefined : JSON.stringify(input);
@@ -90,12 +97,12 @@ export async function runConvertor(code: string, input: unknown, limits?: Conver
     throw new TypeError(`the convertor input is not JSON: ${(error as Error).message}`);
   }
   const outcome = await runSandboxJob(
-    { code, inputJson, timeMs, memoryBytes, stackBytes, interrupt: true },
+    { code, inputJson, timeMs, memoryBytes, stackBytes, maxOutputBytes, interrupt: true },
     timeMs + CONVERTOR_WATCHDOG_MARGIN_MS,
   );
   if (!outcome.ok) return outcome;
   try {
-    return { ok: true, output: JSON.parse(outcome.json) as unknown, ms: outcome.ms };
+    return { ok: true, output: JSON.parse(outcome.json) as unknown, ms: outcome.ms, bytes: outcome.bytes };
   } catch (error) {
     return { ok: false, kind: 'not_json', message: `the result is not JSON: ${(error as Error).message}`, ms: outcome.ms };
   }

@@ -22,13 +22,15 @@ export type SandboxJob = {
   timeMs: number;
   memoryBytes: number;
   stackBytes: number;
+  /** Largest result accepted, in bytes of JSON; a larger one is measured inside the sandbox and dropped there. */
+  maxOutputBytes: number;
   /** QuickJS's interrupt handler enforces timeMs; false leaves only the watchdog (tests). */
   interrupt: boolean;
 };
 
 export type SandboxOutcome =
-  | { ok: true; json: string; ms: number }
-  | { ok: false; kind: 'error' | 'timeout' | 'memory' | 'not_json'; message: string; ms: number };
+  | { ok: true; json: string; ms: number; bytes: number }
+  | { ok: false; kind: 'error' | 'timeout' | 'memory' | 'not_json' | 'too_large'; message: string; ms: number; bytes?: number };
 
 /** The sandbox itself could not be started (QuickJS missing or failing to load). */
 export class ConvertorSandboxError extends Error {

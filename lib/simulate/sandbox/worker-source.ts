@@ -12,10 +12,11 @@
  * helpers, no template-literal substitutions.
  *
  * Protocol (parent -> worker): `{ type: 'job', id, code, inputJson, timeMs, memoryBytes,
- * stackBytes, interrupt }`. Worker -> parent: `{ type: 'ready' }` once QuickJS is
+ * stackBytes, maxOutputBytes, interrupt }`. Worker -> parent: `{ type: 'ready' }` once QuickJS is
  * loaded, `{ type: 'fatal', message }` if it cannot be, and `{ type: 'result', id,
- * outcome }` per job, where outcome is `{ ok: true, json, ms }` or `{ ok: false, kind,
- * message, ms }`.
+ * outcome }` per job, where outcome is `{ ok: true, json, ms, bytes }` or `{ ok: false, kind,
+ * message, ms }`; a result of more than maxOutputBytes of JSON is `kind: 'too_large'`
+ * (with its `bytes`), measured inside QuickJS so the text itself never leaves the sandbox.
  *
  * Each job gets a fresh WebAssembly instance with its own `WebAssembly.Memory` whose
  * `maximum` is the memory limit: QuickJS's own `setMemoryLimit` is set too, but in this
@@ -46,7 +47,7 @@ const HARNESS = [
   '    if (key === "") return "the top level";',
   '    return isArray(holder) ? "index " + key : "key " + stringify(key);',
   '  }',
-  '  return function (code, inputJson) {',
+  '  return function (code, inputJson, maxOutputChars) {',
   '    var convert = new Fn("input", code);',
   '    var input = inputJson === undefined ? undefined : parse(inputJson);',
   '    var output = convert(input);',
@@ -69,6 +70,7 @@ const HARNESS = [
   '    }',
   '    if (problem !== "") return "Nthe result is not JSON: " + problem;',
   '    if (typeof json !== "string") return "Nthe result is not JSON";',
+  '    if (json.length > maxOutputChars) return "L" + json.length;',
   '    return "J" + json;',
   '  };',
   '})()',
@@ -122,6 +124,16 @@ function describe(dumped, lineCount) {
   return clip('uncaught ' + (shown === undefined ? String(dumped) : shown));
 }
 
+function formatBytes(bytes) {
+  if (bytes >= 1024 * 1024) return (Math.round(bytes / (1024 * 1024) * 10) / 10) + ' MB';
+  if (bytes >= 1024) return (Math.round(bytes / 1024 * 10) / 10) + ' kB';
+  return bytes + ' bytes';
+}
+
+function tooLarge(bytes, limit, ms) {
+  return { ok: false, kind: 'too_large', message: 'the convertor output is ' + formatBytes(bytes) + ' of JSON, the limit is ' + formatBytes(limit) + '; the output was not kept', ms, bytes };
+}
+
 async function runJob(job) {
   const allowance = job.memoryBytes + (job.inputJson === undefined ? 0 : 4 * job.inputJson.length);
   const memory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(allowance / PAGE) });
@@ -144,7 +156,8 @@ async function runJob(job) {
     const harness = context.unwrapResult(context.evalCode(HARNESS, 'harness.js'));
     const code = context.newString(job.code);
     const input = job.inputJson === undefined ? context.undefined : context.newString(job.inputJson);
-    handles.push(harness, code, input);
+    const maxOutput = context.newNumber(job.maxOutputBytes);
+    handles.push(harness, code, input, maxOutput);
     let deadline = Infinity;
     runtime.setInterruptHandler(() => {
       if (job.interrupt && Date.now() >= deadline) interrupted = true;
@@ -152,7 +165,7 @@ async function runJob(job) {
     });
     started = performance.now();
     deadline = Date.now() + job.timeMs;
-    const result = context.callFunction(harness, context.undefined, code, input);
+    const result = context.callFunction(harness, context.undefined, code, input, maxOutput);
     const ms = elapsed();
     handles.push(result.error || result.value);
     if (result.error) {
@@ -165,8 +178,17 @@ async function runJob(job) {
       if (outOfMemory) return { ok: false, kind: 'memory', message: 'the convertor exceeded its memory limit (' + message + ')', ms };
       return { ok: false, kind: 'error', message, ms };
     }
+    // An oversized result is measured inside QuickJS and never copied out of it, so
+    // neither this worker nor the parent ever holds it.
     const text = context.getString(result.value);
-    if (text.charAt(0) === 'J') return { ok: true, json: text.slice(1), ms };
+    if (text.charAt(0) === 'L') return tooLarge(Number(text.slice(1)), job.maxOutputBytes, ms);
+    if (text.charAt(0) === 'J') {
+      const json = text.slice(1);
+      // The harness counted UTF-16 code units; the limit is on UTF-8 bytes.
+      const bytes = Buffer.byteLength(json, 'utf8');
+      if (bytes > job.maxOutputBytes) return tooLarge(bytes, job.maxOutputBytes, ms);
+      return { ok: true, json, ms, bytes };
+    }
     return { ok: false, kind: 'not_json', message: clip(text.slice(1)), ms };
   } catch (error) {
     // Something failed outside QuickJS's own error handling: the host's stack limit, a

@@ -3,6 +3,7 @@ import { AppError } from '@/lib/server/errors';
 import { readJsonValue } from '@/lib/server/http/read-json';
 import { authed, json } from '@/lib/server/http/route';
 import { generatePlan } from '@/lib/server/planning/planning-service';
+import { logError } from '@/lib/server/http/log-error';
 
 export const dynamic = 'force-dynamic';
 
@@ -34,7 +35,7 @@ export const POST = authed('editor', async (request, _context, principal) => {
         const created = await generatePlan(db, body, principal, (message) => send({ type: 'progress', message }));
         send({ type: 'done', ...created });
       } catch (error) {
-        if (!(error instanceof AppError)) console.error('[plangate] plan generation failed:', error);
+        if (!(error instanceof AppError)) logError('plan generation failed', error);
         send({ type: 'error', error: error instanceof AppError ? error.toJSON().error : { code: 'internal', message: 'Internal server error' } });
       } finally {
         try {

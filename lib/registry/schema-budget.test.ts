@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { AgentResource, DslResource, RESOURCE_SCHEMAS, Registry, STORED_RESOURCE_SCHEMAS, ToolResource } from './schema';
+import { SCHEMA_LIMITS, schemaComplexityProblem } from './schema-budget';
+import { MAX_CHECK_MESSAGE_CHARS, schemaChecker } from './schema-checker';
+
+const nested = (depth: number): Record<string, unknown> => {
+  let schema: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < depth; i++) schema = { type: 'object', properties: { a: schema } };
+  return schema;
+};
+const enumOf = (n: number) => ({ type: 'string', enum: Array.from({ length: n }, (_, i) => `value-${i}`) });
+const anyOf = (n: number) => ({ anyOf: Array.from({ length: n }, (_, i) => ({ type: 'object', properties: { [`k${i}`]: { const: i } }, required: [`k${i}`] })) });
+const tool = (input_schema: Record<string, unknown>) => ({ id: 'big', description: '', input_schema: { type: 'object', properties: { p: input_schema } } });
+
+describe('schemaComplexityProblem', () => {
+  it('accepts ordinary schemas and ones exactly at each limit', () => {
+    expect(schemaComplexityProblem({ type: 'object', properties: { a: { type: 'string' } } })).toBeNull();
+    expect(schemaComplexityProblem(enumOf(SCHEMA_LIMITS.maxEnumValues))).toBeNull();
+    expect(schemaComplexityProblem({ anyOf: Array.from({ length: SCHEMA_LIMITS.maxBranches }, () => ({ type: 'string' })) })).toBeNull();
+    expect(schemaComplexityProblem(nested(15))).toBeNull(); // 31 levels of objects
+  });
+
+  it('refuses an enum over the limit, naming the limit and the path', () => {
+    const problem = schemaComplexityProblem({ type: 'object', properties: { status: enumOf(5_000) } }, ['input_schema']);
+    expect(problem).toMatchObject({ limit: 'maxEnumValues', path: ['input_schema', 'properties', 'status', 'enum'] });
+    expect(problem!.message).toBe('An enum has 5,000 values; the limit is 1,000 (at input_schema.properties.status.enum)');
+  });
+
+  it('refuses more anyOf/oneOf/allOf branches than the limit, added up over the schema', () => {
+    expect(schemaComplexityProblem(anyOf(2_000))).toMatchObject({ limit: 'maxBranches', path: ['anyOf'] });
+    const split = { properties: { a: { oneOf: Array.from({ length: 200 }, () => ({})) }, b: { allOf: Array.from({ length: 57 }, () => ({})) } } };
+    const problem = schemaComplexityProblem(split);
+    expect(problem).toMatchObject({ limit: 'maxBranches', path: ['properties', 'b', 'allOf'] });
+    expect(problem!.message).toMatch(/257 anyOf\/oneOf\/allOf branches .*the limit is 256 in all \(at properties\.b\.allOf\)/);
+  });
+
+  it('refuses a schema nested deeper than the limit, without recursion even at 100,000 levels', () => {
+    const problem = schemaComplexityProblem(nested(1_000));
+    expect(problem?.limit).toBe('maxDepth');
+    expect(problem!.message).toMatch(/^The schema is nested more than 32 levels deep; the limit is 32 \(at properties\.a\.properties\.a/);
+    let deep: unknown = {};
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(schemaComplexityProblem(deep)?.limit).toBe('maxDepth');
+  });
+
+  it('refuses more nodes than the limit, even in one big array', () => {
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    expect(schemaComplexityProblem(wide)).toMatchObject({ limit: 'maxNodes' });
+    expect(schemaComplexityProblem({ examples: new Array(1_000_000).fill(1) })).toMatchObject({ limit: 'maxNodes', path: ['examples'] });
+  });
+});
+
+describe('registry writes', () => {
+  it('refuse an over-budget input or output schema with the limit and its path', () => {
+    const result = ToolResource.safeParse(tool(enumOf(5_000)));
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]).toMatchObject({ path: ['input_schema', 'properties', 'p', 'enum'], message: 'An enum has 5,000 values; the limit is 1,000' });
+    const output = RESOURCE_SCHEMAS.functions.safeParse({ id: 'f', output_schema: anyOf(300) });
+    expect(output.error!.issues[0].path).toEqual(['output_schema', 'anyOf']);
+    expect(AgentResource.safeParse({ id: 'a', input_schema: nested(40) }).success).toBe(false);
+    expect(DslResource.safeParse({ id: 'd', input_schema: nested(40) }).success).toBe(false);
+    const whole = Registry.safeParse({ tools: [tool(enumOf(10))], functions: [tool(enumOf(2_000))] });
+    expect(whole.error!.issues[0].path).toEqual(['functions', 0, 'input_schema', 'properties', 'p', 'enum']);
+  });
+
+  it('accept the biggest allowed schema, and stored rows over the budget still read', () => {
+    expect(ToolResource.safeParse(tool(enumOf(1_000))).success).toBe(true);
+    expect(STORED_RESOURCE_SCHEMAS.tools.safeParse(tool(enumOf(5_000))).success).toBe(true);
+    expect(STORED_RESOURCE_SCHEMAS.agents.safeParse({ id: 'a', input_schema: nested(1_000) }).success).toBe(true);
+  });
+});
+
+describe('schemaChecker', () => {
+  it('skips a schema over the budget (as one zod cannot read) rather than run it', () => {
+    expect(schemaChecker(enumOf(5_000))).toBeNull();
+    expect(schemaChecker(anyOf(2_000))).toBeNull();
+    expect(schemaChecker(nested(1_000))).toBeNull();
+  });
+
+  it('clips the message of a big enum', () => {
+    const result = schemaChecker(enumOf(1_000))!.safeParse('nope');
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0].message.length).toBeLessThanOrEqual(MAX_CHECK_MESSAGE_CHARS + 1);
+    expect(schemaChecker(enumOf(3))!.safeParse('value-1').success).toBe(true);
+  });
+});
