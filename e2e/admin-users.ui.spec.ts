@@ -5,7 +5,12 @@ import { signIn } from './auth-support';
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
-test('an admin creates a user, changes their role and issues them a token that works', async ({ page, playwright, baseURL }) => {
+test('an admin creates a person and a service account; tokens only for the service account, the person makes their own', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+}) => {
   await signIn(page, 'admin');
   await page.getByRole('link', { name: 'Users' }).click();
   const name = `ops-${Date.now().toString(36)}`;
@@ -29,13 +34,41 @@ test('an admin creates a user, changes their role and issues them a token that w
   await page.reload();
   await expect(page.getByRole('combobox', { name: `Role of ${name}` })).toHaveValue('approver');
 
+  // A token acts in its owner's name: the admin cannot make one for a person.
   const createToken = page.getByRole('form', { name: 'Create API token' });
   await createToken.getByRole('textbox', { name: /Username/ }).fill(name);
   await createToken.getByRole('button', { name: 'Create token' }).click();
-  const token = await page.getByRole('textbox', { name: 'New API token' }).inputValue();
+  await expect(createToken.getByRole('alert')).toContainText(`${name} is a person, not a service account`);
+  await expect(page.getByRole('textbox', { name: 'New API token' })).toHaveCount(0);
+
+  // A service account: no password; the admin mints its tokens.
+  const bot = `bot-${Date.now().toString(36)}`;
+  await createUser.getByRole('textbox', { name: 'Username' }).fill(bot);
+  await createUser.getByRole('checkbox', { name: /Service account/ }).check();
+  await expect(createUser.getByLabel('Password')).toHaveCount(0);
+  await createUser.getByRole('combobox', { name: 'Role' }).selectOption('editor');
+  await createUser.getByRole('button', { name: 'Create user' }).click();
+  await expect(createUser.getByRole('status')).toHaveText(`Created service account ${bot}.`);
+  await expect(page.getByRole('rowheader', { name: new RegExp(`^${bot}`) })).toContainText('service');
+  await createToken.getByRole('textbox', { name: /Username/ }).fill(bot);
+  await createToken.getByRole('button', { name: 'Create token' }).click();
+  const botToken = await page.getByRole('textbox', { name: 'New API token' }).inputValue();
+  const botApi = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${botToken}` } });
+  expect(await (await botApi.get('/api/me')).json()).toMatchObject({ username: bot, role: 'editor', via: 'token', service: true });
+  await botApi.dispose();
+
+  // The person signs in and makes their own token with their session.
+  const personContext = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const personPage = await personContext.newPage();
+  await signIn(personPage, name, 'ops-password-1');
+  const minted = await personPage.request.post('/api/tokens', { data: { label: 'my scripts' } });
+  expect(minted.status()).toBe(201);
+  const { token } = await minted.json();
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
-  expect(await (await api.get('/api/me')).json()).toMatchObject({ username: name, role: 'approver', via: 'token' });
-  await api.dispose();
+  expect(await (await api.get('/api/me')).json()).toMatchObject({ username: name, role: 'approver', via: 'token', service: false });
+  // A token cannot mint another for its owner (it would outlive its own expiry).
+  expect((await api.post('/api/tokens', { data: {} })).status()).toBe(403);
+  await Promise.all([api.dispose(), personContext.close()]);
 });
 
 test('the users page is closed to anyone but an admin', async ({ page }) => {

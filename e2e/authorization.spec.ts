@@ -88,11 +88,6 @@ test('no endpoint or server action lets an anonymous caller, a viewer, an expire
   expect([201, 409]).toContain(viewerCreated.status());
   const editorCreated = await admin.post('/api/users', { data: { username: 'editor-1', password: 'editor-pass-1', role: 'editor' } });
   expect([201, 409]).toContain(editorCreated.status());
-  const { token: expired, id: tokenId } = await (await admin.post('/api/tokens', { data: { username: 'editor-1', expires_in_days: 1 } })).json();
-  const db = new pg.Client({ connectionString: process.env.PLANGATE_E2E_DATABASE_URL });
-  await db.connect();
-  await db.query(`update api_tokens set expires_at = now() - interval '1 minute' where id = $1`, [tokenId]);
-  await db.end();
 
   const anonymous = await playwright.request.newContext({ baseURL });
   const viewerContext = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
@@ -102,6 +97,18 @@ test('no endpoint or server action lets an anonymous caller, a viewer, an expire
   const editorContext = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
   const editorPage = await editorContext.newPage();
   await signIn(editorPage, 'editor-1', 'editor-pass-1');
+
+  // A token acts in its owner's name: the admin cannot mint one for the editor; the
+  // editor, signed in, mints their own (page.request carries the session cookie).
+  expect((await admin.post('/api/tokens', { data: { username: 'editor-1' } })).status()).toBe(403);
+  const minted = await editorPage.request.post('/api/tokens', { data: { expires_in_days: 1 } });
+  expect(minted.status()).toBe(201);
+  const { token: expired, id: tokenId, username: owner } = await minted.json();
+  expect(owner).toBe('editor-1');
+  const db = new pg.Client({ connectionString: process.env.PLANGATE_E2E_DATABASE_URL });
+  await db.connect();
+  await db.query(`update api_tokens set expires_at = now() - interval '1 minute' where id = $1`, [tokenId]);
+  await db.end();
 
   const list = await endpoints(admin, id);
   expect(list.length).toBeGreaterThanOrEqual(20);

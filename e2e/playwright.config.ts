@@ -54,7 +54,7 @@ const chromium = {
 };
 
 const projects: PlaywrightTestConfig['projects'] = [
-  { name: 'api-pglite', testMatch: /api\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PORTS.pglite}`, extraHTTPHeaders: adminHeaders } },
+  { name: 'api-pglite', testMatch: /(api|seed000)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PORTS.pglite}`, extraHTTPHeaders: adminHeaders } },
   { name: 'browser-setup', testMatch: /auth\.setup\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}` } },
   {
     name: 'browser',
@@ -62,6 +62,8 @@ const projects: PlaywrightTestConfig['projects'] = [
     dependencies: ['browser-setup'],
     use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}`, storageState: EDITOR_STATE },
   },
+  // Headers, framing, sign-in limits and token ownership; each test signs in itself.
+  { name: 'security', testMatch: /security\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}` } },
 ];
 // The embedded database is the demo: its published demo users (editor, approvers, admin)
 // are what the browser tests sign in as.
@@ -69,8 +71,9 @@ const webServer = [server(PORTS.pglite, { PLANGATE_DATA_DIR: process.env.PLANGAT
 
 if (databaseUrl) {
   projects.push(
-    { name: 'api-postgres', testMatch: /api\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PORTS.postgresA}`, extraHTTPHeaders: adminHeaders } },
-    { name: 'two-instances', testMatch: /two-instances\.spec\.ts$/, use: { extraHTTPHeaders: adminHeaders } },
+    { name: 'api-postgres', testMatch: /(api|seed000)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PORTS.postgresA}`, extraHTTPHeaders: adminHeaders } },
+    // A browser too: sign-in is a server action, driven through the real form.
+    { name: 'two-instances', testMatch: /two-instances\.spec\.ts$/, use: { ...chromium, extraHTTPHeaders: adminHeaders } },
     { name: 'authorization', testMatch: /authorization\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.postgresA}` } },
   );
   webServer.push(server(PORTS.postgresA, { DATABASE_URL: databaseUrl }), server(PORTS.postgresB, { DATABASE_URL: databaseUrl }));

@@ -27,3 +27,31 @@ test('40 concurrent saves of one base over two instances: one success, 39 confli
     expect(revisions.map((r: { revision: number }) => r.revision)).toEqual([1, 2]);
   }
 });
+
+test('sign-in limits hold across instances: twelve wrong passwords alternating between them, the 11th and 12th refused', async ({ browser, request }) => {
+  // A throwaway user (PostgreSQL servers have no demo users), made with the admin token.
+  const username = `guess2-${Date.now().toString(36)}`;
+  expect((await request.post(`${A}/api/users`, { data: { username, password: 'the-right-password', role: 'viewer' } })).status()).toBe(201);
+  // No admin token on the browser's requests: this is an anonymous visitor.
+  const context = await browser.newContext({ extraHTTPHeaders: {}, storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  const failures: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 500) failures.push(`${response.status()} ${response.url()}`);
+  });
+  for (let i = 1; i <= 12; i++) {
+    await page.goto(`${i % 2 ? A : B}/sign-in`);
+    await page.getByRole('textbox', { name: 'Username' }).fill(username);
+    await page.getByLabel('Password').fill(`wrong-password-${i}`);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/sign-in'),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
+    expect(answer.status(), `attempt ${i}`).toBeLessThan(500);
+    const alert = page.getByRole('alert');
+    if (i <= 10) await expect(alert, `attempt ${i}`).toHaveText('Wrong username or password.');
+    else await expect(alert, `attempt ${i}`).toHaveText(/^Too many failed sign-ins\. Try again in \d+ (seconds?|minutes)\.$/);
+  }
+  expect(failures).toEqual([]);
+  await context.close();
+});
