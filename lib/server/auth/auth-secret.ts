@@ -10,7 +10,7 @@ export const AUTH_KEY_FILE = 'auth.key';
  * in PLANGATE_KEY_DIR, made on first start. Instances that share a database must share
  * the secret (the same variable, or the same key file).
  */
-export function authSecret(env: NodeJS.ProcessEnv = process.env): string {
+export function authSecret(env: Record<string, string | undefined> = process.env): string {
   const fromEnv = env.BETTER_AUTH_SECRET?.trim() || env.PLANGATE_AUTH_SECRET?.trim();
   if (fromEnv && fromEnv.length < 32) {
     throw new Error('The session secret (BETTER_AUTH_SECRET or PLANGATE_AUTH_SECRET) must be at least 32 characters long.');
