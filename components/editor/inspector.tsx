@@ -1,7 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { EXECUTION_TYPES, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { EXECUTION_TYPES, executionKind, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
 import { taskLabel } from '@/lib/flow/task-label';
 import { useEditor, useEditorStore } from './editor-context';
 import { Stage2Panel } from './stage2-panel';
@@ -201,8 +201,13 @@ export function Inspector() {
       <TextField label="Description" field="description" value={task.description ?? ''} apply={apply} multiline disabled={readOnly} />
       <Field label="Execution type">
         {(id) => (
-          <select id={id} disabled={readOnly} className={inputClass} value={task.execution_type} onChange={(e) => apply({ execution_type: e.target.value })}>
-            {!EXECUTION_TYPES.includes(task.execution_type as never) && <option value={task.execution_type}>{task.execution_type || '(none)'}</option>}
+          <select id={id} disabled={readOnly} className={inputClass} value={task.execution_type ?? ''} onChange={(e) => apply({ execution_type: e.target.value })}>
+            {/* A spelling such as seed 000's l2_task is kept as stored, shown with the kind it routes to. */}
+            {!EXECUTION_TYPES.includes(task.execution_type as never) && (
+              <option value={task.execution_type ?? ''}>
+                {task.execution_type ? (executionKind(task) !== task.execution_type ? `${task.execution_type} (${executionKind(task)})` : task.execution_type) : '(none)'}
+              </option>
+            )}
             {EXECUTION_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t}

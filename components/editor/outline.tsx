@@ -2,6 +2,7 @@
 
 import { forwardRef, memo, useDeferredValue, useMemo, useState } from 'react';
 import { taskLabel } from '@/lib/flow/task-label';
+import { executionKind } from '@/lib/plan';
 import { useEditor, useEditorStore } from './editor-context';
 
 // The accessible way through the plan: every task, what it depends on, and a search
@@ -61,7 +62,7 @@ export const Outline = memo(
             >
               <span className="block truncate">{labels.get(task.task_id)}</span>
               <span className="block truncate text-[11px] text-slate-500">
-                {task.execution_type || 'no type'}
+                {executionKind(task) || 'no type'}
                 {task.dependencies.length > 0 && ` · after ${task.dependencies.map((d) => labels.get(d) ?? d).join(', ')}`}
               </span>
             </button>

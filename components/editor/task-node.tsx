@@ -3,6 +3,7 @@
 import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import { memo, useContext } from 'react';
 import type { TaskNode } from '@/lib/flow/plan-to-flow';
+import { executionKind } from '@/lib/plan';
 import { SIM_STYLE, SimulationContext } from './simulation-context';
 
 const TYPE_STYLE: Record<string, { icon: string; label: string; accent: string }> = {
@@ -20,7 +21,9 @@ const zoomedOut = (s: { transform: [number, number, number] }) => s.transform[2]
 
 function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
   const { task, label, issueCount, hasError, highlighted, readOnly } = data;
-  const style = TYPE_STYLE[task.execution_type] ?? UNKNOWN;
+  // Seed 000's l2_task is drawn as its sub_type's kind; the stored spelling is unchanged.
+  const kind = executionKind(task);
+  const style = TYPE_STYLE[kind] ?? UNKNOWN;
   const simple = useStore(zoomedOut);
   const target = task.agent_id ?? task.tool_id ?? task.function_id;
   const simulated = useContext(SimulationContext)?.get(task.task_id);
@@ -39,7 +42,7 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
           <div className="flex items-center justify-between gap-2 text-xs">
             <span className="flex items-center gap-1 font-medium">
               <span aria-hidden>{style.icon}</span>
-              {task.execution_type && !TYPE_STYLE[task.execution_type] ? task.execution_type : style.label}
+              {kind && !TYPE_STYLE[kind] ? kind : style.label}
             </span>
             <span className="flex items-center gap-1">
               {simulated && (

@@ -1,5 +1,6 @@
 import type { ReplacementDiff } from '@/lib/replan/replan-diff';
 import { taskLabel } from '@/lib/flow/task-label';
+import { executionKind } from '@/lib/plan';
 
 const show = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
 const edgeText = (e: { from: string; to: string }) => `${e.from} → ${e.to}`;
@@ -23,7 +24,7 @@ export function ReplacementCard({ diff, label, accepted, onToggle }: { diff: Rep
       <ol className="space-y-0.5 text-xs">
         {diff.after.map((task) => (
           <li key={task.task_id}>
-            <span className="font-medium text-emerald-800">After</span> <span className="font-mono">{task.task_id}</span>: {taskLabel(task)} ({task.execution_type}
+            <span className="font-medium text-emerald-800">After</span> <span className="font-mono">{task.task_id}</span>: {taskLabel(task)} ({executionKind(task)}
             {task.agent_id ?? task.tool_id ?? task.function_id ? `, ${task.agent_id ?? task.tool_id ?? task.function_id}` : ''})
           </li>
         ))}

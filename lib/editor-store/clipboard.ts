@@ -1,4 +1,4 @@
-import type { PlanDocument, PlannerTask } from '@/lib/plan';
+import { nowTimestamp, type PlanDocument, type PlannerTask } from '@/lib/plan';
 import { uniqueId } from './unique-id';
 
 export interface ClipboardContent {
@@ -30,7 +30,7 @@ export function pasteTasks(
     taken.add(id);
     rename.set(task.task_id, id);
   }
-  const now = new Date().toISOString();
+  const now = nowTimestamp();
   const tasks = clip.tasks.map((task) => ({
     ...task,
     task_id: rename.get(task.task_id)!,

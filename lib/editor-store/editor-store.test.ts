@@ -74,8 +74,8 @@ describe('editor store', () => {
 
   it('reports an invalid update instead of applying it', () => {
     const { store } = setup();
-    expect(store.getState().updateTask('fetch', { estimate_data: { latency_ms: -1 } })).toMatch(/estimate_data\.latency_ms/);
-    expect(store.getState().doc.plan.planned_tasks[0].estimate_data).toBeNull();
+    expect(store.getState().updateTask('fetch', { mark_replan: 'yes' as never })).toMatch(/mark_replan/);
+    expect(store.getState().doc.plan.planned_tasks[0].mark_replan).toBe(false);
   });
 
   it('refuses every edit on a read-only revision', () => {

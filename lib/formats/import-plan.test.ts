@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Job, TaskData } from '@/lib/plan';
+import { Job, TaskData, readEstimate } from '@/lib/plan';
 import { WFCOMMONS_TRACES, wfcommonsDir } from '@/scripts/wfcommons-traces';
 import { FormatError } from './format';
 import { importPlan } from './import-plan';
@@ -59,8 +59,8 @@ describe('WfFormat round trip', () => {
         }));
         const plan = TaskData.parse({ task_id: 'wf', planned_tasks: tasks });
         const back = TaskData.parse(wfFormat.parse(wfFormat.serialize({ plan, job: Job.parse({}) }).text).plan);
-        expect(back.planned_tasks.map((t) => [t.task_id, t.description, [...t.dependencies].sort(), t.estimate_data?.latency_ms])).toEqual(
-          plan.planned_tasks.map((t) => [t.task_id, t.description, [...t.dependencies].sort(), t.estimate_data?.latency_ms]),
+        expect(back.planned_tasks.map((t) => [t.task_id, t.description, [...t.dependencies].sort(), readEstimate(t.estimate_data).latency_ms])).toEqual(
+          plan.planned_tasks.map((t) => [t.task_id, t.description, [...t.dependencies].sort(), readEstimate(t.estimate_data).latency_ms]),
         );
       }),
       { numRuns: 200 },

@@ -1,5 +1,5 @@
 import { buildGraphIndex, findCycle, topologicalOrder } from '@/lib/graph';
-import { formatPath, type PlannerTask } from '@/lib/plan';
+import { executionKind, formatPath, type PlannerTask } from '@/lib/plan';
 
 // Shared by the adapters whose formats are ordered lists of tool calls (Planner Agent
 // steps, state data-flow calls): walking argument values, ordering by dependencies, and
@@ -33,8 +33,9 @@ export function orderOf(preds: number[][]): { order: number[] } | { cycle: numbe
 /** The PlannerTask fields a tool-call list has no place for, as `dropped` entries. */
 export function uncarriedTaskFields(task: PlannerTask, tool: string, written: string): string[] {
   const lost: string[] = [];
+  // The stored spelling is what is lost (seed 000's l2_task of sub_type tools reads back as "tool").
   if (task.execution_type !== 'tool') lost.push(`execution_type "${task.execution_type}" (written as ${written} "${tool}")`);
-  else if (!task.tool_id) lost.push(`tool_id (none; wrote "${tool}")`);
+  if (executionKind(task) === 'tool' && !task.tool_id) lost.push(`tool_id (none; wrote "${tool}")`);
   if (task.agent_id) lost.push('agent_id');
   if (task.function_id) lost.push('function_id');
   if (task.instructions) lost.push('instructions');

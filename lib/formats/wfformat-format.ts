@@ -1,3 +1,4 @@
+import { readEstimate } from '@/lib/plan';
 import { WfFormatError, parseWfFormat } from './wfformat';
 import { taskDataFromWorkflow } from './wfformat-plan';
 import { FORMAT_LABELS, FormatError, type PlanFormat } from './format';
@@ -38,7 +39,7 @@ export const wfFormat: PlanFormat = {
       if (Object.keys(task.arguments).length) lost.push('arguments' as never);
       if (lost.length) dropped.push(`task ${task.task_id}: ${lost.join(', ')}`);
     }
-    const latency = plan.planned_tasks.map((t) => t.estimate_data?.latency_ms ?? 0);
+    const latency = plan.planned_tasks.map((t) => readEstimate(t.estimate_data).latency_ms ?? 0);
     const document = {
       name: plan.task_id,
       description: 'Exported by Plangate',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TaskData } from '@/lib/plan';
+import { TaskData, readEstimate } from '@/lib/plan';
 import { validatePlan } from '@/lib/validate';
 import { WFCOMMONS_TRACES, wfcommonsDir } from '@/scripts/wfcommons-traces';
 import { parseWfFormat } from './wfformat';
@@ -13,7 +13,7 @@ describe('taskDataFromWorkflow', () => {
     const plan = TaskData.parse(taskDataFromWorkflow(workflow));
     expect(plan.planned_tasks).toHaveLength(2122);
     expect(plan.planned_tasks.every((t) => t.execution_type === 'tool' && t.tool_id && !/_ID\d+$/.test(t.tool_id))).toBe(true);
-    expect(plan.planned_tasks.filter((t) => t.estimate_data?.latency_ms !== undefined).length).toBeGreaterThan(2000);
+    expect(plan.planned_tasks.filter((t) => readEstimate(t.estimate_data).latency_ms !== undefined).length).toBeGreaterThan(2000);
     expect(validatePlan(plan).valid).toBe(true);
   });
 });

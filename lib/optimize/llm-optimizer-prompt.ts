@@ -1,11 +1,12 @@
-import type { PlannerTask } from '@/lib/plan';
+import { executionKind, type PlannerTask } from '@/lib/plan';
 import { DATA_RULE, fences } from '@/lib/planning/prompts';
 
 // Seed 000's OptimizationPlanner prompt: the plan's tasks go to the model as data between
 // nonce markers (task text is written by users and planners, so it must not be able to
 // pose as instructions), and it is asked for a grouping by what the tasks are for.
 
-export type PromptTask = Pick<PlannerTask, 'task_id' | 'description' | 'execution_type' | 'dependencies' | 'tool_id' | 'agent_id' | 'function_id'>;
+export type PromptTask = Pick<PlannerTask, 'task_id' | 'description' | 'execution_type' | 'dependencies' | 'tool_id' | 'agent_id' | 'function_id'> &
+  Partial<Pick<PlannerTask, 'parameters'>>;
 
 /** Enough of a description to say what a task is for; the plan limit (10 kB each) would swamp the prompt. */
 export const MAX_PROMPT_DESCRIPTION_CHARS = 500;
@@ -20,7 +21,8 @@ export function groupingPrompt(tasks: readonly PromptTask[], workers: number): {
     tasks.map((t) => ({
       id: t.task_id,
       description: clip(t.description ?? ''),
-      execution_type: t.execution_type,
+      // The kind, not the stored spelling: seed 000's l2_task says nothing without its sub_type.
+      execution_type: executionKind(t),
       target: t.tool_id ?? t.agent_id ?? t.function_id ?? null,
       dependencies: t.dependencies,
     })),

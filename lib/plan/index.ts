@@ -5,3 +5,7 @@ export * from './commands';
 export * from './diff';
 export * from './json-path';
 export * from './step-templates';
+export * from './execution-kind';
+export * from './timestamps';
+export * from './invisible-characters';
+export * from './estimate-data';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAN_LIMITS, PlannerTask, TaskData } from '@/lib/plan';
+import { PLAN_LIMITS, PlannerTask, TaskData, executionKind, pythonUtcIso, readEstimate } from '@/lib/plan';
 
 describe('PlannerTask', () => {
   it('fills every field with seed 000 defaults', () => {
@@ -26,22 +26,54 @@ describe('PlannerTask', () => {
     expect(PlannerTask.parse({}).task_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('normalises l2_task by parameters.sub_type and other spellings', () => {
-    const subType = (sub_type: string) =>
-      PlannerTask.parse({ task_id: 'x', execution_type: 'l2_task', parameters: { sub_type } }).execution_type;
-    expect(subType('tools')).toBe('tool');
-    expect(subType('agent')).toBe('agent');
-    expect(subType('llm')).toBe('llm');
-    expect(subType('dsl')).toBe('dsl');
-    expect(PlannerTask.parse({ execution_type: 'tool_call' }).execution_type).toBe('tool');
-    expect(PlannerTask.parse({ execution_type: 'teleport' }).execution_type).toBe('teleport');
+  it('keeps execution_type as given; executionKind derives the kind from l2_task and other spellings', () => {
+    const l2 = (sub_type: string) => PlannerTask.parse({ task_id: 'x', execution_type: 'l2_task', parameters: { sub_type } });
+    expect(l2('tools').execution_type).toBe('l2_task');
+    expect(l2('tools').parameters).toEqual({ sub_type: 'tools' });
+    expect(executionKind(l2('tools'))).toBe('tool');
+    expect(executionKind(l2('agent'))).toBe('agent');
+    expect(executionKind(l2('llm'))).toBe('llm');
+    expect(executionKind(l2('dsl'))).toBe('dsl');
+    expect(executionKind(l2('teleport'))).toBe('l2_task');
+    expect(PlannerTask.parse({ execution_type: 'tool_call' }).execution_type).toBe('tool_call');
+    expect(executionKind(PlannerTask.parse({ execution_type: 'tool_call' }))).toBe('tool');
+    expect(executionKind(PlannerTask.parse({ execution_type: 'teleport' }))).toBe('teleport');
+    expect(PlannerTask.parse({ execution_type: null }).execution_type).toBeNull();
+    expect(executionKind(PlannerTask.parse({ execution_type: null }))).toBe('');
   });
 
-  it('accepts estimate_data with latency, cost and tokens only', () => {
-    const ok = PlannerTask.parse({ estimate_data: { latency_ms: 1200, cost_usd: 0.01, tokens: 300 } });
-    expect(ok.estimate_data).toEqual({ latency_ms: 1200, cost_usd: 0.01, tokens: 300 });
-    expect(PlannerTask.safeParse({ estimate_data: { latency_ms: -1 } }).success).toBe(false);
-    expect(PlannerTask.safeParse({ estimate_data: { minutes: 3 } }).success).toBe(false);
+  it('keeps any JSON value as estimate_data (seed 000: Any), depth-limited', () => {
+    for (const value of [{ latency_ms: 1200, cost_usd: 0.01, tokens: 300 }, { latency_ms: -1 }, { minutes: 3, nested: { a: [1, 'x'] } }, 'about a minute', 42, [1, 2], true]) {
+      expect(PlannerTask.parse({ estimate_data: value }).estimate_data).toEqual(value);
+    }
+    let deep: unknown = 1;
+    for (let i = 0; i < PLAN_LIMITS.maxJsonDepth + 1; i++) deep = [deep];
+    expect(PlannerTask.safeParse({ estimate_data: deep }).success).toBe(false);
+  });
+
+  it('reads the estimate figures it knows and lists the rest', () => {
+    expect(readEstimate({ latency_ms: 1200, cost_usd: 0.01, tokens: 300 })).toEqual({ latency_ms: 1200, cost_usd: 0.01, tokens: 300, unread: [] });
+    expect(readEstimate({ latency_ms: -1, minutes: 3 })).toEqual({ unread: ['latency_ms (not a non-negative number)', 'minutes'] });
+    expect(readEstimate('about a minute')).toEqual({ unread: ['a string value'] });
+    expect(readEstimate(null)).toEqual({ unread: [] });
+  });
+
+  it('fills timestamps as Python writes datetime.utcnow().isoformat(): naive UTC, microseconds', () => {
+    const task = PlannerTask.parse({});
+    expect(task.creation_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?$/);
+    expect(TaskData.parse({}).update_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?$/);
+    expect(pythonUtcIso(new Date('2026-01-02T03:04:05.123Z'))).toBe('2026-01-02T03:04:05.123000');
+    expect(pythonUtcIso(new Date('2026-01-02T03:04:05.007Z'))).toBe('2026-01-02T03:04:05.007000');
+    // Python leaves the fraction out when it is zero.
+    expect(pythonUtcIso(new Date('2026-01-02T03:04:05.000Z'))).toBe('2026-01-02T03:04:05');
+  });
+
+  it('keeps the timestamps a client sends byte for byte', () => {
+    for (const at of ['2026-01-02T03:04:05.123456', '2026-01-02T03:04:05', '2026-01-02T03:04:05.123Z', '2026-01-02T03:04:05+02:00']) {
+      const task = PlannerTask.parse({ creation_time: at, last_update_time: at });
+      expect([task.creation_time, task.last_update_time]).toEqual([at, at]);
+      expect(TaskData.parse({ creation_time: at, update_time: at }).creation_time).toBe(at);
+    }
   });
 
   it('rejects unknown fields so a typo is not silently dropped', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLAN_LIMITS, bytesOverLimit, formatBytes, jsonDeeperThan } from './limits';
+import { nowTimestamp } from './timestamps';
 
 // Field names and defaults follow seed 000's PlannerTask / TaskData dataclasses so a
 // Python planner can read what we store with `TaskData.from_dict`.
@@ -7,37 +8,6 @@ import { PLAN_LIMITS, bytesOverLimit, formatBytes, jsonDeeperThan } from './limi
 export const EXECUTION_TYPES = ['agent', 'tool', 'llm', 'dsl'] as const;
 export const ExecutionType = z.enum(EXECUTION_TYPES);
 export type ExecutionType = z.infer<typeof ExecutionType>;
-
-// Spellings other planners use for our four types. Seed 000 routes `l2_task` by
-// `parameters.sub_type`, whose tool spelling is "tools"; its replanning example says "tool_call".
-const EXECUTION_TYPE_ALIASES: Record<string, ExecutionType> = {
-  agent: 'agent',
-  agents: 'agent',
-  tool: 'tool',
-  tools: 'tool',
-  tool_call: 'tool',
-  function: 'tool',
-  llm: 'llm',
-  dsl: 'dsl',
-  workflow: 'dsl',
-};
-
-/**
- * The canonical execution type for a raw value, or the raw value unchanged when it is
- * not one we know (validation reports it; the plan is still stored as a draft).
- */
-export function normaliseExecutionType(raw: string, parameters: Record<string, unknown>): string {
-  const key = raw.trim().toLowerCase();
-  if (key === 'l2_task') {
-    const subType = parameters.sub_type;
-    return typeof subType === 'string' ? (EXECUTION_TYPE_ALIASES[subType.trim().toLowerCase()] ?? raw) : raw;
-  }
-  return EXECUTION_TYPE_ALIASES[key] ?? raw;
-}
-
-export function isExecutionType(value: string): value is ExecutionType {
-  return (EXECUTION_TYPES as readonly string[]).includes(value);
-}
 
 export const JsonObject = z.record(z.string(), z.unknown()).refine((value) => !jsonDeeperThan(value, PLAN_LIMITS.maxJsonDepth), {
   message: `Nested more than ${PLAN_LIMITS.maxJsonDepth} levels deep`,
@@ -47,7 +17,8 @@ const Timestamp = z
   .string()
   .refine((s) => !Number.isNaN(Date.parse(s)), { message: 'Expected an ISO 8601 date-time' });
 
-const nowIso = () => new Date().toISOString();
+// Python's `datetime.utcnow().isoformat()` form, so seed 000's dataclasses read it back unchanged.
+const nowIso = nowTimestamp;
 const newId = () => crypto.randomUUID();
 
 function limitedText(field: string, limit: number) {
@@ -62,14 +33,19 @@ function limitedText(field: string, limit: number) {
   });
 }
 
-export const EstimateData = z.strictObject({
-  latency_ms: z.number().nonnegative().optional(),
-  cost_usd: z.number().nonnegative().optional(),
-  tokens: z.number().int().nonnegative().optional(),
+/**
+ * Seed 000 types `estimate_data` as `Any`: any JSON value is kept as given. The dry run
+ * reads the keys it knows (`latency_ms`, `cost_usd`, `tokens`; see lib/simulate) and
+ * reports the rest.
+ */
+export const EstimateData = z.json().refine((value) => !jsonDeeperThan(value, PLAN_LIMITS.maxJsonDepth), {
+  message: `Nested more than ${PLAN_LIMITS.maxJsonDepth} levels deep`,
 });
 export type EstimateData = z.infer<typeof EstimateData>;
 
-const PlannerTaskShape = z.strictObject({
+// `execution_type` is kept exactly as given (seed 000's `l2_task` stays `l2_task`);
+// `executionKind` derives the kind Plangate works with.
+export const PlannerTask = z.strictObject({
   task_id: z.string().min(1, 'task_id must not be empty').default(newId),
   main_task_id: z.string().nullable().default(''),
   description: limitedText('description', PLAN_LIMITS.maxDescriptionBytes).nullable().default(''),
@@ -90,10 +66,6 @@ const PlannerTaskShape = z.strictObject({
   last_update_time: Timestamp.default(nowIso),
 });
 
-export const PlannerTask = PlannerTaskShape.transform((task) => ({
-  ...task,
-  execution_type: normaliseExecutionType(task.execution_type ?? '', task.parameters),
-}));
 export type PlannerTask = z.infer<typeof PlannerTask>;
 /** What a client may send for a task: every field but the id is optional. */
 export type PlannerTaskInput = z.input<typeof PlannerTask>;

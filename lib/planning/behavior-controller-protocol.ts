@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { extractJson } from '@/lib/llm/extract-json';
-import { JsonObject, PlannerTask } from '@/lib/plan';
+import { JsonObject, PlannerTask, SEED_SUB_TYPES, executionKind, isExecutionType } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
+import { offeredInPrompt, offeredRegistry } from './phase2-offer';
+import { candidatesFor } from './stage2-check';
 import type { Stage1InputRaw } from './planning-types';
 
 // Seed 000's Behavior Controller payloads, as Plangate accepts them when it serves as the
@@ -30,7 +32,28 @@ export function stage1InputOf(taskInputData: string | Record<string, unknown>): 
   };
 }
 
-const KIND_WORDS: Array<[RegExp, PlannerTask['execution_type']]> = [
+/** A task as seed 000's `PlannerTask(**task)` accepts it: its dataclass fields, nothing else. */
+export type SeedPlannerTask = Omit<PlannerTask, 'estimate_data' | 'mark_replan'>;
+
+/**
+ * Phase 1's answer as seed 000's client loads it. `estimate_data = None` and
+ * `mark_replan = False` carry no type annotation in the seed's dataclass, so they are class
+ * attributes, not fields, and `PlannerTask(**task)` refuses them: they are left out here
+ * (Plangate stores them; a plan read through the REST API has them). Every task carries
+ * `parameters.sub_type` in the seed's spelling (agent | tools | llm | dsl), which its
+ * PlanAndExecuteL2 routes by; `execution_type` is passed on as the planner wrote it.
+ */
+export function phase1Answer(tasks: readonly PlannerTask[]): SeedPlannerTask[] {
+  return tasks.map(({ estimate_data: _estimate, mark_replan: _replan, ...task }) => {
+    const kind = executionKind(task);
+    if (!isExecutionType(kind)) {
+      throw new Error(`task "${task.task_id.slice(0, 100)}" has execution_type "${String(task.execution_type).slice(0, 100)}", which no seed 000 sub_type routes`);
+    }
+    return { ...task, parameters: { ...task.parameters, sub_type: SEED_SUB_TYPES[kind] } };
+  });
+}
+
+const KIND_WORDS: Array<[RegExp, string]> = [
   [/\bagents?\b/i, 'agent'],
   [/\btools?\b/i, 'tool'],
   [/\bdsl\b|\bworkflows?\b/i, 'dsl'],
@@ -48,23 +71,29 @@ function jsonObjectIn(text: string): Record<string, unknown> {
 }
 
 /**
- * The task a Phase 2 request is about: given outright as { task, input_data }, or read from
- * a prompt: the first registered resource it names (else the first kind word) sets the
- * execution type, and the first JSON object in it is the input.
+ * The task a Phase 2 request is about, and the resources it offers: given outright as
+ * { task, input_data, candidates? }, or read from a prompt: the first registered resource
+ * it names (else the first kind word) sets the execution type, the first JSON object in it
+ * is the input, and the resources it names or lists are the offer (see phase2-offer).
  */
-export function stage2RequestOf(taskInputData: string | Record<string, unknown>, registry: Registry): { task: PlannerTask; inputData: Record<string, unknown> } {
+export function stage2RequestOf(
+  taskInputData: string | Record<string, unknown>,
+  registry: Registry,
+): { task: PlannerTask; inputData: Record<string, unknown>; offered: string[] } {
   if (typeof taskInputData !== 'string') {
     const task = PlannerTask.parse(taskInputData.task ?? {});
     const inputData = JsonObject.parse(taskInputData.input_data ?? {});
-    return { task, inputData };
+    const offered = Candidates.parse(taskInputData.candidates ?? []);
+    return { task, inputData, offered };
   }
-  const named: Array<[string, PlannerTask['execution_type']]> = [
+  const offered = offeredInPrompt(taskInputData, registry);
+  const named: Array<[string, string]> = [
     ...registry.agents.map((a) => [a.id, 'agent'] as [string, string]),
     ...[...registry.tools, ...registry.functions].map((t) => [t.id, 'tool'] as [string, string]),
     ...registry.dsl_workflows.map((d) => [d.id, 'dsl'] as [string, string]),
     ...registry.llms.map((l) => [l.name, 'llm'] as [string, string]),
   ];
-  const mentioned = named.filter(([key]) => taskInputData.includes(key)).sort((a, b) => taskInputData.indexOf(a[0]) - taskInputData.indexOf(b[0]))[0];
+  const mentioned = named.filter(([key]) => offered.includes(key)).sort((a, b) => taskInputData.indexOf(a[0]) - taskInputData.indexOf(b[0]))[0];
   const executionType = mentioned?.[1] ?? KIND_WORDS.find(([pattern]) => pattern.test(taskInputData))?.[1] ?? 'llm';
   const target = mentioned?.[0] ?? null;
   const task = PlannerTask.parse({
@@ -75,5 +104,25 @@ export function stage2RequestOf(taskInputData: string | Record<string, unknown>,
     tool_id: executionType === 'tool' ? target : null,
     function_id: executionType === 'llm' || executionType === 'dsl' ? target : null,
   });
-  return { task, inputData: jsonObjectIn(taskInputData) };
+  return { task, inputData: jsonObjectIn(taskInputData), offered };
 }
+
+const Candidates = z.array(z.string().min(1).max(200)).max(1000);
+
+/**
+ * The registry a Phase 2 answer may choose from: the offered resources when the request
+ * offers any (refused when none of them is a registered resource of the task's kind, as
+ * Plangate could then only pick one the caller did not offer), else the whole registry.
+ */
+export function phase2Registry(task: PlannerTask, offered: readonly string[], registry: Registry): Registry {
+  if (offered.length === 0) return registry;
+  const narrowed = offeredRegistry(registry, offered);
+  if (candidatesFor(task, narrowed).size === 0) {
+    const shown = offered.slice(0, 10).map((o) => `"${o.slice(0, 100)}"`).join(', ');
+    throw new Phase2OfferError(`None of the resources the request offers (${shown}${offered.length > 10 ? ', …' : ''}) is a registered ${executionKind(task) || 'resource'} Plangate can choose`);
+  }
+  return narrowed;
+}
+
+/** The caller offered nothing Plangate may choose: its request, not the planner, is at fault. */
+export class Phase2OfferError extends Error {}

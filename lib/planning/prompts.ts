@@ -1,4 +1,4 @@
-import type { PlannerTask } from '@/lib/plan';
+import { executionKind, type PlannerTask } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { Stage1Input } from './planning-types';
 
@@ -67,7 +67,7 @@ export function stage2Prompt(task: PlannerTask, inputData: Record<string, unknow
   const fenced = fences();
   return {
     system: [
-      `You are the Stage 2 planner for a task of execution type "${task.execution_type}".`,
+      `You are the Stage 2 planner for a task of execution type "${executionKind(task)}".`,
       'Choose the resource that executes it and prepare its input.',
       'Answer with one JSON object { "uid": "<resource id>", "input_data": { ... }, "plan": "<optional reasoning>" } and nothing else.',
       'input_data must match the chosen resource input_schema.',

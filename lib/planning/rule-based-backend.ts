@@ -1,4 +1,4 @@
-import { PlannerTask } from '@/lib/plan';
+import { PlannerTask, executionKind } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { PlanningBackend, Stage1Input, Stage2Result } from './planning-types';
 import { QueryPlanError } from './rule-based/query-planner';
@@ -48,21 +48,22 @@ export const ruleBasedBackend: PlanningBackend = {
   },
 
   async stage2(task, inputData, registry): Promise<Stage2Result> {
+    const kind = executionKind(task);
     const candidates = candidatesFor(task, registry);
     const own = task.tool_id ?? task.agent_id ?? task.function_id;
     const uid = own && candidates.has(own) ? own : [...candidates.keys()][0];
-    if (!uid) throw new Error(`The registry has no ${task.execution_type} resource to execute task "${task.task_id}"`);
+    if (!uid) throw new Error(`The registry has no ${kind} resource to execute task "${task.task_id}"`);
     const schema = candidates.get(uid);
     const prompt = [task.description, task.instructions].filter(Boolean).join('\n\n');
     const base: Record<string, unknown> =
-      task.execution_type === 'tool'
+      kind === 'tool'
         ? { ...task.arguments }
-        : task.execution_type === 'llm'
+        : kind === 'llm'
           ? { prompt }
-          : task.execution_type === 'agent'
+          : kind === 'agent'
             ? { task: prompt }
             : {};
     const input_data = { ...base, ...project(inputData, schema) };
-    return { uid, input_data, plan: `Rule: ${uid === own ? `the task's own ${task.execution_type} target` : `first registered ${task.execution_type}`}; input from the task${Object.keys(inputData).length ? ' and the given input data' : ''}.` };
+    return { uid, input_data, plan: `Rule: ${uid === own ? `the task's own ${kind} target` : `first registered ${kind}`}; input from the task${Object.keys(inputData).length ? ' and the given input data' : ''}.` };
   },
 };

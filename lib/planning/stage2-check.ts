@@ -1,11 +1,11 @@
 import { schemaChecker } from '@/lib/registry/schema-checker';
-import type { PlannerTask } from '@/lib/plan';
+import { executionKind, type PlannerTask } from '@/lib/plan';
 import type { JsonSchemaObject, Registry } from '@/lib/registry';
 import type { PlanningBackend, Stage2Result } from './planning-types';
 
 /** The registry resources a task of this execution type may be executed by, with their input schemas. */
 export function candidatesFor(task: PlannerTask, registry: Registry): Map<string, JsonSchemaObject | undefined> {
-  switch (task.execution_type) {
+  switch (executionKind(task)) {
     case 'agent':
       return new Map(registry.agents.map((a) => [a.id, a.input_schema]));
     case 'tool':
@@ -24,7 +24,7 @@ export function stage2Problems(task: PlannerTask, result: Stage2Result, registry
   const candidates = candidatesFor(task, registry);
   if (!candidates.has(result.uid)) {
     const known = [...candidates.keys()];
-    return [`"${result.uid}" is not a registered ${task.execution_type} resource${known.length ? `; known: ${known.slice(0, 20).join(', ')}` : ''}`];
+    return [`"${result.uid}" is not a registered ${executionKind(task)} resource${known.length ? `; known: ${known.slice(0, 20).join(', ')}` : ''}`];
   }
   const schema = candidates.get(result.uid);
   if (!schema) return [];

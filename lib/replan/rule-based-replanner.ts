@@ -1,4 +1,4 @@
-import { PlannerTask, STEP_TEMPLATE, namesSteps, renumberStepTemplates } from '@/lib/plan';
+import { PlannerTask, STEP_TEMPLATE, executionKind, namesSteps, renumberStepTemplates } from '@/lib/plan';
 import { ENTITY_TOOLS, QueryPlanError } from '@/lib/planning/rule-based/query-planner';
 import { ruleBasedStage1 } from '@/lib/planning/rule-based/rule-based-stage1';
 import { newTaskIds } from './new-task-ids';
@@ -29,7 +29,7 @@ type Ids = (replaced: string) => string;
 
 /** The rules' plan for the task's description and the instruction, or why there is none. */
 function rulesPlan(task: PlannerTask, input: ReplanInput, stepIds: Ids, otherIds: Ids): { tasks: PlannerTask[]; note: string } | { reason: string } {
-  if (task.execution_type !== 'tool' || !task.tool_id || !RULE_TOOLS.has(task.tool_id)) {
+  if (executionKind(task) !== 'tool' || !task.tool_id || !RULE_TOOLS.has(task.tool_id)) {
     return { reason: `the planning rules only know ${[...RULE_TOOLS].join(', ')}` };
   }
   if (readsSteps(task.arguments)) return { reason: 'it reads the output of other tasks, which the rules would plan afresh' };

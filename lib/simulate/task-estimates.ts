@@ -1,15 +1,20 @@
-import type { PlannerTask } from '@/lib/plan';
+import { executionKind, readEstimate, type PlannerTask } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 
 // How long each task takes and what it costs in a dry run: the task's own estimate, else
 // its registry resource's default, else a per-type default. Every default used is listed
-// as an assumption, so the approver sees what the figures rest on.
+// as an assumption, so the approver sees what the figures rest on. `estimate_data` is
+// free-form (seed 000: `Any`): the keys read are latency_ms, cost_usd and tokens when they
+// are non-negative numbers; whatever else a task's estimate holds is listed as not used.
 
 export const TYPE_CODES = ['agent', 'tool', 'llm', 'dsl', 'other'] as const;
 export type TypeName = (typeof TYPE_CODES)[number];
 
 export const DEFAULT_LATENCY_MS: Record<TypeName, number> = { agent: 5000, tool: 1000, llm: 3000, dsl: 2000, other: 1000 };
 const DEFAULT_LLM_TOKENS = 1000;
+/** Tasks named one by one in the "not used" assumption; the rest are counted. */
+const UNREAD_LISTED = 5;
+const clip = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 export interface TaskEstimates {
   durations: Float64Array;
@@ -34,13 +39,19 @@ export function estimateTasks(tasks: readonly PlannerTask[], registry: Registry)
   let registryLatency = 0;
   let registryCost = 0;
   let llmCostFromTokens = 0;
+  const unread: string[] = [];
+  let unreadTasks = 0;
   tasks.forEach((task, i) => {
-    const type = TYPE_CODES[typeCode(task.execution_type)];
-    types[i] = typeCode(task.execution_type);
+    const code = typeCode(executionKind(task));
+    const type = TYPE_CODES[code];
+    types[i] = code;
     const tool = task.tool_id ? tools.get(task.tool_id) : undefined;
     const llm = type === 'llm' && task.function_id ? llms.get(task.function_id) : undefined;
-    const estimate = task.estimate_data;
-    if (estimate?.latency_ms !== undefined) durations[i] = estimate.latency_ms;
+    const estimate = readEstimate(task.estimate_data);
+    if (estimate.unread.length && ++unreadTasks <= UNREAD_LISTED) {
+      unread.push(`"${clip(task.task_id)}" (${estimate.unread.slice(0, 5).map((k) => clip(k)).join(', ')}${estimate.unread.length > 5 ? ', …' : ''})`);
+    }
+    if (estimate.latency_ms !== undefined) durations[i] = estimate.latency_ms;
     else if (tool?.default_latency_ms !== undefined) {
       durations[i] = tool.default_latency_ms;
       registryLatency++;
@@ -48,12 +59,12 @@ export function estimateTasks(tasks: readonly PlannerTask[], registry: Registry)
       durations[i] = DEFAULT_LATENCY_MS[type];
       defaulted.set(type, (defaulted.get(type) ?? 0) + 1);
     }
-    if (estimate?.cost_usd !== undefined) costs[i] = estimate.cost_usd;
+    if (estimate.cost_usd !== undefined) costs[i] = estimate.cost_usd;
     else if (tool?.default_cost_usd !== undefined) {
       costs[i] = tool.default_cost_usd;
       registryCost++;
     } else if (llm?.cost_per_1k_tokens !== undefined) {
-      costs[i] = (llm.cost_per_1k_tokens * (estimate?.tokens ?? DEFAULT_LLM_TOKENS)) / 1000;
+      costs[i] = (llm.cost_per_1k_tokens * (estimate.tokens ?? DEFAULT_LLM_TOKENS)) / 1000;
       llmCostFromTokens++;
     }
   });
@@ -64,5 +75,9 @@ export function estimateTasks(tasks: readonly PlannerTask[], registry: Registry)
   if (registryLatency) assumptions.push(`${registryLatency} task${registryLatency === 1 ? '' : 's'} use their tool's default latency from the registry`);
   if (registryCost) assumptions.push(`${registryCost} task${registryCost === 1 ? '' : 's'} use their tool's default cost from the registry`);
   if (llmCostFromTokens) assumptions.push(`${llmCostFromTokens} LLM task${llmCostFromTokens === 1 ? '' : 's'} costed from the model's price per 1k tokens (${DEFAULT_LLM_TOKENS.toLocaleString('en')} tokens where no estimate is given)`);
+  if (unreadTasks) {
+    const more = unreadTasks > UNREAD_LISTED ? ` and ${unreadTasks - UNREAD_LISTED} more task${unreadTasks - UNREAD_LISTED === 1 ? '' : 's'}` : '';
+    assumptions.push(`estimate_data not used by the dry run (it reads latency_ms, cost_usd and tokens as non-negative numbers): ${unread.join('; ')}${more}`);
+  }
   return { durations, costs, types, assumptions };
 }

@@ -1,12 +1,14 @@
-import { EXECUTION_TYPES, isExecutionType, type PlannerTask } from '@/lib/plan';
+import { EXECUTION_TYPES, executionKind, isExecutionType, type PlannerTask } from '@/lib/plan';
 import type { ValidationIssue } from './issue';
 
 const KNOWN = EXECUTION_TYPES.join(', ');
 
+// The stored execution_type is kept as the planner wrote it; what is checked is the kind it
+// routes to (seed 000's l2_task by parameters.sub_type, spellings such as tool_call).
 export function executionTypeIssues(tasks: readonly PlannerTask[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const task of tasks) {
-    const type = task.execution_type;
+    const type = executionKind(task);
     if (!type) {
       issues.push({
         severity: 'error',
@@ -15,10 +17,13 @@ export function executionTypeIssues(tasks: readonly PlannerTask[]): ValidationIs
         task_ids: [task.task_id],
       });
     } else if (!isExecutionType(type)) {
+      const l2 = type.trim().toLowerCase() === 'l2_task';
       issues.push({
         severity: 'error',
         code: 'unknown_execution_type',
-        message: `Task "${task.task_id}" has execution_type "${type}"; expected one of ${KNOWN}`,
+        message: l2
+          ? `Task "${task.task_id}" is an l2_task whose parameters.sub_type is not one of agent, tools, llm, dsl`
+          : `Task "${task.task_id}" has execution_type "${type}"; expected one of ${KNOWN}`,
         task_ids: [task.task_id],
       });
     }

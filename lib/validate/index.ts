@@ -1,2 +1,5 @@
 export * from './issue';
 export { validatePlan } from './validate-plan';
+export { ISSUE_CAPS, capIssues } from './issue-caps';
+// Shared with the server, which checks plan titles with it.
+export { invisibleCharacters, showInvisible } from '@/lib/plan';

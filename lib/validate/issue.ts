@@ -8,6 +8,7 @@ export const ISSUE_CODES = [
   'cycle',
   'missing_execution_type',
   'unknown_execution_type',
+  'missing_target',
   'redundant_dependency',
   'isolated_task',
   'unknown_target',
@@ -23,6 +24,9 @@ export const ISSUE_CODES = [
   'subgraph_empty',
   'subgraph_depends_on',
   'subgraph_cycle',
+  'invisible_characters',
+  /** The last issue of a capped result: how many more there were (lib/validate/issue-caps). */
+  'issues_truncated',
 ] as const;
 
 export const ValidationIssue = z.object({

@@ -1,5 +1,5 @@
 import { ancestors, type GraphIndex } from '@/lib/graph';
-import { STEP_TEMPLATE, stepResolver, type PlannerTask } from '@/lib/plan';
+import { STEP_TEMPLATE, executionKind, stepResolver, type PlannerTask } from '@/lib/plan';
 import type { JsonSchemaObject, Registry } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
@@ -44,7 +44,7 @@ function catalogue(registry: Registry): Catalogue {
 
 /** The id a task is routed to, and which kind of resource it must be. */
 function targetOf(task: PlannerTask): { id: string; field: string; kind: TargetKind } | null {
-  switch (task.execution_type) {
+  switch (executionKind(task)) {
     case 'tool':
       return task.tool_id ? { id: task.tool_id, field: 'tool_id', kind: 'tool' } : null;
     case 'agent':
@@ -190,7 +190,7 @@ export function registryIssues(tasks: readonly PlannerTask[], index: GraphIndex,
         issues.push({
           severity: 'error',
           code: 'target_type_mismatch',
-          message: `Task "${task.task_id}" is a ${task.execution_type} task, but "${target.id}" (its ${target.field}) is a registered ${kinds.join(' and ')}`,
+          message: `Task "${task.task_id}" is a ${executionKind(task)} task, but "${target.id}" (its ${target.field}) is a registered ${kinds.join(' and ')}`,
           task_ids: [task.task_id],
         });
       } else if (target.kind === 'tool') {

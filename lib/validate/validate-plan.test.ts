@@ -9,7 +9,7 @@ describe('validatePlan', () => {
   it('passes a well-formed DAG with no issues', () => {
     const result = validatePlan(
       plan([
-        { task_id: 'a', execution_type: 'tool' },
+        { task_id: 'a', execution_type: 'tool', tool_id: 'http_get' },
         { task_id: 'b', execution_type: 'llm', dependencies: ['a'] },
       ]),
     );
@@ -19,7 +19,7 @@ describe('validatePlan', () => {
   it('reports a cycle with its path and the tasks in it', () => {
     const result = validatePlan(
       plan([
-        { task_id: 'fetch', execution_type: 'tool', dependencies: ['summarise'] },
+        { task_id: 'fetch', execution_type: 'tool', tool_id: 'http_get', dependencies: ['summarise'] },
         { task_id: 'summarise', execution_type: 'llm', dependencies: ['fetch'] },
       ]),
     );
@@ -30,12 +30,12 @@ describe('validatePlan', () => {
   });
 
   it('reports missing, duplicate and self dependencies as errors', () => {
-    expect(codes([{ task_id: 'a', execution_type: 'tool', dependencies: ['ghost'] }])).toEqual(['missing_dependency']);
-    expect(codes([{ task_id: 'a', execution_type: 'tool', dependencies: ['a'] }])).toEqual(['self_dependency']);
+    expect(codes([{ task_id: 'a', execution_type: 'tool', tool_id: 'http_get', dependencies: ['ghost'] }])).toEqual(['missing_dependency']);
+    expect(codes([{ task_id: 'a', execution_type: 'tool', tool_id: 'http_get', dependencies: ['a'] }])).toEqual(['self_dependency']);
     expect(
       codes([
-        { task_id: 'a', execution_type: 'tool' },
-        { task_id: 'a', execution_type: 'tool' },
+        { task_id: 'a', execution_type: 'tool', tool_id: 'http_get' },
+        { task_id: 'a', execution_type: 'tool', tool_id: 'http_get' },
       ]),
     ).toContain('duplicate_task_id');
   });
@@ -51,10 +51,10 @@ describe('validatePlan', () => {
   it('warns about redundant dependencies and isolated tasks without failing the plan', () => {
     const result = validatePlan(
       plan([
-        { task_id: 'a', execution_type: 'tool' },
-        { task_id: 'b', execution_type: 'tool', dependencies: ['a'] },
-        { task_id: 'c', execution_type: 'tool', dependencies: ['a', 'b'] },
-        { task_id: 'lonely', execution_type: 'tool' },
+        { task_id: 'a', execution_type: 'tool', tool_id: 'http_get' },
+        { task_id: 'b', execution_type: 'tool', tool_id: 'http_get', dependencies: ['a'] },
+        { task_id: 'c', execution_type: 'tool', tool_id: 'http_get', dependencies: ['a', 'b'] },
+        { task_id: 'lonely', execution_type: 'tool', tool_id: 'http_get' },
       ]),
     );
     expect(result.valid).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { EXECUTION_TYPES, PlanDocument, contentHash } from '../../plan'; // relative: no vitest alias config yet
+import { EXECUTION_TYPES, PlanDocument, contentHash, executionKind } from '../../plan'; // relative: no vitest alias config yet
 import { DEMO_PLANS } from './demo-plans';
 
 /** Task and edge counts each demo plan is meant to have (see the seed passages in demo-plans.ts). */
@@ -65,8 +65,13 @@ describe('DEMO_PLANS', () => {
       expect(findCycle(tasks)).toBeNull();
     });
 
-    it('has only canonical execution types after parsing', () => {
-      for (const task of tasks) expect(EXECUTION_TYPES).toContain(task.execution_type);
+    it('routes every task to one of the four kinds', () => {
+      for (const task of tasks) expect(EXECUTION_TYPES).toContain(executionKind(task));
+    });
+
+    it('writes its timestamps as Python datetime.isoformat() of naive UTC', () => {
+      const stamps = [doc.plan.creation_time, doc.plan.update_time, ...tasks.flatMap((t) => [t.creation_time, t.last_update_time])];
+      for (const at of stamps) expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?$/);
     });
 
     it('is deterministic: parsing twice gives the same content hash', () => {
@@ -78,13 +83,14 @@ describe('DEMO_PLANS', () => {
     });
   });
 
-  it('normalises the research plan l2_task (sub_type llm) to llm and mixes all four types', () => {
+  it('keeps the research plan l2_task (sub_type llm) as written, read as llm, and mixes all four kinds', () => {
     const research = DEMO_PLANS.find((p) => p.title.includes('seed 000'))!;
     const raw = research.document.plan.planned_tasks!.find((t) => t.task_id === 'summarise-findings')!;
     expect(raw.execution_type).toBe('l2_task');
     const tasks = PlanDocument.parse(research.document).plan.planned_tasks;
-    expect(tasks.find((t) => t.task_id === 'summarise-findings')!.execution_type).toBe('llm');
-    expect(new Set(tasks.map((t) => t.execution_type))).toEqual(new Set(EXECUTION_TYPES));
+    const summarise = tasks.find((t) => t.task_id === 'summarise-findings')!;
+    expect([summarise.execution_type, executionKind(summarise)]).toEqual(['l2_task', 'llm']);
+    expect(new Set(tasks.map(executionKind))).toEqual(new Set(EXECUTION_TYPES));
   });
 
   it('keeps seed 001 step templates verbatim', () => {

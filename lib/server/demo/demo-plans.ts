@@ -1,4 +1,4 @@
-import type { PlanDocumentInput, PlannerTaskInput } from '@/lib/plan';
+import { pythonUtcIso, type PlanDocumentInput, type PlannerTaskInput } from '@/lib/plan';
 
 // Demo plans for a fresh install, built from the seeds' own examples
 // (/work/shared/seeds, see ARCHITECTURE.md "Where to look") so a newcomer opens real plans,
@@ -25,7 +25,8 @@ function demoTask(mainTaskId: string, at: string, task: PlannerTaskInput & { tas
 // ---------------------------------------------------------------------------------------------
 
 const RESEARCH_ID = 'demo-research-summary';
-const RESEARCH_AT = '2026-01-15T09:00:00.000Z';
+// Timestamps in the form Python's datetime.isoformat() writes (naive UTC), like every one Plangate writes.
+const RESEARCH_AT = pythonUtcIso(new Date('2026-01-15T09:00:00Z'));
 
 // Seed 000 verbatim: Step 1 "Define your job inputs" and the planner's task_description.
 const researchJob = {
@@ -79,7 +80,7 @@ const researchPlan: PlanDocumentInput = {
         task_id: 'summarise-findings',
         description: 'Write one short summary of the papers from their extracted findings.',
         // Seed 000's Stage 1 output form: an l2_task routed by parameters.sub_type.
-        // PlannerTask parsing normalises it to "llm".
+        // Stored as written; Plangate treats it as an "llm" task (executionKind).
         execution_type: 'l2_task',
         function_id: 'gpt-4',
         parameters: { sub_type: 'llm', model: 'gpt-4', max_tokens: 200 },
@@ -120,7 +121,7 @@ const researchPlan: PlanDocumentInput = {
 // ---------------------------------------------------------------------------------------------
 
 // Seed 001's "today" (its plan metadata timestamp; "last week" resolves to 2025-10-05..12).
-const PLANNER_AGENT_AT = '2025-10-12T06:00:00.000Z';
+const PLANNER_AGENT_AT = pythonUtcIso(new Date('2025-10-12T06:00:00Z'));
 
 type SeedStep = {
   description: string;
@@ -227,7 +228,7 @@ const parallelPlan = plannerAgentPlan('demo-parallel-overview', 'Get shipments, 
 // ---------------------------------------------------------------------------------------------
 
 const AGENTSCOPE_ID = 'demo-agentscope-seeded-tasks';
-const AGENTSCOPE_AT = '2026-01-15T09:00:00.000Z';
+const AGENTSCOPE_AT = pythonUtcIso(new Date('2026-01-15T09:00:00Z'));
 
 const agentScopePlan: PlanDocumentInput = {
   plan: {

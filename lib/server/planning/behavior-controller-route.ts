@@ -1,4 +1,5 @@
 import { ZodError, type z } from 'zod';
+import { Phase2OfferError } from '@/lib/planning/behavior-controller-protocol';
 import { chooseBackend } from '@/lib/planning/choose-backend';
 import type { PlanningBackend } from '@/lib/planning/planning-types';
 import { getDatabase } from '../db/connection';
@@ -42,6 +43,7 @@ export function behaviorControllerRoute<S extends z.ZodType>(schema: S, handle: 
     } catch (error) {
       // A task or input inside the payload that does not parse is the caller's error.
       if (error instanceof ZodError) return json({ success: false, error: fromZodError(error, 'payload').message }, 400);
+      if (error instanceof Phase2OfferError) return json({ success: false, error: error.message }, 422);
       return json({ success: false, error: `${backend.label} failed: ${(error as Error).message}` }, 502);
     }
   });

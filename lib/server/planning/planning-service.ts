@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
-import { PlannerTask } from '@/lib/plan';
+import { PlannerTask, nowTimestamp } from '@/lib/plan';
 import { chooseBackend } from '@/lib/planning/choose-backend';
 import { BACKEND_IDS, Stage1Input, type BackendId, type PlanPlannedBy, type PlanningBackend, type Progress } from '@/lib/planning/planning-types';
 import { checkedStage2 } from '@/lib/planning/stage2-check';
@@ -55,7 +55,7 @@ export async function generatePlan(db: Database, raw: unknown, principal: Princi
     throw plannerFailed(backend, error);
   });
   progress(`Storing the plan (${tasks.length} task${tasks.length === 1 ? '' : 's'})`);
-  const plannedBy: PlanPlannedBy = { backend: backend.backend, model: backend.model, label: backend.label, notes, at: new Date().toISOString() };
+  const plannedBy: PlanPlannedBy = { backend: backend.backend, model: backend.model, label: backend.label, notes, at: nowTimestamp() };
   const request = CreatePlanRequest.safeParse({
     title: input.task_description.split('\n')[0].slice(0, 120),
     plan: {

@@ -131,6 +131,47 @@ describe.each(testDatabases())('plan service input hygiene on $name', (database)
     expect(second.content_hash).toBe(content_hash);
   });
 
+  it('keeps every task and field of the base revision when PUT sends plan: {} (omitted fields are not defaults)', async () => {
+    const { id, content_hash } = await createPlan(db(), create('Empty save'), 'tester');
+    const before = await getPlan(db(), id);
+    const saved = await savePlan(db(), id, save(1, {}), 'tester', {});
+    const after = await getPlan(db(), id);
+    expect(after.revision).toBe(2);
+    expect(after.plan).toEqual(before.plan);
+    expect(saved.content_hash).toBe(content_hash);
+    // A field that is given still wins, and the tasks it leaves out are kept.
+    const renamed = await savePlan(db(), id, save(2, { status: 'in_progress' }), 'tester', { status: 'in_progress' });
+    expect(renamed.revision).toBe(3);
+    const latest = await getPlan(db(), id);
+    expect(latest.plan.status).toBe('in_progress');
+    expect(latest.plan.planned_tasks.map((t) => t.task_id)).toEqual(['fetch', 'summarise']);
+    // An explicit empty list still empties the plan.
+    await savePlan(db(), id, save(3, { planned_tasks: [] }), 'tester', { planned_tasks: [] });
+    expect((await getPlan(db(), id)).plan.planned_tasks).toEqual([]);
+  });
+
+  it('stores seed 000 fields as sent: l2_task, client timestamps, free-form estimate_data', async () => {
+    const at = '2026-01-02T03:04:05.123456';
+    const plan = {
+      creation_time: at,
+      update_time: at,
+      planned_tasks: [
+        { task_id: 'a', execution_type: 'l2_task', parameters: { sub_type: 'tools' }, tool_id: 'http_get', creation_time: at, last_update_time: at, estimate_data: 'about a minute' },
+        { task_id: 'b', execution_type: 'tool_call', tool_id: 'http_get', dependencies: ['a'], estimate_data: { latency_ms: 5, nested: { why: ['x'] } } },
+      ],
+    };
+    const { id } = await createPlan(db(), create('Seed 000', plan), 'tester');
+    const stored = (await getPlan(db(), id)).plan;
+    expect(stored.creation_time).toBe(at);
+    expect(stored.planned_tasks.map((t) => [t.execution_type, t.estimate_data])).toEqual([
+      ['l2_task', 'about a minute'],
+      ['tool_call', { latency_ms: 5, nested: { why: ['x'] } }],
+    ]);
+    expect(stored.planned_tasks[0].creation_time).toBe(at);
+    // Filled in by Plangate: Python's naive datetime.isoformat() form.
+    expect(stored.planned_tasks[1].creation_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?$/);
+  });
+
   it('refuses NUL characters, unpaired surrogates and absurd nesting with a 400, storing nothing', async () => {
     await expectAppError(createPlan(db(), create('Has \u0000 NUL'), 'tester'), 400);
     const lone = { planned_tasks: [{ task_id: 'a', description: 'broken \ud800 text' }] };

@@ -1,11 +1,15 @@
-import { Phase2Payload, stage2RequestOf } from '@/lib/planning/behavior-controller-protocol';
+import { Phase2Payload, phase2Registry, stage2RequestOf } from '@/lib/planning/behavior-controller-protocol';
 import { checkedStage2 } from '@/lib/planning/stage2-check';
 import { behaviorControllerRoute } from '@/lib/server/planning/behavior-controller-route';
 
 export const dynamic = 'force-dynamic';
 
-/** Seed 000's Stage 2 call: the prompt (or { task, input_data }) in, { uid, input_data, plan } out. */
+/**
+ * Seed 000's Stage 2 call: the prompt (or { task, input_data, candidates? }) in,
+ * { uid, input_data, plan } out. The answer is chosen among the resources the request
+ * offers, when it offers any, and checked against them.
+ */
 export const POST = behaviorControllerRoute(Phase2Payload, async (payload, backend, registry) => {
-  const { task, inputData } = stage2RequestOf(payload.phase_2_data.task_input_data, registry);
-  return checkedStage2(backend, task, inputData, registry);
+  const { task, inputData, offered } = stage2RequestOf(payload.phase_2_data.task_input_data, registry);
+  return checkedStage2(backend, task, inputData, phase2Registry(task, offered, registry));
 });

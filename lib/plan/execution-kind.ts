@@ -1,0 +1,48 @@
+import { EXECUTION_TYPES, type ExecutionType, type PlannerTask } from './schema';
+
+// A task's `execution_type` is stored exactly as its planner wrote it (seed 000's executor
+// tests `execution_type == "l2_task"`, so rewriting it would stop that executor running
+// anything). Plangate's own checks, dry run and UI need one of four kinds; this derives it
+// on read and never writes it back.
+
+// Spellings other planners use for our four types. Seed 000 routes `l2_task` by
+// `parameters.sub_type`, whose tool spelling is "tools"; its replanning example says "tool_call".
+const EXECUTION_TYPE_ALIASES: Record<string, ExecutionType> = {
+  agent: 'agent',
+  agents: 'agent',
+  tool: 'tool',
+  tools: 'tool',
+  tool_call: 'tool',
+  function: 'tool',
+  llm: 'llm',
+  dsl: 'dsl',
+  workflow: 'dsl',
+};
+
+/** Seed 000's `parameters.sub_type` spelling of each kind (PlanAndExecuteL2's routing table). */
+export const SEED_SUB_TYPES: Record<ExecutionType, string> = { agent: 'agent', tool: 'tools', llm: 'llm', dsl: 'dsl' };
+
+/**
+ * The canonical execution type for a raw value, or the raw value unchanged when it is
+ * not one we know (validation reports it; the plan is still stored as a draft).
+ */
+export function normaliseExecutionType(raw: string, parameters: Record<string, unknown>): string {
+  const key = raw.trim().toLowerCase();
+  if (key === 'l2_task') {
+    const subType = parameters.sub_type;
+    return typeof subType === 'string' ? (EXECUTION_TYPE_ALIASES[subType.trim().toLowerCase()] ?? raw) : raw;
+  }
+  return EXECUTION_TYPE_ALIASES[key] ?? raw;
+}
+
+export function isExecutionType(value: string): value is ExecutionType {
+  return (EXECUTION_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * The kind Plangate routes, checks and simulates a task as: agent | tool | llm | dsl, or
+ * the stored value ('' when none) when it names none of them.
+ */
+export function executionKind(task: Pick<PlannerTask, 'execution_type'> & { parameters?: PlannerTask['parameters'] }): string {
+  return normaliseExecutionType(task.execution_type ?? '', task.parameters ?? {});
+}
