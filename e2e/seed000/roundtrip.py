@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from datetime import datetime
 
+sys.dont_write_bytecode = True  # no __pycache__ left in the repository by a test run
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from seed000_dataclasses import PlannerTask, TaskData  # noqa: E402
 
