@@ -17,13 +17,13 @@ test('an admin creates a person and a service account; tokens only for the servi
 
   const createUser = page.getByRole('form', { name: 'Create user' });
   await createUser.getByRole('textbox', { name: 'Username' }).fill(name);
-  await createUser.getByLabel('Password').fill('ops-password-1');
+  await createUser.getByLabel('Password', { exact: true }).fill('ops-password-1');
   await createUser.getByRole('combobox', { name: 'Role' }).selectOption('viewer');
   await createUser.getByRole('button', { name: 'Create user' }).click();
   await expect(page.getByRole('combobox', { name: `Role of ${name}` })).toHaveValue('viewer');
 
   await createUser.getByRole('textbox', { name: 'Username' }).fill(name);
-  await createUser.getByLabel('Password').fill('ops-password-1');
+  await createUser.getByLabel('Password', { exact: true }).fill('ops-password-1');
   await createUser.getByRole('button', { name: 'Create user' }).click();
   await expect(createUser.getByRole('alert')).toHaveText(`A user named "${name}" already exists`);
 
@@ -45,7 +45,7 @@ test('an admin creates a person and a service account; tokens only for the servi
   const bot = `bot-${Date.now().toString(36)}`;
   await createUser.getByRole('textbox', { name: 'Username' }).fill(bot);
   await createUser.getByRole('checkbox', { name: /Service account/ }).check();
-  await expect(createUser.getByLabel('Password')).toHaveCount(0);
+  await expect(createUser.getByLabel('Password', { exact: true })).toHaveCount(0);
   await createUser.getByRole('combobox', { name: 'Role' }).selectOption('editor');
   await createUser.getByRole('button', { name: 'Create user' }).click();
   await expect(createUser.getByRole('status')).toHaveText(`Created service account ${bot}.`);

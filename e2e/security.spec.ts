@@ -142,7 +142,7 @@ test('twelve wrong passwords from one client: refused from the 11th on, in words
   for (let i = 1; i <= 12; i++) {
     const status = await attemptSignIn(page, username, `wrong-password-${i}`);
     expect(status, `attempt ${i}`).toBeLessThan(500);
-    const alert = page.getByRole('alert');
+    const alert = page.locator('#sign-in-error');
     if (i <= 10) await expect(alert, `attempt ${i}`).toHaveText('Wrong username or password.');
     else await expect(alert, `attempt ${i}`).toHaveText(/^Too many failed sign-ins\. Try again in \d+ (seconds?|minutes)\.$/);
     // A refused attempt keeps what was typed in the username field.
@@ -150,7 +150,7 @@ test('twelve wrong passwords from one client: refused from the 11th on, in words
   }
   // Now even the right password waits: the limit is checked before the password.
   expect(await attemptSignIn(page, username, 'the-right-password')).toBeLessThan(500);
-  await expect(page.getByRole('alert')).toHaveText(/^Too many failed sign-ins/);
+  await expect(page.locator('#sign-in-error')).toHaveText(/^Too many failed sign-ins/);
   await expect(page).toHaveURL(/\/sign-in/);
   expect(failures).toEqual([]);
   await admin.dispose();

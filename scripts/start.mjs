@@ -2,7 +2,20 @@
 // Migrations and the demo plans are applied when the server opens its database; the
 // health check below makes that happen now rather than on the first visitor's request.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { ensureBuild, ensureInstall, root } from './lib/setup.mjs';
+
+// Secret keys (lib/server/keys/key-file.ts) must not sit with the database they protect:
+// refuse to start rather than fail on the first sign-in.
+{
+  const dataDir = path.resolve(root, process.env.PLANGATE_DATA_DIR || '.data');
+  const keyDir = path.resolve(root, process.env.PLANGATE_KEY_DIR || '.keys');
+  const relative = path.relative(dataDir, keyDir);
+  if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
+    console.error(`PLANGATE_KEY_DIR (${keyDir}) is inside PLANGATE_DATA_DIR (${dataDir}); keys must not be stored with the database.`);
+    process.exit(1);
+  }
+}
 
 ensureInstall();
 ensureBuild();

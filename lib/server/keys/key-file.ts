@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 // Plangate's secret keys (the session-signing secret, the audit signing key) never live in
@@ -86,13 +86,18 @@ export function readOrCreateKey(name: string, envValue: string | undefined, env:
   }
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const value = randomBytes(GENERATED_BYTES).toString('base64url');
+  // Written whole under a private name, then linked into place: a process starting at the
+  // same moment sees either no key file or a complete one, and exactly one link wins.
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(temporary, `${value}\n`, { flag: 'wx', mode: 0o600 });
   try {
-    writeFileSync(file, `${value}\n`, { flag: 'wx', mode: 0o600 });
+    linkSync(temporary, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readKey(file);
     throw error;
+  } finally {
+    unlinkSync(temporary);
   }
-  chmodSync(file, 0o600); // the umask may have narrowed, never widened, but be explicit
   console.warn(
     `[plangate] WARNING: made a new secret key ${file} (mode 0600). Keep it out of backups of the database, ` +
       `back it up separately, and give every instance the same key (or set the key's environment variable).`,
