@@ -159,6 +159,7 @@ def check_phase1(base, token):
             task = PlannerTask(**raw)
         except TypeError as error:
             raise CheckFailed(f"phase 1 task does not load with PlannerTask(**task): {error}; keys {sorted(raw)}") from None
+        check(task.execution_type == "l2_task", f"phase 1 task {task.task_id}: execution_type is {task.execution_type!r}; seed 000's loop runs only l2_task")
         check(task.parameters.get("sub_type") in SEED_SUB_TYPES,
               f"phase 1 task {task.task_id}: parameters.sub_type is {task.parameters.get('sub_type')!r}, not one of {sorted(SEED_SUB_TYPES)}")
         datetime.fromisoformat(raw["creation_time"])

@@ -26,10 +26,10 @@ describe('phase1Answer', () => {
     ]);
     for (const task of answer) expect(Object.keys(task).sort()).toEqual([...SEED_FIELDS].sort());
     expect(answer.map((t) => [t.execution_type, t.parameters])).toEqual([
-      ['tool', { sub_type: 'tools' }],
-      ['agent', { sub_type: 'agent', keep: 1 }],
+      ['l2_task', { sub_type: 'tools' }],
+      ['l2_task', { sub_type: 'agent', keep: 1 }],
       ['l2_task', { sub_type: 'llm' }],
-      ['workflow', { sub_type: 'dsl' }],
+      ['l2_task', { sub_type: 'dsl' }],
     ]);
   });
 

@@ -41,7 +41,7 @@ export type SeedPlannerTask = Omit<PlannerTask, 'estimate_data' | 'mark_replan'>
  * attributes, not fields, and `PlannerTask(**task)` refuses them: they are left out here
  * (Plangate stores them; a plan read through the REST API has them). Every task carries
  * `parameters.sub_type` in the seed's spelling (agent | tools | llm | dsl), which its
- * PlanAndExecuteL2 routes by; `execution_type` is passed on as the planner wrote it.
+ * PlanAndExecuteL2 routes by, and `execution_type` is "l2_task", the only type it takes.
  */
 export function phase1Answer(tasks: readonly PlannerTask[]): SeedPlannerTask[] {
   return tasks.map(({ estimate_data: _estimate, mark_replan: _replan, ...task }) => {
@@ -49,7 +49,9 @@ export function phase1Answer(tasks: readonly PlannerTask[]): SeedPlannerTask[] {
     if (!isExecutionType(kind)) {
       throw new Error(`task "${task.task_id.slice(0, 100)}" has execution_type "${String(task.execution_type).slice(0, 100)}", which no seed 000 sub_type routes`);
     }
-    return { ...task, parameters: { ...task.parameters, sub_type: SEED_SUB_TYPES[kind] } };
+    // PlanAndExecuteL2 takes only "l2_task" tasks and routes them by sub_type; seed 000's
+    // own loop skips every other execution_type, so that is what a phase-1 answer says.
+    return { ...task, execution_type: 'l2_task', parameters: { ...task.parameters, sub_type: SEED_SUB_TYPES[kind] } };
   });
 }
 
