@@ -11,14 +11,23 @@ import { openDatabase } from '../lib/server/db/client';
 // then tampered with by hand the way an attacker with database access would.
 
 const run = promisify(execFile);
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'plangate-cli-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'plangate-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const dataDir = path.join(scratch, 'data');
+// The audit key file the CLI makes on its first write, outside the data directory.
+const keyDir = path.join(scratch, 'keys');
 
-async function plangate(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+type Result = { code: number; stdout: string; stderr: string };
+
+function plangate(...args: string[]): Promise<Result> {
+  return plangateIn({ PLANGATE_DATA_DIR: dataDir, PLANGATE_KEY_DIR: keyDir }, ...args);
+}
+
+async function plangateIn(env: Record<string, string>, ...args: string[]): Promise<Result> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/plangate.ts', ...args], {
       cwd: path.resolve(__dirname, '..'),
-      env: { ...process.env, PLANGATE_DATA_DIR: dataDir, DATABASE_URL: '' },
+      env: { ...process.env, DATABASE_URL: '', PLANGATE_AUDIT_KEY: '', ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -54,5 +63,36 @@ describe('plangate CLI', () => {
     const broken = await plangate('audit', 'verify');
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain('audit trail BROKEN at event 1');
+  });
+
+  it('audit verify exits 1 on a truncated trail, a missing head or a missing key, and audit adopt signs a trail from before signing', { timeout: 180_000 }, async () => {
+    const env = { PLANGATE_DATA_DIR: path.join(scratch, 'data-2'), PLANGATE_KEY_DIR: path.join(scratch, 'keys-2') };
+    for (const name of ['carol', 'dave']) expect((await plangateIn(env, 'user', 'add', name, '--role', 'editor')).code).toBe(0);
+    expect((await plangateIn(env, 'audit', 'verify')).stdout.trim()).toBe('audit trail OK: 2 events');
+
+    // Verifying never makes a key: without the server's key the signed head cannot be checked.
+    const keyless = await plangateIn({ ...env, PLANGATE_KEY_DIR: path.join(scratch, 'no-keys') }, 'audit', 'verify');
+    expect(keyless.code).toBe(1);
+    expect(keyless.stdout).toMatch(/no audit key here; set PLANGATE_AUDIT_KEY/);
+
+    const handle = await openDatabase({ kind: 'pglite', dataDir: env.PLANGATE_DATA_DIR });
+    await handle.db.execute(sql`delete from audit_events where seq = (select max(seq) from audit_events)`);
+    await handle.close();
+    const truncated = await plangateIn(env, 'audit', 'verify');
+    expect(truncated.code).toBe(1);
+    expect(truncated.stdout).toMatch(/^audit trail BROKEN at event 1: .*truncation/);
+
+    // A trail with no signed head, as one from before signing looks: verify says how to adopt it.
+    const again = await openDatabase({ kind: 'pglite', dataDir: env.PLANGATE_DATA_DIR });
+    await again.db.execute(sql`delete from audit_head`);
+    await again.close();
+    const unsigned = await plangateIn(env, 'audit', 'verify');
+    expect(unsigned.code).toBe(1);
+    expect(unsigned.stdout).toContain('npm run plangate -- audit adopt');
+    const adopted = await plangateIn(env, 'audit', 'adopt');
+    expect(adopted.code, adopted.stderr).toBe(0);
+    expect(adopted.stdout).toContain('audit trail adopted: trusted up to event 1');
+    expect(adopted.stderr).toContain('trusting the existing audit chain up to event 1');
+    expect((await plangateIn(env, 'audit', 'verify')).stdout.trim()).toBe('audit trail OK: 2 events');
   });
 });

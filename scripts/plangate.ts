@@ -7,6 +7,7 @@
  *   npm run plangate -- user list
  *   npm run plangate -- token create NAME [--label L] [--expires-days N]   (service accounts only)
  *   npm run plangate -- audit verify
+ *   npm run plangate -- audit adopt [--replace-head]
  *
  * It opens the same database the server does (DATABASE_URL, or PGlite in
  * PLANGATE_DATA_DIR, default ./.data). A PGlite directory can be open in one process
@@ -19,7 +20,7 @@ import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { CreateTokenRequest, CreateUserRequest, Username } from '../lib/api/gate-schemas';
 import { ROLES, Role } from '../lib/auth/roles';
-import { verifyAudit } from '../lib/server/audit/audit-log';
+import { adoptAuditChain, verifyAudit } from '../lib/server/audit/audit-log';
 import { createServiceToken } from '../lib/server/auth/api-tokens';
 import { createUser, listUsers, setUserRole } from '../lib/server/auth/users';
 import { databaseConfigFromEnv, openDatabase, type Database, type DatabaseConfig } from '../lib/server/db/client';
@@ -44,7 +45,19 @@ Commands:
       not shown again). A person's token acts in their name, so people create
       their own, signed in (POST /api/tokens with their session).
   audit verify
-      Checks the hash chain of the audit trail; exits 1 when it is broken.
+      Checks the audit trail; exits 1 when it fails. Every event must match its
+      hash and link to the one before it; the last event must be the head
+      signed with the audit key (PLANGATE_AUDIT_KEY, or audit.key in
+      PLANGATE_KEY_DIR, default ./.keys: the server's key), so a deleted tail,
+      a re-hashed chain or a forged append fails; every stored revision body
+      and every review must match the digest its event recorded, and a review
+      a "superseded" event voided must still be superseded.
+  audit adopt [--replace-head]
+      Trusts a trail from before signed heads: checks its hashes and links,
+      then records an audit_adopted event and signs the head. Whatever was done
+      to the trail before that cannot be detected afterwards. --replace-head
+      also replaces a head that does not vouch for the trail (e.g. the key was
+      lost); use it only after finding out why verify fails.
   help
       Shows this text.
 
@@ -92,7 +105,7 @@ function parseRole(value: string | undefined): Role {
   return parsed.data;
 }
 
-type Options = { role?: string; password?: string; service?: boolean; label?: string; 'expires-days'?: string; help?: boolean };
+type Options = { role?: string; password?: string; service?: boolean; label?: string; 'expires-days'?: string; 'replace-head'?: boolean; help?: boolean };
 
 function onlyOptions(command: string, options: Options, allowed: Array<keyof Options>): void {
   for (const name of Object.keys(options) as Array<keyof Options>) {
@@ -196,13 +209,30 @@ function plan(positionals: string[], options: Options): Run | 'help' {
         console.log(`audit trail OK: ${result.events} events`);
         return 0;
       }
-      console.log(`audit trail BROKEN at event ${result.seq}: ${result.reason}`);
+      console.log(`audit trail BROKEN${result.seq === undefined ? '' : ` at event ${result.seq}`}: ${result.reason}`);
+      return 1;
+    };
+  }
+
+  if (group === 'audit' && action === 'adopt') {
+    onlyOptions(command, options, ['replace-head']);
+    exactPositionals(command, rest, 0, 'audit adopt [--replace-head]');
+    return async (db) => {
+      const adopted = await adoptAuditChain(db, { actor: ACTOR, replaceHead: options['replace-head'] === true });
+      if (!adopted.adopted) {
+        console.log(`audit trail not adopted: ${adopted.reason}`);
+        return 1;
+      }
+      console.log(`audit trail adopted: trusted up to event ${adopted.trustedUpTo}, signed at event ${adopted.seq}`);
+      const result = await verifyAudit(db);
+      if (result.ok) return 0;
+      console.log(`but it still fails verification${result.seq === undefined ? '' : ` at event ${result.seq}`}: ${result.reason}`);
       return 1;
     };
   }
 
   if (group === 'user' || group === 'token' || group === 'audit') {
-    const actions = { user: 'add, role or list', token: 'create', audit: 'verify' }[group];
+    const actions = { user: 'add, role or list', token: 'create', audit: 'verify or adopt' }[group];
     throw new UsageError(action === undefined ? `"${group}" needs a subcommand: ${actions}` : `unknown command "${command}"; "${group}" takes ${actions}`);
   }
   throw new UsageError(`unknown command "${group}"`);
@@ -242,6 +272,7 @@ async function main(argv: string[]): Promise<number> {
         service: { type: 'boolean' },
         label: { type: 'string' },
         'expires-days': { type: 'string' },
+        'replace-head': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });

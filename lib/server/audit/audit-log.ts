@@ -1,9 +1,13 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
-import canonicalize from 'canonicalize';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { auditEvents } from '../db/schema';
+import { auditEvents, auditHead } from '../db/schema';
+import { AppError } from '../errors';
+import { AUDIT_LOCK_KEY, GENESIS, HEAD_ID, checkEnds, eventContent, hashEvent, readEnds, type AuditRow } from './audit-chain';
+import { auditKey, auditKeyHint, signHead } from './audit-key';
+import { rollbackOf } from './audit-verify';
+
+export { adoptAuditChain, verifyAudit, verifyPlanRevision, type AdoptResult, type AuditVerification } from './audit-verify';
+export type { AuditProblem, AuditRow } from './audit-chain';
 
 export const AUDIT_KINDS = [
   'created',
@@ -18,6 +22,8 @@ export const AUDIT_KINDS = [
   'token_created',
   'token_revoked',
   'registry_changed',
+  // An operator trusted a chain that had no signed head (one from before heads were signed).
+  'audit_adopted',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -30,41 +36,41 @@ export interface AuditInput {
   detail?: Record<string, unknown>;
 }
 
-export type AuditRow = typeof auditEvents.$inferSelect;
-
-const GENESIS = 'sha256:' + '0'.repeat(64);
-// One chain for the whole database: appends take this lock so two writers never both
-// link to the same predecessor.
-const AUDIT_LOCK_KEY = 7_316_004;
-
-/** An event's content as clients see it and as its hash covers it: everything but its position and own hash. */
-function eventContent(row: Omit<AuditRow, 'seq' | 'hash'>) {
-  return {
-    at: row.at,
-    kind: row.kind,
-    actor: row.actor,
-    plan_id: row.planId,
-    revision: row.revision,
-    content_hash: row.contentHash,
-    detail: row.detail,
-    prev_hash: row.prevHash,
-  };
-}
-
 /** An event in the REST shape (snake_case). */
 export function auditEventOf(row: AuditRow) {
   return { seq: row.seq, ...eventContent(row), hash: row.hash };
 }
 
-function hashEvent(row: Omit<AuditRow, 'seq' | 'hash'>): string {
-  const canonical = canonicalize(eventContent(row));
-  return 'sha256:' + bytesToHex(sha256(new TextEncoder().encode(canonical)));
-}
+let warnedUnsigned = false;
 
-/** Appends inside the caller's transaction, so an event exists exactly when its change does. */
+/**
+ * Appends inside the caller's transaction, so an event exists exactly when its change does,
+ * and moves the signed head to it in the same transaction, under the same lock.
+ *
+ * Refuses (409 integrity) to extend a chain whose end the signed head does not vouch for
+ * (truncated, extended, rewritten, or signed with another key): linking a new event to a
+ * tampered end would launder the tampering. A trail from before signed heads (events, no
+ * head) is extended unsigned, with a warning, until an operator adopts it.
+ */
 export async function appendAudit(tx: Database, input: AuditInput): Promise<AuditRow> {
+  const key = auditKey();
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
-  const [last] = await tx.select({ hash: auditEvents.hash }).from(auditEvents).orderBy(desc(auditEvents.seq)).limit(1);
+  const ends = await readEnds(tx);
+  const problem = checkEnds(ends, key, auditKeyHint) ?? rollbackOf(ends);
+  const unsigned = problem?.problem === 'no_head';
+  if (problem && !unsigned) {
+    throw new AppError(
+      'integrity',
+      409,
+      `The audit trail failed its check, so nothing more is recorded until an operator looks into it (npm run plangate -- audit verify): ${problem.reason}.`,
+      undefined,
+      { reason: problem.problem },
+    );
+  }
+  if (unsigned && !warnedUnsigned) {
+    warnedUnsigned = true;
+    console.warn(`[plangate] WARNING: the audit trail is not signed; ${problem.reason}. Until then "audit verify" and hand-offs fail.`);
+  }
   const row = {
     at: new Date().toISOString(),
     kind: input.kind,
@@ -73,33 +79,22 @@ export async function appendAudit(tx: Database, input: AuditInput): Promise<Audi
     revision: input.revision ?? null,
     contentHash: input.contentHash ?? null,
     detail: input.detail ?? {},
-    prevHash: last?.hash ?? GENESIS,
+    prevHash: ends.last?.hash ?? GENESIS,
   };
   const [inserted] = await tx
     .insert(auditEvents)
     .values({ ...row, hash: hashEvent(row) })
     .returning();
+  if (!unsigned) {
+    const head = { seq: inserted.seq, hash: inserted.hash, signature: signHead(key, inserted.seq, inserted.hash) };
+    await tx
+      .insert(auditHead)
+      .values({ id: HEAD_ID, ...head })
+      .onConflictDoUpdate({ target: auditHead.id, set: head });
+  }
   return inserted;
 }
 
 export async function listPlanAudit(db: Database, planId: string): Promise<AuditRow[]> {
   return db.select().from(auditEvents).where(eq(auditEvents.planId, planId)).orderBy(asc(auditEvents.seq));
-}
-
-export type AuditVerification = { ok: true; events: number } | { ok: false; events: number; seq: number; reason: string };
-
-/** Walks the chain in order; the first event whose hash or link does not match is reported. */
-export async function verifyAudit(db: Database): Promise<AuditVerification> {
-  const rows = await db.select().from(auditEvents).orderBy(asc(auditEvents.seq));
-  let previous = GENESIS;
-  for (const row of rows) {
-    if (row.prevHash !== previous) {
-      return { ok: false, events: rows.length, seq: row.seq, reason: `event ${row.seq} does not link to the event before it (a row was removed or altered)` };
-    }
-    if (hashEvent(row) !== row.hash) {
-      return { ok: false, events: rows.length, seq: row.seq, reason: `event ${row.seq} was altered: its content no longer matches its hash` };
-    }
-    previous = row.hash;
-  }
-  return { ok: true, events: rows.length };
 }
