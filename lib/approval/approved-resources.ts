@@ -2,7 +2,7 @@ import canonicalize from 'canonicalize';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
-import { normaliseExecutionType, type PlannerTask } from '@/lib/plan';
+import { executionKind, type PlannerTask } from '@/lib/plan';
 import { Registry, RESOURCE_KINDS, resourceKey, type Resource, type ResourceKind } from '@/lib/registry';
 
 // What an approval covers beyond the plan document: the registry resources its tasks are
@@ -31,7 +31,7 @@ export type ResourceSnapshot = z.infer<typeof ResourceSnapshot>;
 
 /** The target a task is routed to as "kind:id", or null when it names none. */
 export function taskTarget(task: PlannerTask): string | null {
-  const kind = normaliseExecutionType(task.execution_type ?? '', task.parameters ?? {});
+  const kind = executionKind(task);
   const id = kind === 'tool' ? task.tool_id : kind === 'agent' ? task.agent_id : kind === 'llm' || kind === 'dsl' ? task.function_id : null;
   return id ? `${kind}:${id.toLowerCase()}` : null;
 }
