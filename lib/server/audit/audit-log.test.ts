@@ -11,7 +11,7 @@ import { auditEvents, auditHead } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { AppError } from '../errors';
 import { createPlan, savePlan } from '../plans/plan-service';
-import { adoptAuditChain, appendAudit, verifyAudit, verifyPlanRevision, type AuditInput, type AuditRow } from './audit-log';
+import { adoptAuditChain, appendAudit, prepareAuditTrail, verifyAudit, verifyPlanRevision, type AuditInput, type AuditRow } from './audit-log';
 import { forgetVerifiedChains } from './audit-verify';
 
 // The attacker of these tests can read and write every table, knows how events are hashed,
@@ -420,6 +420,16 @@ describe.each(testDatabases())('audit log on $name', (database) => {
       const [adopted] = (await events(db())).slice(-1);
       expect(adopted).toMatchObject({ kind: 'audit_adopted', actor: 'cli', detail: { trusted_up_to: later.seq, problem: 'no_head' } });
       expect(await adoptAuditChain(db(), { actor: 'cli' })).toMatchObject({ adopted: false, reason: expect.stringMatching(/already signed/) });
+    });
+
+    it('is named at start-up, with how to adopt it', async () => {
+      expect(await prepareAuditTrail(db())).toBeNull();
+      await appendEvents(db());
+      expect(await prepareAuditTrail(db())).toBeNull();
+      await db().execute(sql`delete from audit_head`);
+      vi.mocked(console.warn).mockClear();
+      expect(await prepareAuditTrail(db())).toBe('no_head');
+      expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('npm run plangate -- audit adopt'));
     });
 
     it('is not adopted when the chain itself is broken', async () => {

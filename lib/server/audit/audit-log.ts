@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { auditEvents, auditHead } from '../db/schema';
 import { AppError } from '../errors';
-import { AUDIT_LOCK_KEY, GENESIS, HEAD_ID, checkEnds, eventContent, hashEvent, readEnds, type AuditRow } from './audit-chain';
+import { AUDIT_LOCK_KEY, GENESIS, HEAD_ID, checkEnds, eventContent, hashEvent, readEnds, type AuditProblem, type AuditRow } from './audit-chain';
 import { auditKey, auditKeyHint, signHead } from './audit-key';
 import { rollbackOf } from './audit-verify';
 
@@ -93,6 +93,26 @@ export async function appendAudit(tx: Database, input: AuditInput): Promise<Audi
       .onConflictDoUpdate({ target: auditHead.id, set: head });
   }
   return inserted;
+}
+
+/**
+ * For start-up: loads the audit key (making its key file, with a warning, on first start)
+ * and checks that the signed head vouches for the chain's end, warning loudly when it does
+ * not (a trail from before signed heads names `audit adopt`). Never throws for a failed
+ * check, and walks nothing: `verifyAudit` is the full check.
+ */
+export async function prepareAuditTrail(db: Database): Promise<AuditProblem | null> {
+  const key = auditKey();
+  const ends = await readEnds(db);
+  const problem = checkEnds(ends, key, auditKeyHint);
+  if (problem) {
+    console.warn(
+      problem.problem === 'no_head'
+        ? `[plangate] WARNING: the audit trail is not signed: ${problem.reason}. Until then "audit verify" and hand-offs fail.`
+        : `[plangate] WARNING: the audit trail fails its check, and nothing more will be recorded in it: ${problem.reason}. Run "npm run plangate -- audit verify".`,
+    );
+  }
+  return problem?.problem ?? null;
 }
 
 export async function listPlanAudit(db: Database, planId: string): Promise<AuditRow[]> {
