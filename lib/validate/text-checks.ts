@@ -22,3 +22,9 @@ export function invisibleCharacterIssues(plan: { planned_tasks: readonly Planner
   }
   return issues;
 }
+
+/** The plan's title is stored beside the plan, not in it, so the server adds this to a stored plan's result. */
+export function titleIssue(title: string): ValidationIssue | null {
+  const message = found(`The plan's title "${title}"`, title);
+  return message ? { severity: 'warning', code: 'invisible_characters', message, task_ids: [] } : null;
+}

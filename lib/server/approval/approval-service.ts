@@ -14,7 +14,7 @@ import type { Database } from '../db/client';
 import { auditEvents, dryRuns, planReviews, planRevisions, plans } from '../db/schema';
 import { getRegistry } from '../registry/registry-service';
 import { AppError, notFound } from '../errors';
-import { checkPlanId } from '../plans/plan-service';
+import { checkPlanId, withTitleIssue } from '../plans/plan-service';
 
 // Every gate transition is one transaction that first locks the plan row. Saves take the
 // same lock (their guarded UPDATE), so a decision and a new revision never interleave:
@@ -84,7 +84,7 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
   const document = PlanDocument.parse(head.body);
   const registry = await getRegistry(tx);
-  const validation = validatePlan(document.plan, registry, document.subgraphs);
+  const validation = withTitleIssue(validatePlan(document.plan, registry, document.subgraphs), plan.title);
   const approvals = await liveApprovals(tx, id, plan.contentRevision);
   const since = (await lastFullyApprovedRevision(tx, id)) ?? 0;
   const authors = await tx

@@ -131,6 +131,12 @@ describe.each(testDatabases())('plan service input hygiene on $name', (database)
     expect(second.content_hash).toBe(content_hash);
   });
 
+  it('warns about a title that hides bidi or zero-width characters, naming them', async () => {
+    const { id } = await createPlan(db(), create('Pay invoice\u202Egnp.exe'), 'tester');
+    const result = await validateStoredPlan(db(), id);
+    expect(result.issues).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'invisible_characters', message: expect.stringContaining('U+202E') }));
+  });
+
   it('keeps every task and field of the base revision when PUT sends plan: {} (omitted fields are not defaults)', async () => {
     const { id, content_hash } = await createPlan(db(), create('Empty save'), 'tester');
     const before = await getPlan(db(), id);

@@ -1,6 +1,6 @@
 import { PLAN_LIMITS, PlanDocument, TaskData, contentHash, formatBytes } from '@/lib/plan';
 import type { CreatePlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
-import { validatePlan, type ValidationResult } from '@/lib/validate';
+import { titleIssue, validatePlan, type ValidationResult } from '@/lib/validate';
 import type { Database } from '../db/client';
 import { getRegistry } from '../registry/registry-service';
 import { AppError, fromZodError, notFound } from '../errors';
@@ -188,5 +188,11 @@ export async function getRevisions(db: Database, id: string) {
 
 export async function validateStoredPlan(db: Database, id: string): Promise<ValidationResult> {
   const plan = await getPlan(db, id);
-  return validatePlan(plan.plan, await getRegistry(db), plan.subgraphs);
+  return withTitleIssue(validatePlan(plan.plan, await getRegistry(db), plan.subgraphs), plan.title);
+}
+
+/** A stored plan's validation, with the warning about its title when it hides characters. */
+export function withTitleIssue(result: ValidationResult, title: string): ValidationResult {
+  const issue = titleIssue(title);
+  return issue ? { ...result, issues: [...result.issues, issue] } : result;
 }
