@@ -16,13 +16,10 @@ const MIN_FILE_KEY_LENGTH = 32;
 
 type Env = Record<string, string | undefined>;
 
-function cwd(): string {
-  return /* turbopackIgnore: true */ process.cwd();
-}
 
 /** The PGlite data directory as the database client resolves it. */
 function dataDir(env: Env): string {
-  return path.resolve(cwd(), env.PLANGATE_DATA_DIR || '.data');
+  return path.resolve(/* turbopackIgnore: true */ process.cwd(), env.PLANGATE_DATA_DIR || '.data');
 }
 
 function isInside(child: string, parent: string): boolean {
@@ -36,7 +33,7 @@ function isInside(child: string, parent: string): boolean {
  * database is in use: the setting would be a trap the day it is).
  */
 export function keyDir(env: Env = process.env): string {
-  const dir = path.resolve(cwd(), env.PLANGATE_KEY_DIR || '.keys');
+  const dir = path.resolve(/* turbopackIgnore: true */ process.cwd(), env.PLANGATE_KEY_DIR || '.keys');
   const data = dataDir(env);
   if (isInside(dir, data)) {
     throw new Error(
@@ -49,7 +46,7 @@ export function keyDir(env: Env = process.env): string {
 /** Where the key `name` lives when its environment variable is unset. */
 export function keyFilePath(name: string, env: Env = process.env): string {
   if (!NAME_PATTERN.test(name)) throw new Error(`readOrCreateKey: invalid key file name ${JSON.stringify(name)}`);
-  return path.join(keyDir(env), name);
+  return path.join(/* turbopackIgnore: true */ keyDir(env), name);
 }
 
 function readKey(file: string): string {
@@ -84,7 +81,7 @@ export function readOrCreateKey(name: string, envValue: string | undefined, env:
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  mkdirSync(/* turbopackIgnore: true */ path.dirname(file), { recursive: true, mode: 0o700 });
   const value = randomBytes(GENERATED_BYTES).toString('base64url');
   // Written whole under a private name, then linked into place: a process starting at the
   // same moment sees either no key file or a complete one, and exactly one link wins.
