@@ -81,6 +81,8 @@ describe('schemaChecker', () => {
     const result = schemaChecker(enumOf(1_000))!.safeParse('nope');
     expect(result.success).toBe(false);
     expect(result.error!.issues[0].message.length).toBeLessThanOrEqual(MAX_CHECK_MESSAGE_CHARS + 1);
+    expect(result.error!.issues[0].message).toMatch(/^Invalid option: expected one of "value-0"\|"value-1"\|.*"value-9"\|… \(1,000 values\)$/);
+    expect(schemaChecker(enumOf(3))!.safeParse('nope').error!.issues[0].message).toBe('Invalid option: expected one of "value-0"|"value-1"|"value-2"');
     expect(schemaChecker(enumOf(3))!.safeParse('value-1').success).toBe(true);
   });
 });

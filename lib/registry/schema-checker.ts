@@ -17,9 +17,18 @@ export const MAX_CHECK_MESSAGE_CHARS = 300;
 /** Issues a checker reports at most (the callers show the first, or the first ten). */
 const MAX_CHECK_ISSUES = 10;
 
+/** Values of an enum named in a message; zod's own lists all of them, on every failure. */
+const LISTED_VALUES = 10;
+
+function shortMessage(issue: { code?: string; values?: unknown[] }): string | undefined {
+  if (issue.code !== 'invalid_value' || !Array.isArray(issue.values) || issue.values.length <= LISTED_VALUES) return undefined;
+  const shown = issue.values.slice(0, LISTED_VALUES).map((v) => (typeof v === 'string' ? JSON.stringify(v).slice(0, 40) : String(v))).join('|');
+  return `Invalid option: expected one of ${shown}|… (${issue.values.length.toLocaleString('en')} values)`;
+}
+
 function clipped(checker: z.ZodType): z.ZodType {
   return z.unknown().superRefine((value, ctx) => {
-    const result = checker.safeParse(value);
+    const result = checker.safeParse(value, { error: shortMessage });
     if (result.success) return;
     for (const issue of result.error.issues.slice(0, MAX_CHECK_ISSUES)) {
       const message = issue.message.length > MAX_CHECK_MESSAGE_CHARS ? `${issue.message.slice(0, MAX_CHECK_MESSAGE_CHARS)}…` : issue.message;

@@ -152,7 +152,7 @@ describe('dry run', () => {
     expect(result.tasks[0].resolved_input).toEqual(wide);
     expect(result.tasks[n - 1].resolved_input).toBeNull();
     expect(result.tasks[n - 1].end_ms).toBeGreaterThan(0); // the schedule is complete
-    expect(result.assumptions.some((a) => /resolved inputs and mock outputs are kept up to 4,096 kB per dry run; [\d,]+ more are not kept/.test(a))).toBe(true);
+    expect(result.assumptions.some((a) => /resolved inputs and mock outputs are kept up to 2,048 kB per dry run; [\d,]+ more are not kept/.test(a))).toBe(true);
   });
 
   it('refuses a Monte Carlo over the task-run budget with a limit error naming it', async () => {

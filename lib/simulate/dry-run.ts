@@ -79,7 +79,7 @@ export { MAX_MONTE_CARLO_TASK_RUNS };
  */
 export const DRY_RUN_DATA_LIMITS = {
   maxTaskValueBytes: 64 * 1024,
-  maxTaskDataBytes: 4 * 1024 * 1024,
+  maxTaskDataBytes: 2 * 1024 * 1024,
   /** Findings listed; the count of the rest is an assumption. */
   maxFindings: 1_000,
   /** Characters of one finding's message. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { DryRunError, DryRunLimitError, DryRunOptions, dryRun, type DryRunResult } from '@/lib/simulate/dry-run';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
 import type { Principal } from '../auth/principal';
@@ -10,7 +10,8 @@ import { getRegistry } from '../registry/registry-service';
 
 // Dry runs of stored revisions. Each is kept with the revision and hash it ran on, so the
 // review shows the evidence for exactly what is being approved, and the next run of the
-// plan can say what changed.
+// plan can say what changed. What one keeps is bounded by dryRun (DRY_RUN_DATA_LIMITS):
+// a few MB for a 20,000-task plan, and never a convertor's output over 1 MB.
 
 export type DryRunSummary = Omit<DryRunResult, 'tasks'>;
 
@@ -25,16 +26,15 @@ export interface StoredDryRun {
   previous: (Pick<StoredDryRun, 'id' | 'revision' | 'created_at'> & { summary: DryRunSummary }) | null;
 }
 
-function summaryOf(result: DryRunResult): DryRunSummary {
-  const { tasks: _tasks, ...summary } = result;
-  return summary;
-}
-
 type Row = typeof dryRuns.$inferSelect;
 
-async function withPrevious(db: Database, row: Row): Promise<StoredDryRun> {
+/** The columns of a row but its result, which the caller already holds (it can be megabytes of JSON to read back). */
+type RowWithoutResult = Omit<Row, 'result' | 'options'>;
+
+async function withPrevious(db: Database, row: RowWithoutResult, result: DryRunResult): Promise<StoredDryRun> {
+  // The previous run's summary only: its task list can be megabytes the comparison does not use.
   const [previous] = await db
-    .select()
+    .select({ id: dryRuns.id, revision: dryRuns.revision, createdAt: dryRuns.createdAt, summary: sql<DryRunSummary>`${dryRuns.result} - 'tasks'` })
     .from(dryRuns)
     .where(and(eq(dryRuns.planId, row.planId), lt(dryRuns.id, row.id)))
     .orderBy(desc(dryRuns.id))
@@ -45,9 +45,9 @@ async function withPrevious(db: Database, row: Row): Promise<StoredDryRun> {
     content_hash: row.contentHash,
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
-    result: row.result as unknown as DryRunResult,
+    result,
     previous: previous
-      ? { id: previous.id, revision: previous.revision, created_at: previous.createdAt.toISOString(), summary: summaryOf(previous.result as unknown as DryRunResult) }
+      ? { id: previous.id, revision: previous.revision, created_at: previous.createdAt.toISOString(), summary: previous.summary }
       : null,
   };
 }
@@ -74,8 +74,8 @@ export async function runDryRun(db: Database, id: string, raw: unknown, principa
       result: result as unknown as Record<string, unknown>,
       createdBy: principal.username,
     })
-    .returning();
-  return withPrevious(db, row);
+    .returning({ id: dryRuns.id, planId: dryRuns.planId, revision: dryRuns.revision, contentHash: dryRuns.contentHash, createdBy: dryRuns.createdBy, createdAt: dryRuns.createdAt });
+  return withPrevious(db, row, result);
 }
 
 /** The newest dry run of exactly this revision, or null. */
@@ -87,5 +87,5 @@ export async function latestDryRun(db: Database, id: string, revision: number): 
     .where(and(eq(dryRuns.planId, id), eq(dryRuns.revision, revision)))
     .orderBy(desc(dryRuns.id))
     .limit(1);
-  return row ? withPrevious(db, row) : null;
+  return row ? withPrevious(db, row, row.result as unknown as DryRunResult) : null;
 }

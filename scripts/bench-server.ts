@@ -1,0 +1,332 @@
+/**
+ * Benchmark of issue 13 point 9, "no single request can exhaust the server": the
+ * production server (`next start`, PGlite in a temporary folder) gets one heavy request
+ * at a time while this script polls `GET /api/health` every 50 ms; the worst health
+ * latency during each request is the figure (target under 1 s), and for the plan of 50
+ * convertors that each return 8 MB, the server's peak RSS (target under 1 GB).
+ *
+ * Run: `npm run bench` (after the other suites) or `npx tsx scripts/bench-server.ts`.
+ * Prints a table to stderr and one JSON document to stdout. Needs a production build,
+ * made by ensureBuild() when the sources changed.
+ *
+ * Options (environment): BENCH_SERVER_PORT (default: a free port), BENCH_SERVER_TASKS
+ * (default 20,000: the plan limit).
+ */
+
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { MAX_MONTE_CARLO_TASK_RUNS } from '../lib/simulate/monte-carlo';
+import { SCHEMA_LIMITS } from '../lib/registry/schema-budget';
+import { ensureBuild, root } from './lib/setup.mjs';
+import { syntheticPlan } from './synthetic-plan';
+
+const TASKS = Number(process.env.BENCH_SERVER_TASKS ?? 20_000);
+const ADMIN_TOKEN = `pgt_bench_${randomBytes(16).toString('hex')}`;
+const HEALTH_TARGET_MS = 1_000;
+const RSS_TARGET_MB = 1_024;
+const POLL_MS = 50;
+
+let BASE = '';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ---- the server's processes and their memory -------------------------------------------
+
+/** The processes of the server's process group (npx and the node process(es) it starts). */
+function groupPids(pgid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) pids.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+
+function statusKb(pid: number, key: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The server process: the node process of the group using the most memory (not npx). */
+function serverPid(pgid: number): number {
+  const candidates = groupPids(pgid).filter((pid) => pid !== pgid);
+  const pool = candidates.length ? candidates : [pgid];
+  return pool.reduce((best, pid) => (statusKb(pid, 'VmRSS') > statusKb(best, 'VmRSS') ? pid : best), pool[0]);
+}
+
+// ---- HTTP -------------------------------------------------------------------------------
+
+const headers = { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` };
+
+async function call(method: string, url: string, body?: string): Promise<{ status: number; bytes: number; json: unknown }> {
+  const response = await fetch(`${BASE}${url}`, { method, headers, body });
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, bytes: Buffer.byteLength(text), json };
+}
+
+async function waitForServer() {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${BASE}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('bench-server: the server did not start within 90 s');
+}
+
+interface Row {
+  request: string;
+  status: number;
+  duration_ms: number;
+  response_bytes: number;
+  health_worst_ms: number;
+  health_polls: number;
+  peak_rss_mb?: number;
+  note: string;
+}
+
+/**
+ * Runs one request while polling /api/health every POLL_MS (one poll in flight at a
+ * time, so a blocked server shows as one long poll) and the server's RSS.
+ */
+async function measure(name: string, pid: number, send: () => Promise<{ status: number; bytes: number; json: unknown }>, note: (json: unknown) => string, expect: number[]): Promise<Row> {
+  let stop = false;
+  let worst = 0;
+  let polls = 0;
+  let peakRssKb = statusKb(pid, 'VmRSS');
+  const poller = (async () => {
+    while (!stop) {
+      const started = performance.now();
+      try {
+        await fetch(`${BASE}/api/health`);
+      } catch {
+        // counted as slow as it took
+      }
+      const took = performance.now() - started;
+      worst = Math.max(worst, took);
+      polls += 1;
+      await new Promise((r) => setTimeout(r, Math.max(0, POLL_MS - took)));
+    }
+  })();
+  const rss = setInterval(() => {
+    peakRssKb = Math.max(peakRssKb, statusKb(pid, 'VmRSS'));
+  }, POLL_MS);
+  const started = performance.now();
+  const result = await send();
+  const duration = performance.now() - started;
+  stop = true;
+  await poller;
+  clearInterval(rss);
+  peakRssKb = Math.max(peakRssKb, statusKb(pid, 'VmRSS'));
+  if (!expect.includes(result.status)) {
+    throw new Error(`bench-server: ${name} answered ${result.status}, expected ${expect.join(' or ')}: ${JSON.stringify(result.json).slice(0, 500)}`);
+  }
+  const row: Row = {
+    request: name,
+    status: result.status,
+    duration_ms: Math.round(duration),
+    response_bytes: result.bytes,
+    health_worst_ms: Math.round(worst),
+    health_polls: polls,
+    peak_rss_mb: Math.round(peakRssKb / 1024),
+    note: note(result.json),
+  };
+  process.stderr.write(`bench-server: ${name}: ${row.status} in ${row.duration_ms} ms, worst health ${row.health_worst_ms} ms\n`);
+  return row;
+}
+
+// ---- the requests -----------------------------------------------------------------------
+
+function convertorPlan() {
+  return {
+    title: 'Bench: 50 convertors of 8 MB each',
+    plan: {
+      planned_tasks: Array.from({ length: 50 }, (_, i) => ({
+        task_id: `convert-${i}`,
+        execution_type: 'tool',
+        description: 'Returns 8 MB',
+        convertor_code: "return { blob: 'x'.repeat(8 * 1024 * 1024) };",
+      })),
+    },
+  };
+}
+
+const enumOf = (n: number) => ({ type: 'string', enum: Array.from({ length: n }, (_, i) => `status-value-${i}`) });
+const anyOfObjects = (n: number) => ({ anyOf: Array.from({ length: n }, (_, i) => ({ type: 'object', properties: { [`k${i}`]: { type: 'integer' } }, required: [`k${i}`] })) });
+const toolWith = (id: string, properties: Record<string, unknown>) => ({ id, description: 'bench', input_schema: { type: 'object', properties } });
+
+/** A TASKS-task plan whose every task calls the biggest allowed schema with arguments that fail both of its checks. */
+function bigPlan() {
+  return {
+    title: `Bench: ${TASKS.toLocaleString('en')} tasks`,
+    plan: {
+      planned_tasks: syntheticPlan(TASKS, 7).map((t, i) => ({
+        task_id: t.task_id,
+        execution_type: 'tool',
+        tool_id: 'bench_biggest_schema',
+        description: `Step ${i}`,
+        dependencies: t.dependencies,
+        arguments: { choice: { nope: i }, status: `nope-${i}` },
+        estimate_data: t.runtime_ms === null ? null : { latency_ms: t.runtime_ms },
+      })),
+    },
+  };
+}
+
+/**
+ * A plan file that becomes a plan of about 9.8 MB once normalised (every task gains its
+ * default fields), just under the 10 MB plan limit, for import.
+ */
+function importContent(): string {
+  const pad = 'x'.repeat(50);
+  const tasks = syntheticPlan(TASKS, 11).map((t, i) => ({ task_id: t.task_id, execution_type: 'llm', description: `Import step ${i} ${pad}`, dependencies: t.dependencies }));
+  return JSON.stringify({ planned_tasks: tasks });
+}
+
+function printTable(rows: Row[]) {
+  const columns: Array<[string, (r: Row) => string]> = [
+    ['request', (r) => r.request],
+    ['status', (r) => String(r.status)],
+    ['took ms', (r) => r.duration_ms.toLocaleString('en')],
+    ['response', (r) => (r.response_bytes >= 1024 * 1024 ? `${(r.response_bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(r.response_bytes / 1024)} kB`)],
+    ['worst /api/health ms', (r) => `${r.health_worst_ms.toLocaleString('en')}${r.health_worst_ms < HEALTH_TARGET_MS ? '' : ' (over 1 s)'}`],
+    ['peak RSS MB', (r) => String(r.peak_rss_mb ?? '')],
+  ];
+  const widths = columns.map(([title, get]) => Math.max(title.length, ...rows.map((r) => get(r).length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  process.stderr.write(`${line(columns.map(([title]) => title))}\n${line(widths.map((w) => '-'.repeat(w)))}\n`);
+  for (const r of rows) process.stderr.write(`${line(columns.map(([, get]) => get(r)))}\n`);
+  for (const r of rows) if (r.note) process.stderr.write(`  ${r.request}: ${r.note}\n`);
+}
+
+async function main() {
+  ensureBuild();
+  const port = Number(process.env.BENCH_SERVER_PORT ?? (await freePort()));
+  BASE = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'plangate-bench-server-'));
+  // Its own process group, so stopping it also stops the node process npx starts.
+  const server = spawn('npx', ['next', 'start', '-p', String(port)], {
+    cwd: root,
+    detached: true,
+    env: { ...process.env, PLANGATE_DATA_DIR: dataDir, PLANGATE_DEMO: 'off', PLANGATE_ADMIN_TOKEN: ADMIN_TOKEN, NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: 'ignore',
+  });
+  const rows: Row[] = [];
+  try {
+    await waitForServer();
+    const pid = serverPid(server.pid!);
+    const findings = (json: unknown) => {
+      const result = (json as { result?: { findings?: Array<{ message: string }>; monte_carlo?: unknown; tasks?: unknown[] } })?.result;
+      return result ? `${result.findings?.length ?? 0} findings${result.findings?.[0] ? `, e.g. "${result.findings[0].message.slice(0, 110)}"` : ''}` : '';
+    };
+    const errorMessage = (json: unknown) => ((json as { error?: { message?: string } })?.error?.message ?? '').slice(0, 200);
+
+    // Warm the routes, the database and the sandbox so first-call costs are not measured.
+    const warm = await call('POST', '/api/plans', JSON.stringify({ title: 'warm', plan: { planned_tasks: [{ task_id: 'a', execution_type: 'tool', convertor_code: 'return 1' }] } }));
+    const warmId = (warm.json as { id: string }).id;
+    await call('POST', `/api/plans/${warmId}/simulate`, JSON.stringify({ workers: 2 }));
+    await call('POST', '/api/validate', JSON.stringify({ plan: { planned_tasks: [{ task_id: 'a' }] } }));
+    const hwmBefore = statusKb(pid, 'VmHWM');
+
+    // 1. Fifty convertors of 8 MB each.
+    const convertors = await call('POST', '/api/plans', JSON.stringify(convertorPlan()));
+    const convertorsId = (convertors.json as { id: string }).id;
+    const row = await measure('dry run: 50 convertors returning 8 MB each', pid, () => call('POST', `/api/plans/${convertorsId}/simulate`, JSON.stringify({ workers: 4 })), findings, [201]);
+    const hwm = statusKb(pid, 'VmHWM');
+    row.note += `; VmHWM ${Math.round(hwmBefore / 1024)} MB before, ${Math.round(hwm / 1024)} MB after`;
+    rows.push(row);
+
+    // 2. Registry schemas over the budget are refused; the biggest allowed one is stored.
+    rows.push(await measure(`registry PUT: enum of 5,000 values (limit ${SCHEMA_LIMITS.maxEnumValues})`, pid, () => call('PUT', '/api/registry/tools/bench_enum', JSON.stringify(toolWith('bench_enum', { status: enumOf(5_000) }))), errorMessage, [400]));
+    rows.push(await measure(`registry PUT: anyOf of 2,000 branches (limit ${SCHEMA_LIMITS.maxBranches})`, pid, () => call('PUT', '/api/registry/tools/bench_anyof', JSON.stringify(toolWith('bench_anyof', { choice: anyOfObjects(2_000) }))), errorMessage, [400]));
+    const biggest = toolWith('bench_biggest_schema', { choice: anyOfObjects(SCHEMA_LIMITS.maxBranches), status: enumOf(SCHEMA_LIMITS.maxEnumValues) });
+    rows.push(await measure(`registry PUT: biggest allowed (anyOf ${SCHEMA_LIMITS.maxBranches} + enum ${SCHEMA_LIMITS.maxEnumValues})`, pid, () => call('PUT', '/api/registry/tools/bench_biggest_schema', JSON.stringify(biggest)), () => '', [200, 201]));
+
+    // 3. A plan of TASKS tasks whose every task fails both checks of that schema.
+    const bigBody = JSON.stringify(bigPlan());
+    const created = await measure(`create a ${TASKS.toLocaleString('en')}-task plan (${(bigBody.length / 1024 / 1024).toFixed(1)} MB)`, pid, () => call('POST', '/api/plans', bigBody), () => '', [201]);
+    rows.push(created);
+    const listed = await call('GET', '/api/plans');
+    const bigId = (listed.json as { plans: Array<{ id: string; title: string }> }).plans.find((p) => p.title.startsWith(`Bench: ${TASKS.toLocaleString('en')}`))!.id;
+    const validateBody = JSON.stringify({ plan: (JSON.parse(bigBody) as { plan: unknown }).plan });
+    const issues = (json: unknown) => {
+      const r = json as { valid?: boolean; issues?: unknown[] };
+      return r && Array.isArray(r.issues) ? `valid ${r.valid}, ${r.issues.length} issues` : errorMessage(json);
+    };
+    rows.push(await measure(`POST /api/validate: ${TASKS.toLocaleString('en')} tasks on the biggest allowed schema`, pid, () => call('POST', '/api/validate', validateBody), issues, [200]));
+    rows.push(await measure(`dry run: ${TASKS.toLocaleString('en')} tasks, 16 workers`, pid, () => call('POST', `/api/plans/${bigId}/simulate`, JSON.stringify({ workers: 16 })), findings, [201]));
+    const atBudget = Math.floor(MAX_MONTE_CARLO_TASK_RUNS / TASKS);
+    rows.push(await measure(`Monte Carlo: ${atBudget} runs × ${TASKS.toLocaleString('en')} tasks (the budget)`, pid, () => call('POST', `/api/plans/${bigId}/simulate`, JSON.stringify({ workers: 16, runs: atBudget, failure_probability: 0.01 })), (json) => `monte_carlo ${JSON.stringify((json as { result?: { monte_carlo?: unknown } })?.result?.monte_carlo ?? null).slice(0, 120)}`, [201]));
+    rows.push(await measure(`Monte Carlo: 10,000 runs × ${TASKS.toLocaleString('en')} tasks (refused)`, pid, () => call('POST', `/api/plans/${bigId}/simulate`, JSON.stringify({ workers: 16, runs: 10_000, failure_probability: 0.01 })), errorMessage, [400]));
+    rows.push(await measure(`optimize (rule): ${TASKS.toLocaleString('en')} tasks`, pid, () => call('POST', `/api/plans/${bigId}/optimize`, JSON.stringify({ strategy: 'rule', workers: 16 })), (json) => `${(json as { subgraphs?: unknown[] })?.subgraphs?.length ?? 0} subgraphs`, [200]));
+    const content = importContent();
+    const importBody = JSON.stringify({ content, format: 'taskdata', title: 'Bench import' });
+    rows.push(await measure(`import: ${TASKS.toLocaleString('en')}-task plan file (${(content.length / 1024 / 1024).toFixed(1)} MB)`, pid, () => call('POST', '/api/plans/import', importBody), errorMessage, [201]));
+
+    printTable(rows);
+    const convertorRow = rows[0];
+    console.log(
+      JSON.stringify(
+        {
+          suite: 'server',
+          generated_at: new Date().toISOString(),
+          environment: { cpus: os.cpus().length, node: process.version, tasks: TASKS },
+          targets: { health_worst_ms: HEALTH_TARGET_MS, convertor_peak_rss_mb: RSS_TARGET_MB },
+          meets_targets: {
+            health: rows.every((r) => r.health_worst_ms < HEALTH_TARGET_MS),
+            convertor_rss: (convertorRow.peak_rss_mb ?? Infinity) < RSS_TARGET_MB,
+          },
+          results: rows,
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    if (server.pid) {
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
