@@ -7,7 +7,7 @@ import { PlanDocument, contentHash } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import { validatePlan, type ValidationResult } from '@/lib/validate';
 import type { z } from 'zod';
-import { appendAudit, auditEventOf, listPlanAudit, verifyAudit } from '../audit/audit-log';
+import { appendAudit, auditEventOf, listPlanAudit, verifyPlanRevision } from '../audit/audit-log';
 import { reviewDigest } from '../audit/digests';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
@@ -340,8 +340,8 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     const changes = diffSnapshots(snapshot.data, bound);
     if (changes.length) throw registryChanged(newest.revision, changes, extra);
 
-    const chain = await verifyAudit(tx);
-    if (!chain.ok) throw integrity(`the audit chain does not verify (${chain.reason})`);
+    const chain = await verifyPlanRevision(tx, id, head.revision);
+    if (!chain.ok) throw integrity(`the audit trail does not vouch for it (${chain.reason})`, { problem: chain.problem });
 
     return {
       revision: head.revision,

@@ -1,3 +1,4 @@
+import { prepareAuditTrail } from '../audit/audit-log';
 import { ensureEnvAdminToken } from '../auth/api-tokens';
 import { seedDemoPlans, demoPlansEnabled } from '../demo/seed-demo-plans';
 import { demoUsersEnabled, seedDemoUsers } from '../demo/seed-demo-users';
@@ -11,6 +12,8 @@ type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DatabaseHandle> 
 
 async function open(): Promise<DatabaseHandle> {
   const handle = await openDatabase(databaseConfigFromEnv());
+  // Makes the audit key on first start and says loudly when the trail cannot be trusted.
+  await prepareAuditTrail(handle.db);
   if (demoPlansEnabled()) {
     await seedDemoPlans(handle.db);
     await seedDemoRegistry(handle.db);
