@@ -75,7 +75,9 @@ export async function proposeGrouping(db: Database, tasks: readonly PlannerTask[
     );
   }
   const { workers } = request;
-  const { durations } = estimateTasks(tasks, await getRegistry(db));
+  const registry = await getRegistry(db);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const { durations } = estimateTasks(tasks, registry);
   if (!config) return { strategy: 'rule', ...optimizeSubgraphs(tasks, index, durations, workers) };
 
   const { model } = config;
@@ -100,6 +102,9 @@ export async function proposeSubgraphs(db: Database, id: string, raw: unknown, e
   const parsed = OptimizeRequest.safeParse(raw);
   if (!parsed.success) throw fromZodError(parsed.error, 'request body');
   const plan = await getPlan(db, id);
+  // Reading a 20,000-task plan and grouping it are each a few hundred ms of synchronous
+  // work; let the event loop answer other requests in between (a database read does not).
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const proposal = await proposeGrouping(db, plan.plan.planned_tasks, parsed.data, env);
   return { revision: plan.revision, content_hash: plan.content_hash, ...proposal };
 }

@@ -28,6 +28,8 @@ export interface StoredDryRun {
 
 type Row = typeof dryRuns.$inferSelect;
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The columns of a row but its result, which the caller already holds (it can be megabytes of JSON to read back). */
 type RowWithoutResult = Omit<Row, 'result' | 'options'>;
 
@@ -56,14 +58,20 @@ export async function runDryRun(db: Database, id: string, raw: unknown, principa
   const options = DryRunOptions.safeParse(raw);
   if (!options.success) throw fromZodError(options.error, 'dry-run options');
   const plan = await getPlan(db, id, revision);
+  const registry = await getRegistry(db);
+  // Reading a 20,000-task plan, the dry run's set-up, and storing its result are each a few
+  // hundred ms of synchronous work; the event loop gets a turn between them (the data flow
+  // and Monte Carlo runs yield on their own).
+  await yieldToEventLoop();
   let result: DryRunResult;
   try {
-    result = await dryRun(plan.plan, await getRegistry(db), options.data, (code, input) => runConvertor(code, input));
+    result = await dryRun(plan.plan, registry, options.data, (code, input) => runConvertor(code, input));
   } catch (error) {
     if (error instanceof DryRunLimitError) throw new AppError('bad_request', 400, error.message);
     if (error instanceof DryRunError) throw new AppError('unprocessable', 422, error.message);
     throw error;
   }
+  await yieldToEventLoop();
   const [row] = await db
     .insert(dryRuns)
     .values({
