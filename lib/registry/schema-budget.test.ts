@@ -59,6 +59,9 @@ describe('registry writes', () => {
     expect(output.error!.issues[0].path).toEqual(['output_schema', 'anyOf']);
     expect(AgentResource.safeParse({ id: 'a', input_schema: nested(40) }).success).toBe(false);
     expect(DslResource.safeParse({ id: 'd', input_schema: nested(40) }).success).toBe(false);
+    const deep = ToolResource.safeParse({ id: 'deep', input_schema: nested(1_000) });
+    expect(deep.error!.issues[0].message).toBe('The schema is nested more than 32 levels deep; the limit is 32');
+    expect(deep.error!.issues[0].path.slice(0, 3)).toEqual(['input_schema', 'properties', 'a']);
     const whole = Registry.safeParse({ tools: [tool(enumOf(10))], functions: [tool(enumOf(2_000))] });
     expect(whole.error!.issues[0].path).toEqual(['functions', 0, 'input_schema', 'properties', 'p', 'enum']);
   });
