@@ -100,19 +100,27 @@ test('a page framed by another site does not render', async ({ page, playwright,
   await page.goto(target);
   await expect(page.getByText('Framing target').first()).toBeVisible();
 
-  // Another site that frames it (served by the test, never by the network).
-  await page.route('http://evil.example/', (route) =>
-    route.fulfill({ contentType: 'text/html', body: `<h1>Evil</h1><iframe id="victim" src="${target}" width="900" height="600"></iframe>` }),
+  // A page that frames it: served by the test on the app's own origin, so cookies ride
+  // along and nothing but the headers can stop it ('none' refuses every ancestor, this
+  // site's included). A control frame without the headers shows framing itself works.
+  await page.route(`${baseURL}/__framing-test`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<h1>Framing page</h1><iframe id="control" src="/__frameable"></iframe><iframe id="victim" src="${target}" width="900" height="600"></iframe>`,
+    }),
   );
-  const answered = page.waitForResponse((response) => response.url().startsWith(`${baseURL}/`));
-  await page.goto('http://evil.example/');
-  expect((await answered).headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  await page.route(`${baseURL}/__frameable`, (route) => route.fulfill({ contentType: 'text/html', body: '<p>Frameable control</p>' }));
+  const answered = page.waitForResponse((response) => response.url() === target);
+  await page.goto(`${baseURL}/__framing-test`);
+  await expect(page.frameLocator('#control').getByText('Frameable control')).toBeVisible();
+  const response = await answered;
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
   // Give a frame that were allowed ample time to render, then make sure nothing of ours did.
   await page.waitForTimeout(1500);
-  const frame = page.frameLocator('#victim');
-  await expect(frame.getByText(/Framing target|Plangate|Sign in/)).toHaveCount(0);
-  const child = page.frames().find((f) => f !== page.mainFrame());
-  expect(child?.url().startsWith(baseURL!) ?? false, child?.url()).toBe(false);
+  await expect(page.frameLocator('#victim').getByText(/Framing target|Plangate|Sign in/)).toHaveCount(0);
+  const victim = page.frames().find((f) => f.name() === 'victim' || f.url() === target || f.url().startsWith('chrome-error:'));
+  expect(victim?.url() ?? '', 'the framed page never loaded').not.toBe(target);
   await admin.dispose();
 });
 
