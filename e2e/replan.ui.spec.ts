@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { adminHeaders } from './auth-support';
+import { adminHeaders, signIn } from './auth-support';
 
 // Replanning selected tasks on an approved plan: two tasks selected on the canvas, a
 // proposal reviewed as a diff, one replacement accepted. The plan moves to a new
@@ -18,11 +18,16 @@ async function handOff(request: APIRequestContext, id: string) {
   return { status: response.status(), code: ((await response.json()) as { error?: { code: string } }).error?.code };
 }
 
-test('select two tasks, replan them, accept one replacement, and find the plan at a new revision with its approval voided', async ({ page }) => {
+test('select two tasks, replan them, accept one replacement, and find the plan at a new revision with its approval voided', async ({ page, browser, baseURL }) => {
   const { id } = await (await page.request.post('/api/plans', { data: { title: 'Shipments to replan', plan } })).json();
   const submitted = await (await page.request.post(`/api/plans/${id}/submit`)).json();
-  const approved = await page.request.post(`/api/plans/${id}/approve`, { headers: adminHeaders, data: { revision: submitted.revision, content_hash: submitted.content_hash } });
+  // A decision needs a person (the admin token's account is a service account): the approver, signed in.
+  const approverContext = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const approverPage = await approverContext.newPage();
+  await signIn(approverPage, 'approver');
+  const approved = await approverPage.request.post(`/api/plans/${id}/approve`, { data: { revision: submitted.revision, content_hash: submitted.content_hash } });
   expect(approved.status()).toBe(200);
+  await approverContext.close();
   expect(await handOff(page.request, id)).toEqual({ status: 200, code: undefined });
 
   await page.goto(`/plans/${id}`);
