@@ -5,6 +5,7 @@ import { schemaChecker } from '@/lib/registry/schema-checker';
 import { storedStage2 } from '@/lib/planning/planning-types';
 import { mockOutput } from './mock-output';
 import type { ConvertorOutcome } from './sandbox/run-convertor';
+import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 
 // What data would flow in a dry run: each task that runs produces a mock output shaped by
 // its resource's output schema, and each task's inputs are its arguments with templates
@@ -33,7 +34,6 @@ export const MAX_CONVERTOR_OUTPUT_BYTES_PER_RUN = 16 * 1024 * 1024;
 /** The data flow yields to the event loop after this long, so one big plan cannot stall the server. */
 const SLICE_MS = 25;
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function formatMegabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB` : `${Math.ceil(bytes / 1024)} kB`;

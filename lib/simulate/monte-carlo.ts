@@ -13,6 +13,7 @@
 
 import { seededRandom } from './random';
 import { createScheduler, type ScheduleInput } from './schedule';
+import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 
 export interface MonteCarloInput extends Omit<ScheduleInput, 'fails'> {
   /** Probability in [0, 1] that a task fails when it runs, independently per task and run. */
@@ -150,7 +151,7 @@ export async function monteCarloAsync(input: MonteCarloInput, sliceMs = 25): Pro
     // Size the next slice's batches from this one, so the clock is read a few times a slice.
     const elapsed = performance.now() - started;
     batch = Math.max(1, Math.floor((ran * sliceMs) / Math.max(1, elapsed) / 4));
-    if (!state.done()) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!state.done()) await yieldToEventLoop();
   }
   return state.result();
 }

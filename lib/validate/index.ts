@@ -1,5 +1,5 @@
 export * from './issue';
-export { validatePlan } from './validate-plan';
+export { validatePlan, validatePlanAsync } from './validate-plan';
 export { ISSUE_CAPS, capIssues } from './issue-caps';
 export { titleIssue } from './text-checks';
 // Shared with the server, which checks plan titles with it.

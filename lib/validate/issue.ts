@@ -16,6 +16,8 @@ export const ISSUE_CODES = [
   'missing_parameter',
   'invalid_parameter',
   'unknown_parameter',
+  /** A tool schema stored before the complexity budget and over it: its parameters go unchecked. */
+  'schema_over_budget',
   'unresolved_reference',
   'reference_not_upstream',
   'subgraph_duplicate_id',

@@ -1,6 +1,6 @@
 import { ancestors, type GraphIndex } from '@/lib/graph';
 import { STEP_TEMPLATE, executionKind, stepResolver, type PlannerTask } from '@/lib/plan';
-import type { JsonSchemaObject, Registry } from '@/lib/registry';
+import { schemaComplexityProblem, type JsonSchemaObject, type Registry } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
 
@@ -173,8 +173,24 @@ function referenceIssues(tasks: readonly PlannerTask[], index: GraphIndex, issue
 
 export function registryIssues(tasks: readonly PlannerTask[], index: GraphIndex, registry: Registry | undefined): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
+  for (const _ of registryIssueSteps(tasks, index, registry, issues));
+  return issues;
+}
+
+/**
+ * The same checks one task at a time, pushing into `issues`: a large plan against complex
+ * tool schemas takes seconds, and the server's caller yields to its event loop between steps.
+ */
+export function* registryIssueSteps(
+  tasks: readonly PlannerTask[],
+  index: GraphIndex,
+  registry: Registry | undefined,
+  issues: ValidationIssue[],
+): Generator<void> {
   if (registry) {
     const { kindOf, tools, described } = catalogue(registry);
+    // Measured once per tool, and reported once: the same schema serves every task routed to it.
+    const budgetChecked = new Set<string>();
     for (const task of tasks) {
       const target = targetOf(task);
       if (!target || !described.has(target.kind)) continue;
@@ -194,10 +210,22 @@ export function registryIssues(tasks: readonly PlannerTask[], index: GraphIndex,
           task_ids: [task.task_id],
         });
       } else if (target.kind === 'tool') {
-        parameterIssues(task, tools.get(target.id.toLowerCase())!, issues);
+        const key = target.id.toLowerCase();
+        const schema = tools.get(key)!;
+        const problem = budgetChecked.has(key) ? null : schemaComplexityProblem(schema);
+        budgetChecked.add(key);
+        if (problem) {
+          issues.push({
+            severity: 'warning',
+            code: 'schema_over_budget',
+            message: `The input schema of tool "${target.id}" is over the complexity budget (${problem.message}); the parameters of tasks routed to it are not type-checked`,
+            task_ids: [],
+          });
+        }
+        parameterIssues(task, schema, issues);
+        yield;
       }
     }
   }
   referenceIssues(tasks, index, issues);
-  return issues;
 }

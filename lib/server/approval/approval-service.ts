@@ -5,7 +5,7 @@ import { ResourceSnapshot, diffSnapshots, resolveTargets, resourcesHash, snapsho
 import { checkDecision, checkSubmit, requiredApprovals, statusAfter, type Decision, type GateState, type Refusal } from '@/lib/approval/gate';
 import { PlanDocument, contentHash } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
-import { validatePlan, type ValidationResult } from '@/lib/validate';
+import { validatePlanAsync, type ValidationResult } from '@/lib/validate';
 import type { z } from 'zod';
 import { appendAudit, auditEventOf, listPlanAudit, verifyPlanRevision } from '../audit/audit-log';
 import { reviewDigest } from '../audit/digests';
@@ -84,7 +84,7 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
   const document = PlanDocument.parse(head.body);
   const registry = await getRegistry(tx);
-  const validation = withTitleIssue(validatePlan(document.plan, registry, document.subgraphs), plan.title);
+  const validation = withTitleIssue(await validatePlanAsync(document.plan, registry, document.subgraphs), plan.title);
   const approvals = await liveApprovals(tx, id, plan.contentRevision);
   const since = (await lastFullyApprovedRevision(tx, id)) ?? 0;
   const authors = await tx

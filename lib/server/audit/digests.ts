@@ -1,6 +1,5 @@
+import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 // What the audit chain records about rows that live outside it: a revision's stored body
 // and a review decision. `audit verify` and the hand-off recompute these from the rows and
@@ -9,7 +8,8 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 function digest(value: unknown): string {
   const canonical = canonicalize(value);
   if (canonical === undefined) throw new Error('digest: the value could not be serialised');
-  return `sha256:${bytesToHex(sha256(utf8ToBytes(canonical)))}`;
+  // Node's native SHA-256: revision bodies run to megabytes, where it is ten times faster.
+  return `sha256:${createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
 }
 
 /** The whole stored revision body (view data included: it is stored, so it is covered). */

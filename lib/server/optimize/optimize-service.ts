@@ -11,6 +11,7 @@ import { AppError, fromZodError } from '../errors';
 import { plannerFailed } from '../planning/planning-service';
 import { getPlan } from '../plans/plan-service';
 import { getRegistry } from '../registry/registry-service';
+import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 
 // Proposes a grouping into SubGraphs, of the tasks the editor holds (unsaved edits
 // included) or of the head revision (the API); nothing is stored. A client that wants
@@ -76,7 +77,7 @@ export async function proposeGrouping(db: Database, tasks: readonly PlannerTask[
   }
   const { workers } = request;
   const registry = await getRegistry(db);
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await yieldToEventLoop();
   const { durations } = estimateTasks(tasks, registry);
   if (!config) return { strategy: 'rule', ...optimizeSubgraphs(tasks, index, durations, workers) };
 
@@ -104,7 +105,7 @@ export async function proposeSubgraphs(db: Database, id: string, raw: unknown, e
   const plan = await getPlan(db, id);
   // Reading a 20,000-task plan and grouping it are each a few hundred ms of synchronous
   // work; let the event loop answer other requests in between (a database read does not).
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await yieldToEventLoop();
   const proposal = await proposeGrouping(db, plan.plan.planned_tasks, parsed.data, env);
   return { revision: plan.revision, content_hash: plan.content_hash, ...proposal };
 }

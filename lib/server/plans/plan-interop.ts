@@ -2,6 +2,7 @@ import { FormatError, FORMAT_IDS, type FormatId } from '@/lib/formats/format';
 import { importPlan } from '@/lib/formats/import-plan';
 import { formatById } from '@/lib/formats/registry';
 import { PLAN_LIMITS, formatBytes } from '@/lib/plan';
+import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import type { Database } from '../db/client';
 import { AppError } from '../errors';
 import { createPlan, getPlan } from './plan-service';
@@ -28,6 +29,8 @@ export async function importPlanText(db: Database, input: { content: string; for
   } catch (error) {
     asAppError(error);
   }
+  // Parsing a large file takes a while; let other requests in before storing it.
+  await yieldToEventLoop();
   const { document, format } = imported;
   const title = input.title?.trim() || imported.title || `Imported ${format.label} plan`;
   const created = await createPlan(

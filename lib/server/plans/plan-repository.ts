@@ -2,7 +2,6 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planReviews, planRevisions, plans } from '../db/schema';
 import { appendAudit } from '../audit/audit-log';
-import { bodyDigest } from '../audit/digests';
 import type { PlanDocument } from '@/lib/plan';
 
 // Data access only: callers hand in parsed, hashed documents. Every write is one
@@ -12,6 +11,8 @@ import type { PlanDocument } from '@/lib/plan';
 export interface NewRevision {
   document: PlanDocument;
   contentHash: string;
+  /** bodyDigest(document), recorded in the audit chain. */
+  bodyHash: string;
   author: string;
   message: string;
 }
@@ -49,7 +50,7 @@ export async function insertPlan(db: Database, input: NewRevision & { id: string
       planId: input.id,
       revision: 1,
       contentHash: input.contentHash,
-      detail: { body_hash: bodyDigest(input.document) },
+      detail: { body_hash: input.bodyHash },
     });
     return row;
   });
@@ -110,7 +111,7 @@ export async function saveRevision(
       planId: input.id,
       revision: next,
       contentHash: input.contentHash,
-      detail: { body_hash: bodyDigest(input.document), layout_only: layoutOnly },
+      detail: { body_hash: input.bodyHash, layout_only: layoutOnly },
     });
     if (layoutOnly) return { kind: 'saved', plan: row, layoutOnly };
     // Runs after the guarded UPDATE took the plan's row lock, so a decision committed

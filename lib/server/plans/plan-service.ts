@@ -1,7 +1,9 @@
 import { PLAN_LIMITS, PlanDocument, TaskData, contentHash, formatBytes } from '@/lib/plan';
 import type { CreatePlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
-import { titleIssue, validatePlan, type ValidationResult } from '@/lib/validate';
+import { titleIssue, validatePlanAsync, type ValidationResult } from '@/lib/validate';
 import type { Database } from '../db/client';
+import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
+import { bodyDigest } from '../audit/digests';
 import { getRegistry } from '../registry/registry-service';
 import { AppError, fromZodError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
@@ -84,16 +86,30 @@ function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanRespons
   };
 }
 
+/**
+ * The hashes a revision is stored with. A 20,000-task plan takes about half a second per
+ * hash on this hardware, so the server answers other requests between the steps.
+ */
+async function hashed(document: PlanDocument): Promise<{ contentHash: string; bodyHash: string }> {
+  await yieldToEventLoop();
+  const hash = contentHash(document);
+  await yieldToEventLoop();
+  const bodyHash = bodyDigest(document);
+  await yieldToEventLoop();
+  return { contentHash: hash, bodyHash };
+}
+
 /** `actor` is who the revision is by: four-eyes and the audit trail depend on it. */
 export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
   const document = PlanDocument.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view });
   checkStorable(document, input.title, input.message);
-  const hash = contentHash(document);
+  const hashes = await hashed(document);
+  const hash = hashes.contentHash;
   const row = await repo.insertPlan(db, {
     id: newPlanId(),
     title: input.title,
     document,
-    contentHash: hash,
+    ...hashes,
     author: actor,
     message: input.message ?? 'Created',
   });
@@ -112,6 +128,7 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
     });
   }
   const previous = PlanDocument.parse(base.body);
+  await yieldToEventLoop();
   let plan = input.plan;
   if (rawPlan !== undefined) {
     const merged = TaskData.safeParse(withBaseDefaults(rawPlan, previous.plan));
@@ -125,13 +142,14 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
     view: input.view ?? previous.view,
   });
   checkStorable(document, input.title, input.message);
-  const hash = contentHash(document);
+  const hashes = await hashed(document);
+  const hash = hashes.contentHash;
   const result = await repo.saveRevision(db, {
     id,
     baseRevision: input.base_revision,
     title: input.title,
     document,
-    contentHash: hash,
+    ...hashes,
     author: actor,
     message: input.message ?? '',
   });
@@ -188,7 +206,7 @@ export async function getRevisions(db: Database, id: string) {
 
 export async function validateStoredPlan(db: Database, id: string): Promise<ValidationResult> {
   const plan = await getPlan(db, id);
-  return withTitleIssue(validatePlan(plan.plan, await getRegistry(db), plan.subgraphs), plan.title);
+  return withTitleIssue(await validatePlanAsync(plan.plan, await getRegistry(db), plan.subgraphs), plan.title);
 }
 
 /** A stored plan's validation, with the warning about its title when it hides characters. */

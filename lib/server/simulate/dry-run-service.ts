@@ -7,6 +7,7 @@ import { dryRuns } from '../db/schema';
 import { AppError, fromZodError } from '../errors';
 import { checkPlanId, getPlan } from '../plans/plan-service';
 import { getRegistry } from '../registry/registry-service';
+import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 
 // Dry runs of stored revisions. Each is kept with the revision and hash it ran on, so the
 // review shows the evidence for exactly what is being approved, and the next run of the
@@ -28,7 +29,6 @@ export interface StoredDryRun {
 
 type Row = typeof dryRuns.$inferSelect;
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The columns of a row but its result, which the caller already holds (it can be megabytes of JSON to read back). */
 type RowWithoutResult = Omit<Row, 'result' | 'options'>;
