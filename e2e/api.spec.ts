@@ -182,7 +182,8 @@ test("the Behavior Controller endpoints answer seed 000's example payloads in it
   const plan = await first.json();
   expect(plan.success).toBe(true);
   expect(plan.data.length).toBeGreaterThan(0);
-  expect(plan.data[0]).toMatchObject({ task_id: expect.any(String), execution_type: expect.stringMatching(/^(agent|tool|llm|dsl)$/) });
+  // PlanAndExecuteL2 takes "l2_task" tasks and routes them by parameters.sub_type.
+  expect(plan.data[0]).toMatchObject({ task_id: expect.any(String), execution_type: 'l2_task', parameters: { sub_type: expect.stringMatching(/^(agent|tools|llm|dsl)$/) } });
 
   const phase2 = `{
     "search_id": "5d3f8a0e-1c2b-4e7a-9f10-000000000002",
