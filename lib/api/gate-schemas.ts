@@ -50,6 +50,8 @@ export const GateResponse = z.object({
   status: PlanStatus,
   revision: z.number().int(),
   content_hash: z.string(),
+  /** The registry resources the head routes to, as they are now: send it with a decision to pin them. */
+  resources_hash: z.string().nullable(),
   approvals_required: z.number().int(),
   reviews: z.array(Review),
 });

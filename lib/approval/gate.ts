@@ -29,6 +29,8 @@ export interface GateState {
    * start), the head's author included. Partial or voided approvals do not count.
    */
   recentAuthors: readonly string[];
+  /** Who changed a registry resource the plan routes to since it was last fully approved. */
+  resourceEditors: readonly string[];
   /** Who submitted the head revision for review, while it is in review. */
   submittedBy: string | null;
   /** Reviewers whose approval of the head revision still stands. */
@@ -88,6 +90,12 @@ export function checkDecision(state: GateState, decision: Decision, reviewer: Re
   if (decision !== 'approved') return null;
   if (state.recentAuthors.includes(reviewer.username)) {
     return { code: 'four_eyes', message: `You edited this plan since its last approval; someone else must approve revision ${state.headRevision}.` };
+  }
+  if (state.resourceEditors.includes(reviewer.username)) {
+    return {
+      code: 'four_eyes',
+      message: `You changed a registry resource this plan routes to since its last approval; someone else must approve revision ${state.headRevision}.`,
+    };
   }
   if (reviewer.username === state.submittedBy) {
     return { code: 'four_eyes', message: `You submitted revision ${state.headRevision} for review; someone else must approve it.` };

@@ -8,7 +8,9 @@ import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { createPlan, getPlan, getRevisions, savePlan } from '../plans/plan-service';
 import { deleteResource, putResource, replaceRegistry } from '../registry/registry-service';
 import { refusal } from '../test-support';
-import { decide, getApprovedPlan, registryNotice, submitForReview } from './approval-service';
+import { getRegistry } from '../registry/registry-service';
+import { decide, getApprovedPlan, getGate, submitForReview } from './approval-service';
+import { registryNotice } from './registry-binding';
 
 // What an approval binds: the plan document and the registry resources it routes to; what
 // does not void it (moving nodes); who may never give it (service accounts, recent authors).
@@ -84,7 +86,7 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
     expect([stale.status, stale.code, stale.extra?.reason]).toEqual([409, 'stale', 'registry_changed']);
     expect(stale.extra?.resources).toEqual([{ kind: 'tools', key: 'http_get', change: 'changed' }]);
     expect((await getPlan(db(), edited.id)).status).toBe('draft');
-    expect(await registryNotice(db(), edited.id)).toMatchObject({ approvedRevision: 1, changes: [{ kind: 'tools', key: 'http_get', change: 'changed' }] });
+    expect(await registryNotice(db(), edited.id, await getRegistry(db()))).toMatchObject({ approvedRevision: 1, changes: [{ kind: 'tools', key: 'http_get', change: 'changed' }] });
 
     await deleteResource(db(), 'dsl_workflows', 'etl', 'mallory');
     const gone = await refusal(getApprovedPlan(db(), removed.id));
@@ -146,6 +148,46 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
       if (previous === undefined) delete process.env.PLANGATE_REQUIRED_APPROVALS;
       else process.env.PLANGATE_REQUIRED_APPROVALS = previous;
     }
+  });
+
+  it('refuses the author, and whoever changed a resource it routes to, after a registry change voided the approval', async () => {
+    await replaceRegistry(db(), registry, 'admin');
+    const author = who('mallory', 'approver');
+    const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Rewired by its author', plan }), author.username);
+    await submitForReview(db(), created.id, {}, editor);
+    const claim = { revision: 1, content_hash: created.content_hash, comment: '' };
+    await decide(db(), created.id, 'approved', claim, approver);
+    await putResource(db(), 'tools', 'http_get', { ...registry.tools[0], description: 'Now something else' }, 'carol');
+    await submitForReview(db(), created.id, {}, editor);
+    const own = await refusal(decide(db(), created.id, 'approved', claim, author));
+    expect([own.status, own.extra?.reason]).toEqual([403, 'four_eyes']);
+    const rewirer = await refusal(decide(db(), created.id, 'approved', claim, who('carol', 'approver')));
+    expect([rewirer.status, rewirer.message]).toEqual([403, 'You changed a registry resource this plan routes to since its last approval; someone else must approve revision 1.']);
+    expect((await decide(db(), created.id, 'approved', claim, approver2)).status).toBe('approved');
+    expect((await getApprovedPlan(db(), created.id)).approvals.map((a) => a.reviewer)).toEqual(['bob']);
+  });
+
+  it('never deadlocks a registry write against saves of the plans it voids', async () => {
+    await replaceRegistry(db(), registry, 'admin');
+    const plans = await Promise.all([1, 2, 3].map((n) => approved(`Racing ${n}`)));
+    for (let round = 0; round < 5; round++) {
+      const heads = await Promise.all(plans.map(({ id }) => getPlan(db(), id)));
+      const outcomes = await Promise.allSettled([
+        putResource(db(), 'tools', 'http_get', { ...registry.tools[0], description: `round ${round}` }, 'admin'),
+        ...heads.map((head) => savePlan(db(), head.id, SavePlanRequest.parse({ base_revision: head.revision, plan: { ...plan, status: `round ${round}` } }), editor.username)),
+      ]);
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+    }
+  });
+
+  it('tells API approvers the resources hash to pin', async () => {
+    await replaceRegistry(db(), registry, 'admin');
+    const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Pinned', plan }), editor.username);
+    await submitForReview(db(), created.id, {}, editor);
+    const gate = await getGate(db(), created.id);
+    expect(gate.resources_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const decided = await decide(db(), created.id, 'approved', { revision: 1, content_hash: created.content_hash, comment: '', resources_hash: gate.resources_hash! }, approver);
+    expect(decided.review.resources_hash).toBe(gate.resources_hash);
   });
 
   it('refuses to hand off a revision body edited in the database after approval', async () => {

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { ApprovedResponse, DecisionRequest, GateResponse, Review, SubmitRequest } from '@/lib/api/gate-schemas';
 import type { PlanStatus } from '@/lib/api/schemas';
-import { ResourceSnapshot, diffSnapshots, resolveTargets, resourcesHash, snapshotResources, type ResourceChange } from '@/lib/approval/approved-resources';
+import { ResourceSnapshot, diffSnapshots, resourcesHash, snapshotResources, type ResourceChange } from '@/lib/approval/approved-resources';
 import { checkDecision, checkSubmit, requiredApprovals, statusAfter, type Decision, type GateState, type Refusal } from '@/lib/approval/gate';
 import { PlanDocument, contentHash } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
@@ -11,10 +11,12 @@ import { appendAudit, auditEventOf, listPlanAudit, verifyPlanRevision } from '..
 import { reviewDigest } from '../audit/digests';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
-import { auditEvents, dryRuns, planReviews, planRevisions, plans } from '../db/schema';
+import { dryRuns, planReviews, planRevisions, plans } from '../db/schema';
 import { getRegistry } from '../registry/registry-service';
 import { AppError, notFound } from '../errors';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
+import { recentEditors } from './recent-editors';
+import { lockRegistryForDecision, registryNotice, resourceChangesSince } from './registry-binding';
 
 // Every gate transition is one transaction that first locks the plan row. Saves take the
 // same lock (their guarded UPDATE), so a decision and a new revision never interleave:
@@ -82,25 +84,25 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
     .select()
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
-  const document = PlanDocument.parse(head.body);
+  const parsed = PlanDocument.safeParse(head?.body);
+  if (!parsed.success) throw integrity(`revision ${plan.headRevision} is missing or its stored body is not a valid plan document`);
+  const document = parsed.data;
   const registry = await getRegistry(tx);
   const validation = withTitleIssue(await validatePlanAsync(document.plan, registry, document.subgraphs), plan.title);
   const approvals = await liveApprovals(tx, id, plan.contentRevision);
-  const since = (await lastFullyApprovedRevision(tx, id)) ?? 0;
-  const authors = await tx
-    .selectDistinct({ author: planRevisions.author })
-    .from(planRevisions)
-    .where(and(eq(planRevisions.planId, id), gt(planRevisions.revision, since)));
+  const resources = snapshotResources(document.plan.planned_tasks, registry);
+  const editors = await recentEditors(tx, plan, resources);
   return {
     validation,
-    resources: snapshotResources(document.plan.planned_tasks, registry),
+    resources,
     state: {
       status: plan.status as PlanStatus,
       headRevision: plan.headRevision,
       headContentHash: plan.headContentHash,
       contentRevision: plan.contentRevision,
       errorCount: validation.issues.filter((issue) => issue.severity === 'error').length,
-      recentAuthors: authors.map((row) => row.author),
+      recentAuthors: editors.authors,
+      resourceEditors: editors.resourceEditors,
       submittedBy: plan.submittedBy,
       approvedBy: approvals.map((row) => row.reviewer),
       requiredApprovals: requiredApprovals(),
@@ -160,6 +162,7 @@ export async function submitForReview(db: Database, id: string, claim: SubmitReq
 
 export async function decide(db: Database, id: string, decision: Decision, request: DecisionRequest, principal: Principal) {
   return db.transaction(async (tx) => {
+    await lockRegistryForDecision(tx);
     const { state, validation, resources } = await readGate(tx, id, true);
     const refusal = checkDecision(state, decision, principal, { revision: request.revision, contentHash: request.content_hash });
     if (refusal) refuse(refusal, validation, state);
@@ -231,11 +234,17 @@ export async function getGate(db: Database, id: string): Promise<GateResponse> {
   const [plan] = await db.select().from(plans).where(eq(plans.id, id));
   if (!plan) throw notFound(`Plan "${id}"`);
   const reviews = await db.select().from(planReviews).where(eq(planReviews.planId, id)).orderBy(desc(planReviews.id));
+  const [head] = await db
+    .select({ body: planRevisions.body })
+    .from(planRevisions)
+    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
+  const document = PlanDocument.safeParse(head?.body);
   return {
     id,
     status: plan.status as PlanStatus,
     revision: plan.headRevision,
     content_hash: plan.headContentHash,
+    resources_hash: document.success ? resourcesHash(snapshotResources(document.data.plan.planned_tasks, await getRegistry(db))) : null,
     approvals_required: requiredApprovals(),
     reviews: reviews.map(toReview),
   };
@@ -257,13 +266,6 @@ function registryChanged(approvedRevision: number, changes: ResourceChange[], ex
     undefined,
     { ...extra, reason: 'registry_changed', approved_revision: approvedRevision, resources: changes.map(({ kind, key, change }) => ({ kind, key, change })) },
   );
-}
-
-/** What changed in the registry since `review` bound its resources (empty if nothing did). */
-export function resourceChangesSince(review: Pick<ReviewRow, 'resources'>, registry: Registry): ResourceChange[] | null {
-  const approved = ResourceSnapshot.safeParse(review.resources);
-  if (!approved.success) return null;
-  return diffSnapshots(approved.data, resolveTargets(approved.data.targets, registry));
 }
 
 /**
@@ -289,9 +291,8 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
         .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved')))
         .orderBy(desc(planReviews.id))
         .limit(1);
-      if (lastApproval?.supersededReason === 'registry_changed' && lastApproval.contentHash === plan.headContentHash) {
-        throw registryChanged(lastApproval.revision, resourceChangesSince(lastApproval, await getRegistry(tx)) ?? [], extra);
-      }
+      const notice = await registryNotice(tx, id, await getRegistry(tx));
+      if (notice) throw registryChanged(notice.approvedRevision, notice.changes, extra);
       if (lastApproval && lastApproval.revision < plan.contentRevision) {
         throw new AppError(
           'stale',
@@ -316,6 +317,7 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
       .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
     // The hash is recomputed from the stored body, never taken from a column: a body edited
     // in the database after approval is refused, not handed over.
+    if (!head) throw integrity(`revision ${plan.headRevision} is missing`, { revision: plan.headRevision });
     const raw = (head.body ?? {}) as Partial<Record<'plan' | 'job' | 'subgraphs', unknown>>;
     const document = PlanDocument.safeParse(head.body);
     if (!document.success) throw integrity(`revision ${head.revision}'s stored body is not a valid plan document`);
@@ -353,57 +355,6 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
   });
 }
 
-/**
- * The newest revision that reached full approval (its plan turned `approved`). Partial
- * approvals, and approvals voided before the count was reached, do not count: four-eyes
- * looks at every author since a plan was last really approved.
- */
-async function lastFullyApprovedRevision(db: Database, id: string): Promise<number | null> {
-  const [row] = await db
-    .select({ revision: sql<number | null>`max(${auditEvents.revision})` })
-    .from(auditEvents)
-    .where(and(eq(auditEvents.planId, id), eq(auditEvents.kind, 'approved'), sql`${auditEvents.detail}->>'status' = 'approved'`));
-  return row?.revision ?? null;
-}
-
-/**
- * Voids approvals whose registry resources changed: called inside every registry write's
- * transaction with the registry as it now is. Plans none of whose approved resources
- * changed are left alone.
- */
-export async function voidApprovalsOnRegistryChange(tx: Database, registry: Registry, actor: string): Promise<string[]> {
-  const standing = await tx
-    .select()
-    .from(planReviews)
-    .where(and(eq(planReviews.decision, 'approved'), isNull(planReviews.supersededAt)))
-    .orderBy(asc(planReviews.id));
-  const voidedPlans: string[] = [];
-  for (const review of standing) {
-    const changes = resourceChangesSince(review, registry);
-    if (changes && !changes.length) continue;
-    await tx.select({ id: plans.id }).from(plans).where(eq(plans.id, review.planId)).for('update');
-    await tx
-      .update(planReviews)
-      .set({ supersededAt: sql`clock_timestamp()`, supersededReason: 'registry_changed' })
-      .where(eq(planReviews.id, review.id));
-    await tx.update(plans).set({ status: 'draft', submittedBy: null }).where(and(eq(plans.id, review.planId), inArray(plans.status, ['approved', 'in_review'])));
-    await appendAudit(tx, {
-      kind: 'superseded',
-      actor,
-      planId: review.planId,
-      revision: review.revision,
-      contentHash: review.contentHash,
-      detail: {
-        review_id: review.id,
-        reviewer: review.reviewer,
-        by_registry_change: (changes ?? []).map(({ kind, key, change }) => ({ kind, key, change })),
-      },
-    });
-    if (!voidedPlans.includes(review.planId)) voidedPlans.push(review.planId);
-  }
-  return voidedPlans;
-}
-
 /** The newest revision that was ever approved (superseded or not), for "diff since last approval". */
 export async function lastApprovedRevision(db: Database, id: string): Promise<number | null> {
   const [row] = await db
@@ -430,44 +381,3 @@ export async function planAudit(db: Database, id: string) {
   return (await listPlanAudit(db, id)).map(auditEventOf);
 }
 
-export interface RegistryNotice {
-  /** The revision whose approval the registry change voided. */
-  approvedRevision: number;
-  changes: ResourceChange[];
-}
-
-/**
- * When the head's content was approved and then a registry change voided that approval:
- * which resources changed. Null otherwise. For the plan's pages, which say why it is back
- * in draft.
- */
-export async function registryNotice(db: Database, id: string): Promise<RegistryNotice | null> {
-  checkPlanId(id);
-  const [plan] = await db.select().from(plans).where(eq(plans.id, id));
-  if (!plan || plan.status === 'approved') return null;
-  const [last] = await db
-    .select()
-    .from(planReviews)
-    .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved')))
-    .orderBy(desc(planReviews.id))
-    .limit(1);
-  if (!last || last.supersededReason !== 'registry_changed' || last.contentHash !== plan.headContentHash) return null;
-  return { approvedRevision: last.revision, changes: resourceChangesSince(last, await getRegistry(db)) ?? [] };
-}
-
-/**
- * The registry resources the head routes to against those the newest approval (standing or
- * not) bound: what a reviewer must look at besides the plan's own diff. Null when the plan
- * was never approved with bound resources.
- */
-export async function resourceChangesSinceLastApproval(db: Database, id: string, current: ResourceSnapshot): Promise<RegistryNotice | null> {
-  const [last] = await db
-    .select()
-    .from(planReviews)
-    .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved')))
-    .orderBy(desc(planReviews.id))
-    .limit(1);
-  const approved = ResourceSnapshot.safeParse(last?.resources);
-  if (!last || !approved.success) return null;
-  return { approvedRevision: last.revision, changes: diffSnapshots(approved.data, current) };
-}

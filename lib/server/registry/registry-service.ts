@@ -1,6 +1,6 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { DEMO_REGISTRY, RESOURCE_KINDS, RESOURCE_SCHEMAS, STORED_RESOURCE_SCHEMAS, Registry, duplicateKeys, resourceKey, type Resource, type ResourceKind } from '@/lib/registry';
-import { voidApprovalsOnRegistryChange } from '../approval/approval-service';
+import { lockRegistryForWrite, voidApprovalsOnRegistryChange } from '../approval/registry-binding';
 import { appendAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { registryResources } from '../db/schema';
@@ -8,8 +8,8 @@ import { AppError, fromZodError, notFound } from '../errors';
 
 // The registry is read whole (it is small: tens to hundreds of resources) and written
 // one resource at a time or replaced whole by an import, each in one audited transaction.
-// Approvals cover the resources a plan routes to, so every write ends by voiding the
-// approvals whose resources it changed, in the same transaction.
+// Approvals cover the resources a plan routes to, so every write voids the approvals whose
+// resources it changed, in the same transaction, holding the registry lock decisions wait on.
 
 export async function getRegistry(db: Database): Promise<Registry> {
   const rows = await db.select().from(registryResources).orderBy(asc(registryResources.kind), asc(registryResources.key));
@@ -37,15 +37,16 @@ export async function replaceRegistry(db: Database, input: unknown, actor: strin
   const duplicates = duplicateKeys(parsed.data);
   if (duplicates.length) throw new AppError('bad_request', 400, `The registry names a resource twice: ${duplicates.slice(0, 10).join('; ')}`);
   await db.transaction(async (tx) => {
+    await lockRegistryForWrite(tx);
     await tx.delete(registryResources);
     const rows = rowsOf(parsed.data);
     if (rows.length) await tx.insert(registryResources).values(rows);
+    await voidApprovalsOnRegistryChange(tx, await getRegistry(tx), actor);
     await appendAudit(tx, {
       kind: 'registry_changed',
       actor,
       detail: { action: 'replaced', counts: Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, parsed.data[kind].length])) },
     });
-    await voidApprovalsOnRegistryChange(tx, await getRegistry(tx), actor);
   });
   return parsed.data;
 }
@@ -66,26 +67,28 @@ export async function putResource(db: Database, kind: ResourceKind, key: string,
     throw new AppError('bad_request', 400, `The resource is "${resourceKey(resource)}" but the path names "${key.slice(0, 200)}"`);
   }
   await db.transaction(async (tx) => {
+    await lockRegistryForWrite(tx);
     const body = resource as Record<string, unknown>;
     await tx
       .insert(registryResources)
       .values({ kind, key, body })
       .onConflictDoUpdate({ target: [registryResources.kind, registryResources.key], set: { body, updatedAt: new Date() } });
-    await appendAudit(tx, { kind: 'registry_changed', actor, detail: { action: 'put', resource_kind: kind, key } });
     await voidApprovalsOnRegistryChange(tx, await getRegistry(tx), actor);
+    await appendAudit(tx, { kind: 'registry_changed', actor, detail: { action: 'put', resource_kind: kind, key } });
   });
   return resource;
 }
 
 export async function deleteResource(db: Database, kind: ResourceKind, key: string, actor: string): Promise<void> {
   await db.transaction(async (tx) => {
+    await lockRegistryForWrite(tx);
     const deleted = await tx
       .delete(registryResources)
       .where(and(eq(registryResources.kind, kind), eq(registryResources.key, key)))
       .returning({ key: registryResources.key });
     if (!deleted.length) throw notFound(`${kind} "${key.slice(0, 200)}"`);
-    await appendAudit(tx, { kind: 'registry_changed', actor, detail: { action: 'deleted', resource_kind: kind, key } });
     await voidApprovalsOnRegistryChange(tx, await getRegistry(tx), actor);
+    await appendAudit(tx, { kind: 'registry_changed', actor, detail: { action: 'deleted', resource_kind: kind, key } });
   });
 }
 
