@@ -1,10 +1,9 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { ApprovedResponse, DecisionRequest, GateResponse, Review, SubmitRequest } from '@/lib/api/gate-schemas';
 import type { PlanStatus } from '@/lib/api/schemas';
 import { ResourceSnapshot, diffSnapshots, resourcesHash, snapshotResources, type ResourceChange } from '@/lib/approval/approved-resources';
 import { checkDecision, checkSubmit, requiredApprovals, statusAfter, type Decision, type GateState, type Refusal } from '@/lib/approval/gate';
 import { PlanDocument, contentHash } from '@/lib/plan';
-import type { Registry } from '@/lib/registry';
 import { validatePlanAsync, type ValidationResult } from '@/lib/validate';
 import type { z } from 'zod';
 import { appendAudit, auditEventOf, listPlanAudit, verifyPlanRevision } from '../audit/audit-log';
@@ -16,7 +15,7 @@ import { getRegistry } from '../registry/registry-service';
 import { AppError, notFound } from '../errors';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
 import { recentEditors } from './recent-editors';
-import { lockRegistryForDecision, registryNotice, resourceChangesSince } from './registry-binding';
+import { lockRegistryForDecision, registryNotice } from './registry-binding';
 
 // Every gate transition is one transaction that first locks the plan row. Saves take the
 // same lock (their guarded UPDATE), so a decision and a new revision never interleave:
