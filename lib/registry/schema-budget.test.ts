@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentResource, DslResource, RESOURCE_SCHEMAS, Registry, STORED_RESOURCE_SCHEMAS, ToolResource } from './schema';
+import { DEMO_REGISTRY } from './demo-registry';
 import { SCHEMA_LIMITS, schemaComplexityProblem } from './schema-budget';
 import { MAX_CHECK_MESSAGE_CHARS, schemaChecker } from './schema-checker';
 
@@ -50,7 +51,78 @@ describe('schemaComplexityProblem', () => {
   });
 });
 
+describe('string and size limits', () => {
+  const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+  // A schema whose JSON is exactly `total` bytes, with escapes, 2-, 3- and 4-byte characters and a lone surrogate.
+  const schemaOfBytes = (total: number) => {
+    const mixed = `é"\\\n\u0001€😀\ud800${'ab'.repeat(4_000)}`;
+    const schema = { description: '', examples: Array.from({ length: 32 }, () => mixed) };
+    schema.description = 'a'.repeat(total - jsonBytes(schema));
+    return schema;
+  };
+
+  it('accepts strings of 10,000 characters and a schema of exactly 256 kB of JSON', () => {
+    const s = 'x'.repeat(SCHEMA_LIMITS.maxStringChars);
+    expect(schemaComplexityProblem({ const: s, default: s, enum: [s], examples: [s], description: s, properties: { [s]: { type: 'string' } } })).toBeNull();
+    const exact = schemaOfBytes(SCHEMA_LIMITS.maxSchemaBytes);
+    expect(jsonBytes(exact)).toBe(256 * 1024);
+    expect(schemaComplexityProblem(exact)).toBeNull();
+  });
+
+  it('refuses a string over 10,000 characters, naming the limit and the path', () => {
+    const problem = schemaComplexityProblem({ type: 'object', properties: { id: { const: 'x'.repeat(9_000_000) } } }, ['output_schema']);
+    expect(problem).toMatchObject({ limit: 'maxStringChars', path: ['output_schema', 'properties', 'id', 'const'] });
+    expect(problem!.message).toBe('A string has 9,000,000 characters; the limit is 10,000 (at output_schema.properties.id.const)');
+    expect(schemaComplexityProblem({ enum: ['a', 'b', 'x'.repeat(10_001)] })).toMatchObject({ limit: 'maxStringChars', path: ['enum', 2] });
+    expect(schemaComplexityProblem({ default: 'x'.repeat(10_001) })).toMatchObject({ limit: 'maxStringChars', path: ['default'] });
+    expect(schemaComplexityProblem({ examples: [{ a: 'x'.repeat(10_001) }] })).toMatchObject({ limit: 'maxStringChars', path: ['examples', 0, 'a'] });
+    expect(schemaComplexityProblem({ properties: { a: { description: 'x'.repeat(10_001) } } })!.message).toBe(
+      'A string has 10,001 characters; the limit is 10,000 (at properties.a.description)',
+    );
+  });
+
+  it('refuses a key over 10,000 characters at the object holding it, and shortens long keys in messages', () => {
+    const key = 'k'.repeat(20_000);
+    const problem = schemaComplexityProblem({ properties: { [key]: { type: 'string' } } });
+    expect(problem).toMatchObject({ limit: 'maxStringChars', path: ['properties'] });
+    expect(problem!.message).toBe('A key has 20,000 characters; the limit is 10,000 (at properties)');
+    const long = 'k'.repeat(5_000);
+    const deeper = schemaComplexityProblem({ properties: { [long]: { const: 'x'.repeat(10_001) } } });
+    expect(deeper!.path).toEqual(['properties', long, 'const']);
+    expect(deeper!.message).toBe(`A string has 10,001 characters; the limit is 10,000 (at properties.${'k'.repeat(100)}….const)`);
+  });
+
+  it('refuses a schema over 256 kB of JSON, at the value that passes the limit', () => {
+    const over = schemaOfBytes(SCHEMA_LIMITS.maxSchemaBytes + 1);
+    const problem = schemaComplexityProblem(over);
+    expect(problem).toMatchObject({ limit: 'maxSchemaBytes' });
+    expect(problem!.reason).toBe('The schema is over 256 kB of JSON once this is counted; the limit is 256 kB');
+    // 40 descriptions of 8,000 characters: each within the string limit, 320 kB in all.
+    const many = { type: 'object', properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p${i}`, { type: 'string', description: 'd'.repeat(8_000) }])) };
+    const problem2 = schemaComplexityProblem(many, ['input_schema']);
+    expect(problem2).toMatchObject({ limit: 'maxSchemaBytes', path: ['input_schema', 'properties', 'p32', 'description'] });
+    expect(problem2!.message).toBe('The schema is over 256 kB of JSON once this is counted; the limit is 256 kB (at input_schema.properties.p32.description)');
+  });
+});
+
 describe('registry writes', () => {
+  it('refuse a 9 MB const and a schema over 256 kB with the limit and the path', () => {
+    const result = ToolResource.safeParse({ id: 't', output_schema: { type: 'object', properties: { x: { const: 'x'.repeat(9 * 1024 * 1024) } } } });
+    expect(result.error!.issues[0]).toMatchObject({ path: ['output_schema', 'properties', 'x', 'const'], message: 'A string has 9,437,184 characters; the limit is 10,000' });
+    const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p${i}`, { type: 'string', description: 'd'.repeat(8_000) }])) };
+    expect(ToolResource.safeParse(tool(big)).error!.issues[0]).toMatchObject({ path: ['input_schema', 'properties', 'p', 'properties', 'p32', 'description'] });
+    expect(STORED_RESOURCE_SCHEMAS.tools.safeParse({ id: 't', output_schema: { const: 'x'.repeat(100_000) } }).success).toBe(true);
+    expect(schemaChecker({ const: 'x'.repeat(100_000) })).toBeNull();
+  });
+
+  it('accept every schema of the demo registry', () => {
+    for (const kind of ['agents', 'tools', 'functions', 'dsl'] as const) {
+      for (const resource of (DEMO_REGISTRY as Record<string, Array<Record<string, unknown>>>)[kind] ?? []) {
+        for (const field of ['input_schema', 'output_schema']) if (resource[field]) expect(schemaComplexityProblem(resource[field], [field])).toBeNull();
+      }
+    }
+  });
+
   it('refuse an over-budget input or output schema with the limit and its path', () => {
     const result = ToolResource.safeParse(tool(enumOf(5_000)));
     expect(result.success).toBe(false);
