@@ -3,16 +3,26 @@ import { STEP_TEMPLATE, evaluateStepPath, executionKind, stepResolver, type Plan
 import type { Registry } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import { storedStage2 } from '@/lib/planning/planning-types';
-import { mockOutput } from './mock-output';
+import { jsonBytesWithin, mockOutput, type MockOutput } from './mock-output';
 import type { ConvertorOutcome } from './sandbox/run-convertor';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
+// A cycle (dry-run.ts calls simulateDataFlow): DRY_RUN_DATA_LIMITS is read only inside simulateDataFlow.
+import { DRY_RUN_DATA_LIMITS } from './dry-run';
 
 // What data would flow in a dry run: each task that runs produces a mock output shaped by
 // its resource's output schema, and each task's inputs are its arguments with templates
 // (${step[i]…}, †state paths) resolved against the mock outputs upstream. What cannot be
 // resolved, or resolves to the wrong type for the tool, is a finding on that task.
+//
+// Nothing here may grow with the plan times the registry: a template such as "a${step[0].x}"
+// copies the value it reads, and 20,000 tasks copying a 9 MB mock value would exhaust the
+// server. So a mock output is at most DRY_RUN_DATA_LIMITS.maxTaskValueBytes (64 kB, what
+// the stored dry run keeps of one value) and is made once per tool; a string built from
+// templates is measured before it is built and left unresolved (null, with a finding) if it
+// would be over 64 kB; and one dry run builds at most MAX_RESOLVED_BYTES_PER_RUN of such
+// text and makes at most MAX_MOCK_BYTES_PER_RUN of mock outputs.
 
-export const FINDING_CODES = ['unresolved_reference', 'type_mismatch', 'convertor_error', 'convertor_timeout', 'convertor_memory', 'convertor_output'] as const;
+export const FINDING_CODES = ['unresolved_reference', 'type_mismatch', 'value_too_large', 'convertor_error', 'convertor_timeout', 'convertor_memory', 'convertor_output'] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
 export interface Finding {
@@ -31,6 +41,16 @@ export const MAX_CONVERTORS = 50;
  * kept add up to this, a later one is a finding and its task keeps its unconverted input.
  */
 export const MAX_CONVERTOR_OUTPUT_BYTES_PER_RUN = 16 * 1024 * 1024;
+/**
+ * UTF-8 bytes of text one dry run may build by resolving templates inside strings
+ * ("a${step[0].x}", and `*` paths, which make new arrays). Once reached, later such
+ * templates are left unresolved (null), with one finding. Each value is also at most
+ * DRY_RUN_DATA_LIMITS.maxTaskValueBytes; what was measured of a value refused for its size
+ * counts too, so the work of measuring is bounded as well.
+ */
+export const MAX_RESOLVED_BYTES_PER_RUN = 32 * 1024 * 1024;
+/** Bytes of mock outputs one dry run makes (each at most maxTaskValueBytes); later tasks get none (null), and an assumption says so. */
+export const MAX_MOCK_BYTES_PER_RUN = 32 * 1024 * 1024;
 /** The data flow yields to the event loop after this long, so one big plan cannot stall the server. */
 const SLICE_MS = 25;
 
@@ -40,6 +60,8 @@ function formatMegabytes(bytes: number): string {
 }
 
 const STATE_PATH = /†state((?:\.[\w-]+)+)/g;
+/** Either template, in one pass: step (groups 1 and 2) or state (group 3). */
+const ANY_TEMPLATE = new RegExp(`${STEP_TEMPLATE.source}|${STATE_PATH.source}`, 'g');
 const WHOLE_STEP = /^\$\{\s*step\[(\d+)\]([^}]*)\}$/;
 const WHOLE_STATE = /^†state((?:\.[\w-]+)+)$/;
 
@@ -47,6 +69,42 @@ export interface DataFlow {
   resolvedInputs: unknown[];
   mockOutputs: unknown[];
   findings: Finding[];
+  /** What the data flow left out or replaced to stay within its limits. */
+  assumptions: string[];
+}
+
+function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/**
+ * The UTF-8 bytes of String(value) if at most `limit`, else -1, without making it: an array
+ * is its items joined by commas (null and undefined as nothing, nested arrays flattened),
+ * an object "[object Object]".
+ */
+function stringBytesWithin(value: unknown, limit: number): number {
+  if (value === null || value === undefined || typeof value !== 'object') {
+    if (typeof value !== 'string') return String(value).length;
+    const bytes = value.length > limit ? -1 : utf8Bytes(value);
+    return bytes <= limit ? bytes : -1;
+  }
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const item = stack.pop();
+    if (Array.isArray(item)) {
+      bytes += Math.max(0, item.length - 1);
+      if (bytes > limit) return -1;
+      for (const element of item) if (element !== null && element !== undefined) stack.push(element);
+    } else if (typeof item === 'string') {
+      if (bytes + item.length > limit) return -1;
+      bytes += utf8Bytes(item);
+    } else {
+      bytes += item && typeof item === 'object' ? '[object Object]'.length : String(item).length;
+    }
+    if (bytes > limit) return -1;
+  }
+  return bytes;
 }
 
 function readState(state: Map<string, unknown>, path: string): { found: boolean; value?: unknown } {
@@ -84,6 +142,29 @@ export async function simulateDataFlow(
   let convertors = 0;
   let convertorBytes = 0;
   let sliceStart = performance.now();
+  const { maxTaskValueBytes } = DRY_RUN_DATA_LIMITS;
+  let resolvedBytes = 0;
+  let resolutionStopped = false;
+  // One mock output per tool (they are the same for every task routed to it), within the budgets.
+  const toolMocks = new Map<object, MockOutput>();
+  let mockBytes = 0;
+  let oversizedMockValues = 0;
+  let cutMocks = 0;
+  let tasksWithoutMock = 0;
+  const makeMock = (task: PlannerTask, target: string | null, outputSchema: unknown, cacheKey: object | undefined): unknown => {
+    const cached = cacheKey && toolMocks.get(cacheKey);
+    if (cached) return cached.value;
+    if (mockBytes >= MAX_MOCK_BYTES_PER_RUN) {
+      tasksWithoutMock += 1;
+      return null;
+    }
+    const made = mockOutput(task.task_id, target, outputSchema, maxTaskValueBytes);
+    mockBytes += made.bytes;
+    oversizedMockValues += made.oversizedValues;
+    if (made.cut) cutMocks += 1;
+    if (cacheKey) toolMocks.set(cacheKey, made);
+    return made.value;
+  };
 
   for (const i of order) {
     if (performance.now() - sliceStart > SLICE_MS) {
@@ -94,7 +175,30 @@ export async function simulateDataFlow(
     if (!ran(i)) continue;
     const finding = (code: FindingCode, message: string) => findings.push({ task_id: task.task_id, code, message });
 
-    const resolveString = (text: string): unknown => {
+    /** Counts `bytes` against the dry run's budget of resolved text; false (and the one finding) once it would pass it. */
+    const spend = (argument: string, bytes: number): boolean => {
+      if (resolvedBytes + bytes > MAX_RESOLVED_BYTES_PER_RUN) {
+        resolutionStopped = true;
+        finding(
+          'value_too_large',
+          `Resolving argument "${argument}" would take the text resolved in this dry run past ${formatMegabytes(MAX_RESOLVED_BYTES_PER_RUN)}, the limit per dry run; it and the later templates inside strings are left unresolved (null)`,
+        );
+        return false;
+      }
+      resolvedBytes += bytes;
+      return true;
+    };
+    /** A value over maxTaskValueBytes: a finding, and what was measured of it counts against the budget too (so measuring is bounded). */
+    const tooLarge = (argument: string, bytes: number): null => {
+      finding(
+        'value_too_large',
+        `The resolved value of argument "${argument}" would be at least ${formatMegabytes(bytes)}; the limit is ${formatMegabytes(maxTaskValueBytes)} per value, so it is left unresolved (null)`,
+      );
+      spend(argument, Math.min(bytes, maxTaskValueBytes + 1));
+      return null;
+    };
+
+    const resolveString = (text: string, argument: string): unknown => {
       const whole = WHOLE_STEP.exec(text);
       const stepValue = (n: number, path: string, raw: string): unknown => {
         const source = stepTask(n);
@@ -109,7 +213,15 @@ export async function simulateDataFlow(
         }
         return result.value;
       };
-      if (whole) return stepValue(Number(whole[1]), whole[2], text);
+      if (whole) {
+        // A plain path reads a part of the mock output as it is; `*` makes a new array, so it is measured.
+        if (!whole[2].includes('*')) return stepValue(Number(whole[1]), whole[2], text);
+        if (resolutionStopped) return null;
+        const value = stepValue(Number(whole[1]), whole[2], text);
+        const bytes = jsonBytesWithin(value, maxTaskValueBytes);
+        if (bytes < 0) return tooLarge(argument, maxTaskValueBytes + 1);
+        return spend(argument, bytes) ? value : null;
+      }
       const wholeState = WHOLE_STATE.exec(text);
       const stateValue = (path: string, raw: string): unknown => {
         const result = readState(state, path);
@@ -120,19 +232,47 @@ export async function simulateDataFlow(
         return raw; // state nobody writes is input the plan expects to find
       };
       if (wholeState) return stateValue(wholeState[1], text);
-      return text
-        .replace(STEP_TEMPLATE, (raw, n: string, path: string) => String(stepValue(Number(n), path, raw)))
-        .replace(STATE_PATH, (raw, path: string) => String(stateValue(path, raw)));
+
+      // Templates inside text: the pieces are measured as they are read, and the string is
+      // built only once it is known to be within maxTaskValueBytes.
+      if (!text.includes('step[') && !text.includes('†state')) return text;
+      const pieces: string[] = [];
+      let bytes = 0;
+      let at = 0;
+      const add = (piece: string): boolean => {
+        if (bytes + piece.length > maxTaskValueBytes) {
+          bytes += piece.length; // at least that many bytes
+          return false;
+        }
+        bytes += utf8Bytes(piece);
+        pieces.push(piece);
+        return bytes <= maxTaskValueBytes;
+      };
+      let found = false;
+      for (const match of text.matchAll(ANY_TEMPLATE)) {
+        if (resolutionStopped) return null;
+        found = true;
+        if (!add(text.slice(at, match.index))) return tooLarge(argument, bytes);
+        const value = match[1] !== undefined ? stepValue(Number(match[1]), match[2], match[0]) : stateValue(match[3], match[0]);
+        if (stringBytesWithin(value, maxTaskValueBytes - bytes) < 0) {
+          return tooLarge(argument, Math.max(maxTaskValueBytes + 1, typeof value === 'string' ? bytes + value.length : 0));
+        }
+        add(typeof value === 'string' ? value : String(value)); // within the limit: measured just above
+        at = match.index + match[0].length;
+      }
+      if (!found) return text;
+      if (!add(text.slice(at))) return tooLarge(argument, bytes);
+      return spend(argument, bytes) ? pieces.join('') : null;
     };
-    const resolve = (value: unknown): unknown => {
-      if (typeof value === 'string') return resolveString(value);
-      if (Array.isArray(value)) return value.map(resolve);
-      if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+    const resolve = (value: unknown, argument: string): unknown => {
+      if (typeof value === 'string') return resolveString(value, argument || '(input)');
+      if (Array.isArray(value)) return value.map((item, i) => resolve(item, `${argument}[${i}]`));
+      if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v, argument ? `${argument}.${k}` : k)]));
       return value;
     };
 
     // A Stage 2 answer is the input the task will actually get; without one, its arguments.
-    let input = resolve(storedStage2(task)?.input_data ?? task.arguments);
+    let input = resolve(storedStage2(task)?.input_data ?? task.arguments, '');
     let converted = false;
     const tool = executionKind(task) === 'tool' && task.tool_id ? tools.get(task.tool_id) : undefined;
 
@@ -173,9 +313,20 @@ export async function simulateDataFlow(
     }
 
     const target = task.tool_id ?? task.agent_id ?? task.function_id;
-    mockOutputs[i] = mockOutput(task.task_id, target, tool?.output_schema);
+    mockOutputs[i] = makeMock(task, target, tool?.output_schema, tool?.output_schema ? tool : undefined);
     const outputPath = (task.parameters as Record<string, unknown>)._outputPath;
     if (typeof outputPath === 'string') for (const path of outputPath.split('||')) state.set(path.trim().replace(/^†state\./, ''), mockOutputs[i]);
   }
-  return { resolvedInputs, mockOutputs, findings };
+  const assumptions: string[] = [];
+  const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+  if (oversizedMockValues) {
+    assumptions.push(
+      `${count(oversizedMockValues, "const, enum or default value of a tool's output schema is", "const, enum or default values of tools' output schemas are")} over ${formatMegabytes(maxTaskValueBytes)} (or nested over 32 levels); the mock outputs are made from the schema's type there instead`,
+    );
+  }
+  if (cutMocks) assumptions.push(`${count(cutMocks, 'mock output is', 'mock outputs are')} cut at ${formatMegabytes(maxTaskValueBytes)}: the rest of it is null or left out`);
+  if (tasksWithoutMock) {
+    assumptions.push(`mock outputs are made up to ${formatMegabytes(MAX_MOCK_BYTES_PER_RUN)} per dry run; ${count(tasksWithoutMock, 'later task has', 'later tasks have')} none (null)`);
+  }
+  return { resolvedInputs, mockOutputs, findings, assumptions };
 }

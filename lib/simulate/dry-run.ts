@@ -191,7 +191,7 @@ export async function dryRun(plan: Pick<TaskData, 'planned_tasks'>, registry: Re
     peak_parallelism: result.peakParallelism,
     utilisation: result.utilisation,
     worker_utilisation: [...busy].map((b) => (result.makespanMs > 0 ? b / result.makespanMs : 0)),
-    assumptions: [...assumptions, ...dataNotes, ...bounded.notes],
+    assumptions: [...assumptions, ...flow.assumptions, ...dataNotes, ...bounded.notes],
     findings: bounded.findings,
     failed_task_ids: tasks.filter((_, i) => result.status[i] === 1).map((t) => t.task_id),
     skipped_task_ids: tasks.filter((_, i) => result.status[i] === 2).map((t) => t.task_id),
