@@ -80,6 +80,34 @@ describe('data flow limits', () => {
     expect(result.tasks[1].resolved_input).toEqual({ note: null });
   });
 
+  it('counts the new arrays `*` paths make against the same 32 MB', async () => {
+    const rows = Array.from({ length: 4_000 }, (_, i) => `row-${String(i).padStart(6, '0')}`); // 52,001 bytes of JSON
+    const registry: Registry = {
+      ...demo,
+      tools: [...demo.tools, STORED_RESOURCE_SCHEMAS.tools.parse({ id: 'big', output_schema: { type: 'object', properties: { list: { const: rows } } } })],
+    };
+    const result = await run(registry, plan(700, '${step[0].list.*}'));
+    expect(Math.floor(MAX_RESOLVED_BYTES_PER_RUN / 52_001)).toBe(645); // the 646th task's array would pass 32 MB
+    expect(tooLarge(result).map((f) => [f.task_id, f.message])).toEqual([
+      ['t646', 'Resolving argument "note" would take the text resolved in this dry run past 32 MB, the limit per dry run; it and the later templates inside strings are left unresolved (null)'],
+    ]);
+    expect(result.tasks[1].resolved_input).toEqual({ note: rows });
+  });
+
+  it('makes at most 32 MB of mock outputs per dry run, and says how many tasks have none', async () => {
+    const text = 'u'.repeat(60_000);
+    const n = 600; // 600 tools, each mock output about 60 kB
+    const registry: Registry = {
+      ...demo,
+      tools: Array.from({ length: n }, (_, i) => STORED_RESOURCE_SCHEMAS.tools.parse({ id: `big${i}`, output_schema: { type: 'object', properties: { x: { const: text } } } })),
+    };
+    const tasks = TaskData.parse({ planned_tasks: Array.from({ length: n }, (_, i) => ({ task_id: `t${i}`, execution_type: 'tool', tool_id: `big${i}` })) }).planned_tasks;
+    const index = buildGraphIndex(tasks);
+    const flow = await simulateDataFlow(tasks, index, topologicalOrder(index)!, () => true, registry);
+    expect(flow.mockOutputs.filter((mock) => mock !== null)).toHaveLength(560);
+    expect(flow.assumptions).toEqual(['mock outputs are made up to 32 MB per dry run; 40 later tasks have none (null)']);
+  });
+
   it('resolves many small references in one argument up to 64 kB, with state paths in the same pass', async () => {
     const tasks: TaskDataInput = {
       planned_tasks: [
