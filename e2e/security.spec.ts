@@ -164,6 +164,47 @@ test('twelve wrong passwords from one client: refused from the 11th on, in words
   await admin.dispose();
 });
 
+test('a browser the user has signed in from is not locked out by a stranger guessing the password', async ({ browser, playwright, baseURL }) => {
+  const admin = await adminApi(playwright, baseURL);
+  const username = `known-${Date.now().toString(36)}`;
+  expect((await admin.post('/api/users', { data: { username, password: 'the-right-password', role: 'viewer' } })).status()).toBe(201);
+  const fresh = { baseURL, storageState: { cookies: [], origins: [] } };
+
+  // The user signs in once: the browser becomes a known device (a signed, long-lived cookie).
+  const own = await browser.newContext(fresh);
+  const ownPage = await own.newPage();
+  await signIn(ownPage, username, 'the-right-password');
+  const device = (await own.cookies()).find((cookie) => cookie.name === `plangate_device_${username}`);
+  expect(device).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+  expect(device!.expires - Date.now() / 1000).toBeGreaterThan(179 * 24 * 60 * 60);
+  await own.clearCookies({ name: /session_token/ });
+
+  // A stranger (no trusted proxy here, so every client shares one address) guesses until refused.
+  const stranger = await browser.newContext(fresh);
+  const strangerPage = await stranger.newPage();
+  await strangerPage.goto('/sign-in');
+  for (let i = 1; i <= 12; i++) {
+    expect(await attemptSignIn(strangerPage, username, `wrong-password-${i}`), `attempt ${i}`).toBeLessThan(500);
+    if (i > 10) await expect(strangerPage.locator('#sign-in-error')).toHaveText(/^Too many failed sign-ins/);
+  }
+  // The stranger's right password waits; the known device signs in at once.
+  await signIn(ownPage, username, 'the-right-password');
+  // The stranger's own device cookie (signed for their own account) is worth nothing under the user's name.
+  const other = `${username}-m`;
+  expect((await admin.post('/api/users', { data: { username: other, password: 'the-other-password', role: 'viewer' } })).status()).toBe(201);
+  await signIn(strangerPage, other, 'the-other-password');
+  const theirs = (await stranger.cookies()).find((cookie) => cookie.name === `plangate_device_${other}`);
+  expect(theirs).toBeTruthy();
+  await stranger.clearCookies({ name: /session_token/ });
+  await stranger.addCookies([{ ...theirs!, name: `plangate_device_${username}` }]);
+  await strangerPage.goto('/sign-in');
+  expect(await attemptSignIn(strangerPage, username, 'the-right-password')).toBeLessThan(500);
+  await expect(strangerPage.locator('#sign-in-error')).toHaveText(/^Too many failed sign-ins/);
+  await own.close();
+  await stranger.close();
+  await admin.dispose();
+});
+
 test('an admin cannot mint a token for an approver, so cannot approve in their name', async ({ browser, playwright, baseURL }) => {
   const admin = await adminApi(playwright, baseURL);
   const approver = `appr-${Date.now().toString(36)}`;

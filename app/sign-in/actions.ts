@@ -1,12 +1,24 @@
 'use server';
 
-import { headers } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { USERNAME_PATTERN } from '@/lib/api/gate-schemas';
 import { safeNext } from '@/lib/auth/safe-next';
 import { checkOrigin } from '@/lib/server/auth/origin';
 import { getAuth } from '@/lib/server/auth/auth';
-import { beginSignInAttempt, clientAddress, retryMessage, signInAborted, signInSucceeded } from '@/lib/server/auth/sign-in-limiter';
+import { authSecret } from '@/lib/server/auth/auth-secret';
+import {
+  beginSignInAttempt,
+  clientAddress,
+  deviceCookieName,
+  deviceCookieOptions,
+  knownDevice,
+  newDeviceId,
+  retryMessage,
+  signDeviceCookie,
+  signInAborted,
+  signInSucceeded,
+} from '@/lib/server/auth/sign-in-limiter';
 import { getDatabase } from '@/lib/server/db/connection';
 
 export interface SignInState {
@@ -52,8 +64,12 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   if (!USERNAME_PATTERN.test(username)) return { error: WRONG, username: typed };
 
   const { db } = await getDatabase();
+  // A browser this user has signed in from before is limited on its own, never by others' guesses.
+  const secret = authSecret();
+  const jar = await cookies();
+  const device = knownDevice(secret, username, jar.get(deviceCookieName(username))?.value);
   // Counted before the (deliberately slow) password check, so parallel guesses cannot all pass.
-  const attempt = await beginSignInAttempt(db, username, clientAddress(requestHeaders));
+  const attempt = await beginSignInAttempt(db, username, clientAddress(requestHeaders), new Date(), device);
   if (!attempt.allowed) return { error: retryMessage(attempt.retryAfterSeconds), username: typed };
   try {
     const auth = await getAuth();
@@ -64,6 +80,8 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
     throw error;
   }
   await signInSucceeded(db, attempt);
+  // Remember (or renew) this browser as a known device of this user.
+  jar.set(deviceCookieName(username), signDeviceCookie(secret, username, device ?? newDeviceId()), deviceCookieOptions());
   redirect(safeNext(form.get('next')));
 }
 

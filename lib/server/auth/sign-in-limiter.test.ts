@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { signInFailures } from '../db/schema';
 import {
+  DEVICE_COOKIE_DAYS,
   PER_CLIENT,
   PER_USER,
   SLOW_INTERVAL_MS,
@@ -10,8 +11,13 @@ import {
   WINDOW_MS,
   beginSignInAttempt,
   clientAddress,
+  deviceCookieName,
+  deviceCookieOptions,
+  knownDevice,
+  newDeviceId,
   pruneSignInFailures,
   retryMessage,
+  signDeviceCookie,
   signInSucceeded,
 } from './sign-in-limiter';
 
@@ -38,6 +44,44 @@ describe('clientAddress', () => {
     expect(retryMessage(1)).toBe('Too many failed sign-ins. Try again in 1 second.');
     expect(retryMessage(30)).toBe('Too many failed sign-ins. Try again in 30 seconds.');
     expect(retryMessage(14 * 60 + 1)).toBe('Too many failed sign-ins. Try again in 15 minutes.');
+  });
+});
+
+describe('known-device cookies', () => {
+  const secret = 's'.repeat(40);
+
+  it('name a device for the user they were signed for, under the server secret', () => {
+    const device = newDeviceId();
+    expect(device).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(newDeviceId()).not.toBe(device);
+    const cookie = signDeviceCookie(secret, 'alice', device);
+    expect(cookie.startsWith(`${device}.`)).toBe(true);
+    expect(knownDevice(secret, 'alice', cookie)).toBe(device);
+  });
+
+  it('ignore a cookie for another user, a forged or altered HMAC, another secret, and junk', () => {
+    const device = newDeviceId();
+    const cookie = signDeviceCookie(secret, 'alice', device);
+    const mac = cookie.slice(device.length + 1);
+    // Mallory's own cookie (she signed in as herself) does nothing for alice.
+    expect(knownDevice(secret, 'mallory', cookie)).toBeNull();
+    expect(knownDevice(secret, 'alice', signDeviceCookie(secret, 'mallory', device))).toBeNull();
+    // A made-up or altered MAC, another device id under alice's MAC, another server's secret.
+    expect(knownDevice(secret, 'alice', `${device}.${'A'.repeat(mac.length)}`)).toBeNull();
+    expect(knownDevice(secret, 'alice', `${device}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`)).toBeNull();
+    expect(knownDevice(secret, 'alice', `${newDeviceId()}.${mac}`)).toBeNull();
+    expect(knownDevice('o'.repeat(40), 'alice', cookie)).toBeNull();
+    for (const junk of [undefined, null, '', device, `.${mac}`, `${device}.`, `short.${mac}`, `${device}.${mac}.x`, 'x'.repeat(500)]) {
+      expect(knownDevice(secret, 'alice', junk), String(junk)).toBeNull();
+    }
+  });
+
+  it('are per username, long-lived, httpOnly, SameSite=Lax, Secure unless PLANGATE_INSECURE_COOKIES=1', () => {
+    expect(deviceCookieName('alice')).toBe('plangate_device_alice');
+    expect(deviceCookieOptions({})).toEqual({ httpOnly: true, secure: true, sameSite: 'lax', path: '/', maxAge: DEVICE_COOKIE_DAYS * 86_400 });
+    expect(DEVICE_COOKIE_DAYS).toBe(180);
+    expect(deviceCookieOptions({ PLANGATE_INSECURE_COOKIES: '1' }).secure).toBe(false);
+    expect(deviceCookieOptions({ PLANGATE_INSECURE_COOKIES: '0' }).secure).toBe(true);
   });
 });
 
@@ -88,6 +132,50 @@ describe.each(testDatabases())('sign-in limiter on $name', (database) => {
     expect(await beginSignInAttempt(db(), 'walter', UNKNOWN_ADDRESS, at(9_500))).toEqual({ allowed: false, retryAfterSeconds: 30 });
     expect((await beginSignInAttempt(db(), 'walter', UNKNOWN_ADDRESS, at(10_000))).allowed).toBe(false);
     expect((await beginSignInAttempt(db(), 'walter', UNKNOWN_ADDRESS, at(9_000 + SLOW_INTERVAL_MS))).allowed).toBe(true);
+  });
+
+  it('never slows a known device down for an attacker who keeps the username at the slow-down', async () => {
+    const device = newDeviceId();
+    // The attacker, with no known address, guesses every 100 ms for a minute: from the 11th
+    // guess on, one attempt per 30 seconds is left for everyone without a device cookie...
+    let allowed = 0;
+    for (let ms = 0; ms < 60_000; ms += 100) {
+      if ((await beginSignInAttempt(db(), 'olivia', UNKNOWN_ADDRESS, at(ms))).allowed) allowed++;
+    }
+    expect(allowed).toBe(PER_CLIENT + 1);
+    expect((await beginSignInAttempt(db(), 'olivia', UNKNOWN_ADDRESS, at(60_050))).allowed).toBe(false);
+    // ...but olivia's own browser signs in at once, every time.
+    for (let i = 0; i < 3; i++) {
+      const attempt = await beginSignInAttempt(db(), 'olivia', UNKNOWN_ADDRESS, at(60_050 + i), device);
+      if (!attempt.allowed) throw new Error('the known device was refused');
+      await signInSucceeded(db(), attempt);
+    }
+    // Its attempts are its own: they do not count towards the per-user slow-down.
+    const keys = await db().select({ key: signInFailures.key }).from(signInFailures).where(like(signInFailures.key, 'olivia|%'));
+    expect(new Set(keys.map((row) => row.key))).toEqual(new Set(['olivia|*']));
+  });
+
+  it('never slows a known device down behind a trusted proxy either, beyond 50 from many addresses', async () => {
+    for (let i = 0; i < PER_USER + 5; i++) await beginSignInAttempt(db(), 'peggy', `10.3.0.${i}`, at(i));
+    expect((await beginSignInAttempt(db(), 'peggy', '10.3.1.1', at(PER_USER + 10))).allowed).toBe(false);
+    expect((await beginSignInAttempt(db(), 'peggy', '10.3.1.1', at(PER_USER + 10), newDeviceId())).allowed).toBe(true);
+  });
+
+  it('limits a known device itself to 10 attempts in the window, and only that device', async () => {
+    const device = newDeviceId();
+    for (let i = 0; i < PER_CLIENT; i++) {
+      expect((await beginSignInAttempt(db(), 'quentin', UNKNOWN_ADDRESS, at(i), device)).allowed).toBe(true);
+    }
+    expect(await beginSignInAttempt(db(), 'quentin', UNKNOWN_ADDRESS, at(PER_CLIENT), device)).toEqual({ allowed: false, retryAfterSeconds: 15 * 60 });
+    // Nor does another address help a device that is out of attempts.
+    expect((await beginSignInAttempt(db(), 'quentin', '10.4.0.1', at(PER_CLIENT), device)).allowed).toBe(false);
+    expect(await db().select({ key: signInFailures.key }).from(signInFailures).where(like(signInFailures.key, 'quentin|%'))).toHaveLength(PER_CLIENT);
+    // Another device of the same user, and attempts without a device, are not affected.
+    expect((await beginSignInAttempt(db(), 'quentin', UNKNOWN_ADDRESS, at(PER_CLIENT), newDeviceId())).allowed).toBe(true);
+    expect((await beginSignInAttempt(db(), 'quentin', UNKNOWN_ADDRESS, at(PER_CLIENT))).allowed).toBe(true);
+    // The same device for another user is another bucket.
+    expect((await beginSignInAttempt(db(), 'rupert', UNKNOWN_ADDRESS, at(PER_CLIENT), device)).allowed).toBe(true);
+    expect((await beginSignInAttempt(db(), 'quentin', UNKNOWN_ADDRESS, at(WINDOW_MS + 1), device)).allowed).toBe(true);
   });
 
   it('prunes records that have left the window', async () => {

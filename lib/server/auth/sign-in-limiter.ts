@@ -1,3 +1,4 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { signInFailures } from '../db/schema';
@@ -18,6 +19,13 @@ import { signInFailures } from '../db/schema';
 // When the client address is not known (no trusted proxy: see clientAddress), every client
 // shares one bucket, and a hard limit there would let anyone lock a user out; so the
 // slow-down applies from the 11th attempt instead: one attempt per 30 seconds.
+//
+// Known devices (OWASP's device cookies): a successful sign-in leaves a long-lived cookie
+// naming a random device id, signed (HMAC) together with the username. An attempt that
+// carries a valid one for its username is counted in that device's own bucket, with the
+// hard per-client limit, and never in the per-user count or its slow-down. So whoever
+// guesses a user's password can slow down devices that user has never signed in from,
+// but cannot lock out one they have.
 
 export const WINDOW_MS = 15 * 60 * 1000;
 export const PER_CLIENT = 10;
@@ -25,6 +33,10 @@ export const PER_USER = 50;
 export const SLOW_INTERVAL_MS = 30 * 1000;
 /** The address of every client when no trusted proxy names it. */
 export const UNKNOWN_ADDRESS = 'direct';
+/** How long a known-device cookie lasts (renewed by every successful sign-in from it). */
+export const DEVICE_COOKIE_DAYS = 180;
+const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+const DEVICE_KEY_CONTEXT = 'plangate known-device cookie v1';
 
 const LOCK_KEY = 7_316_007;
 const PRUNE_EVERY_MS = 60 * 1000;
@@ -32,8 +44,50 @@ let lastPrune = 0;
 
 export type SignInAttempt = { allowed: true; ids: number[] } | { allowed: false; retryAfterSeconds: number };
 
-function keys(username: string, address: string): { client: string; user: string } {
-  return { client: `${username}|${address}`, user: `${username}|*` };
+function keys(username: string, address: string, device: string | null): { client: string; user: string } {
+  return { client: device ? `${username}|device:${device}` : `${username}|${address}`, user: `${username}|*` };
+}
+
+/** The cookie of a known device for `username` (one per username, so a shared browser keeps each). */
+export function deviceCookieName(username: string): string {
+  return `plangate_device_${username}`;
+}
+
+function deviceMac(secret: string, username: string, device: string): string {
+  const key = createHmac('sha256', secret).update(DEVICE_KEY_CONTEXT).digest();
+  return createHmac('sha256', key).update(`${username}\n${device}`).digest('base64url');
+}
+
+/** A new device id: 16 random bytes, base64url. */
+export function newDeviceId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** The cookie value for `device` and `username`: `<device id>.<HMAC-SHA-256 of (username, device id)>`, under a key derived from `secret`. */
+export function signDeviceCookie(secret: string, username: string, device: string): string {
+  return `${device}.${deviceMac(secret, username, device)}`;
+}
+
+/** The device id of a known-device cookie if it is valid for `username` (signed with `secret`), otherwise null. */
+export function knownDevice(secret: string, username: string, value: string | undefined | null): string | null {
+  if (!value || value.length > 200) return null;
+  const dot = value.indexOf('.');
+  const device = value.slice(0, dot);
+  if (dot < 0 || !DEVICE_ID_PATTERN.test(device)) return null;
+  const given = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(deviceMac(secret, username, device));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? device : null;
+}
+
+/** The known-device cookie's attributes: long-lived, httpOnly, Secure unless PLANGATE_INSECURE_COOKIES=1 (as the session's), SameSite=Lax. */
+export function deviceCookieOptions(env: Record<string, string | undefined> = process.env) {
+  return {
+    httpOnly: true,
+    secure: env.PLANGATE_INSECURE_COOKIES !== '1',
+    sameSite: 'lax' as const,
+    path: '/',
+    maxAge: DEVICE_COOKIE_DAYS * 24 * 60 * 60,
+  };
 }
 
 /**
@@ -58,15 +112,24 @@ export function clientAddress(headers: Headers, env: Record<string, string | und
 /**
  * Records a sign-in attempt for `username` from `address`, or refuses it. Call it before
  * checking the password; then call signInSucceeded (or signInAborted) with the result's ids.
+ * `device` is the id of a valid known-device cookie for this username (see knownDevice):
+ * such an attempt is limited in the device's own bucket only (PER_CLIENT per window).
  */
-export async function beginSignInAttempt(db: Database, username: string, address: string, now: Date = new Date()): Promise<SignInAttempt> {
+export async function beginSignInAttempt(
+  db: Database,
+  username: string,
+  address: string,
+  now: Date = new Date(),
+  device: string | null = null,
+): Promise<SignInAttempt> {
   if (now.getTime() - lastPrune > PRUNE_EVERY_MS) {
     lastPrune = now.getTime();
     await pruneSignInFailures(db, now);
   }
-  const { client, user } = keys(username, address);
+  const { client, user } = keys(username, address, device);
   const since = new Date(now.getTime() - WINDOW_MS);
-  const addressKnown = address !== UNKNOWN_ADDRESS;
+  // A known device is its own client, whatever the address.
+  const clientKnown = device !== null || address !== UNKNOWN_ADDRESS;
   return db.transaction(async (tx) => {
     // One decision at a time per username, across instances: count, then record.
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY}, hashtext(${username}))`);
@@ -76,21 +139,22 @@ export async function beginSignInAttempt(db: Database, username: string, address
         .from(signInFailures)
         .where(and(eq(signInFailures.key, key), gt(signInFailures.at, since)))
         .orderBy(signInFailures.at);
-    const byUser = await recent(user);
-    if (addressKnown) {
+    if (clientKnown) {
       const byClient = await recent(client);
       if (byClient.length >= PER_CLIENT) {
         const freeAt = byClient[byClient.length - PER_CLIENT].at.getTime() + WINDOW_MS;
         return { allowed: false as const, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)) };
       }
     }
-    if (byUser.length >= (addressKnown ? PER_USER : PER_CLIENT)) {
+    // A known device is never slowed down by what others do; nor does it count for them.
+    const byUser = device === null ? await recent(user) : [];
+    if (device === null && byUser.length >= (clientKnown ? PER_USER : PER_CLIENT)) {
       const freeAt = byUser[byUser.length - 1].at.getTime() + SLOW_INTERVAL_MS;
       if (freeAt > now.getTime()) return { allowed: false as const, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)) };
     }
     const rows = await tx
       .insert(signInFailures)
-      .values((addressKnown ? [user, client] : [user]).map((key) => ({ key, at: now })))
+      .values((device !== null ? [client] : clientKnown ? [user, client] : [user]).map((key) => ({ key, at: now })))
       .returning({ id: signInFailures.id });
     return { allowed: true as const, ids: rows.map((row) => row.id) };
   });
