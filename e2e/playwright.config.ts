@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,11 @@ if (adminUrl && !process.env.PLANGATE_E2E_DATABASE_URL) {
   });
 }
 const databaseUrl = process.env.PLANGATE_E2E_DATABASE_URL;
+// With DATABASE_URL no instance makes a key (each would make its own): the two PostgreSQL
+// instances are given the same audit key and session secret, as a deployment must.
+process.env.PLANGATE_E2E_AUDIT_KEY ??= randomBytes(32).toString('base64url');
+process.env.PLANGATE_E2E_AUTH_SECRET ??= randomBytes(32).toString('base64url');
+const sharedKeys = { PLANGATE_AUDIT_KEY: process.env.PLANGATE_E2E_AUDIT_KEY, PLANGATE_AUTH_SECRET: process.env.PLANGATE_E2E_AUTH_SECRET };
 
 export const PORTS = { pglite: 3100, postgresA: 3101, postgresB: 3102 } as const;
 
@@ -75,8 +81,12 @@ if (databaseUrl) {
     // A browser too: sign-in is a server action, driven through the real form.
     { name: 'two-instances', testMatch: /two-instances\.spec\.ts$/, use: { ...chromium, extraHTTPHeaders: adminHeaders } },
     { name: 'authorization', testMatch: /authorization\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.postgresA}` } },
+    { name: 'integrity', testMatch: /integrity\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.postgresA}` } },
   );
-  webServer.push(server(PORTS.postgresA, { DATABASE_URL: databaseUrl }), server(PORTS.postgresB, { DATABASE_URL: databaseUrl }));
+  webServer.push(
+    server(PORTS.postgresA, { DATABASE_URL: databaseUrl, ...sharedKeys }),
+    server(PORTS.postgresB, { DATABASE_URL: databaseUrl, ...sharedKeys }),
+  );
 }
 
 export default defineConfig({

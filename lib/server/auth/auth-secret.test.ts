@@ -24,6 +24,15 @@ describe('authSecret', () => {
     expect(() => authSecret({ ...base, PLANGATE_AUTH_SECRET: 'short' })).toThrow(/at least 32/);
     vi.restoreAllMocks();
   });
+
+  it('with DATABASE_URL, is never made: the variable or a placed key file, else an error naming PLANGATE_AUTH_SECRET', () => {
+    const shared = { PLANGATE_KEY_DIR: path.join(scratch, 'shared-keys'), PLANGATE_DATA_DIR: path.join(scratch, 'data'), DATABASE_URL: 'postgres://db.example/p' };
+    expect(() => authSecret(shared)).toThrow(
+      'with DATABASE_URL every instance must share the key: set PLANGATE_AUTH_SECRET (32+ characters) or place auth.key in PLANGATE_KEY_DIR',
+    );
+    expect(authSecret({ ...shared, PLANGATE_AUTH_SECRET: 'p'.repeat(32) })).toBe('p'.repeat(32));
+    expect(authSecret({ ...shared, PLANGATE_KEY_DIR: base.PLANGATE_KEY_DIR })).toHaveLength(43);
+  });
 });
 
 describe.each(testDatabases())('sessions on $name', (database) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 // Plangate's secret keys (the session-signing secret, the audit signing key) never live in
@@ -8,6 +8,11 @@ import path from 'node:path';
 // its environment variable, or else from a file in PLANGATE_KEY_DIR (default `.keys` under
 // the working directory), made on first start with mode 0600. The key directory may never
 // be inside PLANGATE_DATA_DIR, where it would be copied along with the embedded database.
+//
+// With DATABASE_URL (PostgreSQL, possibly many instances behind a load balancer) a key is
+// never made: each host would make its own, and instances would then refuse each other's
+// audit heads and sessions. The key must come from its environment variable or a key
+// file the operator placed; otherwise readOrCreateKey throws, naming both.
 
 const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** Characters of a generated key: 32 random bytes, base64url. */
@@ -22,9 +27,30 @@ function dataDir(env: Env): string {
   return path.resolve(/* turbopackIgnore: true */ process.cwd(), env.PLANGATE_DATA_DIR || '.data');
 }
 
-function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+/**
+ * The path with symbolic links resolved as far as it exists: the real path of its longest
+ * existing ancestor, with the rest appended (a key directory not made yet is still judged
+ * by where it would be).
+ */
+function realPath(target: string): string {
+  const rest: string[] = [];
+  let current = target;
+  for (;;) {
+    try {
+      return path.join(realpathSync(/* turbopackIgnore: true */ current), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return target;
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/** Whether `child` is `parent` or below it. A name starting with two dots (`..keys`) is below. */
+export function isInside(child: string, parent: string): boolean {
+  const relative = path.relative(realPath(parent), realPath(child));
+  return relative === '' || (relative !== '..' && !relative.startsWith('..' + path.sep) && !path.isAbsolute(relative));
 }
 
 /**
@@ -68,11 +94,15 @@ function readKey(file: string): string {
  * does not exist yet. Two processes starting at once agree: the file is created
  * exclusively and the loser reads the winner's key.
  *
+ * With DATABASE_URL set, no key is ever made (every instance must share it): a missing
+ * key file throws an error naming `variable` and the file.
+ *
  * @param name the file name in the key directory, e.g. `auth.key`, `audit.key`
  * @param envValue the value of the key's environment variable, e.g. process.env.PLANGATE_AUDIT_KEY
- * @param env where PLANGATE_KEY_DIR and PLANGATE_DATA_DIR are read (process.env by default)
+ * @param env where PLANGATE_KEY_DIR, PLANGATE_DATA_DIR and DATABASE_URL are read (process.env by default)
+ * @param variable the key's environment variable, for the error message
  */
-export function readOrCreateKey(name: string, envValue: string | undefined, env: Env = process.env): string {
+export function readOrCreateKey(name: string, envValue: string | undefined, env: Env = process.env, variable = 'the key\'s environment variable'): string {
   const fromEnv = envValue?.trim();
   if (fromEnv) return fromEnv;
   const file = keyFilePath(name, env);
@@ -80,6 +110,12 @@ export function readOrCreateKey(name: string, envValue: string | undefined, env:
     return readKey(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (env.DATABASE_URL?.trim()) {
+    throw new Error(
+      `with DATABASE_URL every instance must share the key: set ${variable} (32+ characters) or place ${name} in PLANGATE_KEY_DIR ` +
+        `(looked for ${file}). Plangate does not make keys for a shared database.`,
+    );
   }
   mkdirSync(/* turbopackIgnore: true */ path.dirname(file), { recursive: true, mode: 0o700 });
   const value = randomBytes(GENERATED_BYTES).toString('base64url');
