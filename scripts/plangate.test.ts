@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -82,10 +82,22 @@ describe('plangate CLI', () => {
     expect(truncated.code).toBe(1);
     expect(truncated.stdout).toMatch(/^audit trail BROKEN at event 1: .*truncation/);
 
-    // A trail with no signed head, as one from before signing looks: verify says how to adopt it.
+    // The head deleted from a trail that has been signed (the key directory's audit.signed
+    // marker says so): tampering, which a routine adopt does not launder.
     const again = await openDatabase({ kind: 'pglite', dataDir: env.PLANGATE_DATA_DIR });
     await again.db.execute(sql`delete from audit_head`);
     await again.close();
+    const marker = path.join(env.PLANGATE_KEY_DIR, 'audit.signed');
+    expect(existsSync(marker)).toBe(true);
+    const deleted = await plangateIn(env, 'audit', 'verify');
+    expect(deleted.code).toBe(1);
+    expect(deleted.stdout).toMatch(/^audit trail BROKEN at event 1: .*head row was deleted, which is tampering/);
+    const refused = await plangateIn(env, 'audit', 'adopt');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/^audit trail not adopted: .*tampering.*run again with --replace-head/);
+
+    // A trail with no signed head and no marker, as one from before signing looks: verify says how to adopt it.
+    rmSync(marker);
     const unsigned = await plangateIn(env, 'audit', 'verify');
     expect(unsigned.code).toBe(1);
     expect(unsigned.stdout).toContain('npm run plangate -- audit adopt');

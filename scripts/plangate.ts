@@ -57,7 +57,10 @@ Commands:
       then records an audit_adopted event and signs the head. Whatever was done
       to the trail before that cannot be detected afterwards. --replace-head
       also replaces a head that does not vouch for the trail (e.g. the key was
-      lost); use it only after finding out why verify fails.
+      lost), and is needed too when the head is missing although the trail has
+      been signed (the marker audit.signed in PLANGATE_KEY_DIR exists: the head
+      was deleted, which is tampering); use it only after finding out why
+      verify fails.
   help
       Shows this text.
 

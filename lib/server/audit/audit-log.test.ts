@@ -1,5 +1,8 @@
 import canonicalize from 'canonicalize';
 import { createHash, createHmac } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
@@ -12,6 +15,7 @@ import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { AppError } from '../errors';
 import { createPlan, savePlan } from '../plans/plan-service';
 import { adoptAuditChain, appendAudit, prepareAuditTrail, verifyAudit, verifyPlanRevision, type AuditInput, type AuditRow } from './audit-log';
+import { forgetAuditSignedMarker } from './audit-key';
 import { forgetVerifiedChains } from './audit-verify';
 
 // The attacker of these tests can read and write every table, knows how events are hashed,
@@ -86,6 +90,16 @@ async function rechain(db: Database, from: number): Promise<void> {
   }
 }
 
+/** Each test's key directory, where the first signed append leaves the audit.signed marker. */
+let keyDir = '';
+const marker = () => path.join(keyDir, 'audit.signed');
+
+/** Makes the trail look like one from before signed heads: no head, and no marker that it was ever signed. */
+function neverSigned(): void {
+  rmSync(marker(), { force: true });
+  forgetAuditSignedMarker();
+}
+
 async function failure(db: Database) {
   const result = await verifyAudit(db);
   expect(result.ok, JSON.stringify(result)).toBe(false);
@@ -102,6 +116,7 @@ describe.each(testDatabases())('audit log on $name', (database) => {
   afterAll(() => {
     vi.unstubAllEnvs();
     vi.restoreAllMocks();
+    if (keyDir) rmSync(path.dirname(keyDir), { recursive: true, force: true });
   });
 
   // One chain per database: each test starts from an empty trail and no plans.
@@ -112,6 +127,10 @@ describe.each(testDatabases())('audit log on $name', (database) => {
     await db().execute(sql`delete from audit_events`);
     await db().execute(sql`delete from audit_head`);
     forgetVerifiedChains();
+    if (keyDir) rmSync(path.dirname(keyDir), { recursive: true, force: true });
+    keyDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'plangate-audit-log-')), 'keys');
+    vi.stubEnv('PLANGATE_KEY_DIR', keyDir);
+    forgetAuditSignedMarker();
   });
 
   /**
@@ -249,12 +268,42 @@ describe.each(testDatabases())('audit log on $name', (database) => {
       expect(await verifyAudit(db())).toMatchObject({ ok: true });
     });
 
-    it('a missing head', async () => {
+    it('a missing head: deleted, since the trail has been signed (the audit.signed marker)', async () => {
+      expect(existsSync(marker())).toBe(false);
       const rows = await appendEvents(db());
+      expect(existsSync(marker())).toBe(true);
       await db().execute(sql`delete from audit_head`);
       const result = await failure(db());
       expect(result).toMatchObject({ problem: 'no_head', seq: rows[3].seq });
-      expect(result.reason).toMatch(/audit adopt/);
+      expect(result.reason).toMatch(/head row was deleted, which is tampering/);
+      expect(result.reason).toContain(marker());
+      expect(result.reason).toMatch(/audit adopt --replace-head/);
+      // Another process (no in-process flag) finds the marker file just the same.
+      forgetAuditSignedMarker();
+      expect((await failure(db())).reason).toMatch(/tampering/);
+    });
+
+    it('a deleted head is not laundered: appends refuse, and adopting needs --replace-head', async () => {
+      const rows = await appendEvents(db());
+      await db().execute(sql`update audit_events set actor = 'mallory' where seq = ${rows[1].seq}`);
+      await rechain(db(), rows[0].seq);
+      await db().execute(sql`delete from audit_head`);
+      forgetAuditSignedMarker();
+      const refused = await db().transaction((tx) => appendAudit(tx, EVENTS[0])).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused).toMatchObject({ code: 'integrity', status: 409, extra: { reason: 'no_head' } });
+      expect((refused as AppError).message).toMatch(/tampering/);
+      expect(await events(db())).toHaveLength(rows.length);
+      expect(await db().select().from(auditHead)).toEqual([]);
+      // The routine adopt is refused; only an operator who has looked into it replaces the head.
+      const adopt = await adoptAuditChain(db(), { actor: 'cli' });
+      expect(adopt).toMatchObject({ adopted: false, reason: expect.stringMatching(/tampering.*--replace-head/s) });
+      expect((await failure(db())).problem).toBe('no_head');
+      vi.mocked(console.warn).mockClear();
+      expect(await prepareAuditTrail(db())).toBe('no_head');
+      expect(console.warn).toHaveBeenCalledWith(expect.stringMatching(/fails its check.*tampering/s));
+      expect(await adoptAuditChain(db(), { actor: 'cli', replaceHead: true })).toMatchObject({ adopted: true, trustedUpTo: rows[3].seq });
+      expect(await verifyAudit(db())).toMatchObject({ ok: true });
     });
 
     it('an old head put back over a truncated chain, once this process has seen it further', async () => {
@@ -410,6 +459,7 @@ describe.each(testDatabases())('audit log on $name', (database) => {
     it('is extended unsigned, fails verification until adopted, and verifies after adoption', async () => {
       const rows = await appendEvents(db());
       await db().execute(sql`delete from audit_head`);
+      neverSigned();
       const later = await db().transaction((tx) => appendAudit(tx, EVENTS[2]));
       expect(await db().select().from(auditHead)).toEqual([]);
       expect((await failure(db())).problem).toBe('no_head');
@@ -420,6 +470,8 @@ describe.each(testDatabases())('audit log on $name', (database) => {
       const [adopted] = (await events(db())).slice(-1);
       expect(adopted).toMatchObject({ kind: 'audit_adopted', actor: 'cli', detail: { trusted_up_to: later.seq, problem: 'no_head' } });
       expect(await adoptAuditChain(db(), { actor: 'cli' })).toMatchObject({ adopted: false, reason: expect.stringMatching(/already signed/) });
+      // The adopted head is signed: from now on a missing head is tampering.
+      expect(existsSync(marker())).toBe(true);
     });
 
     it('is named at start-up, with how to adopt it', async () => {
@@ -427,6 +479,7 @@ describe.each(testDatabases())('audit log on $name', (database) => {
       await appendEvents(db());
       expect(await prepareAuditTrail(db())).toBeNull();
       await db().execute(sql`delete from audit_head`);
+      neverSigned();
       vi.mocked(console.warn).mockClear();
       expect(await prepareAuditTrail(db())).toBe('no_head');
       expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('npm run plangate -- audit adopt'));
@@ -435,6 +488,7 @@ describe.each(testDatabases())('audit log on $name', (database) => {
     it('is not adopted when the chain itself is broken', async () => {
       const rows = await appendEvents(db());
       await db().execute(sql`delete from audit_head`);
+      neverSigned();
       await db().execute(sql`update audit_events set actor = 'mallory' where seq = ${rows[1].seq}`);
       expect(await adoptAuditChain(db(), { actor: 'cli' })).toMatchObject({ adopted: false, reason: expect.stringMatching(/broken/) });
     });
