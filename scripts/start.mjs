@@ -11,7 +11,8 @@ import { ensureBuild, ensureInstall, root } from './lib/setup.mjs';
   const dataDir = path.resolve(root, process.env.PLANGATE_DATA_DIR || '.data');
   const keyDir = path.resolve(root, process.env.PLANGATE_KEY_DIR || '.keys');
   const relative = path.relative(dataDir, keyDir);
-  if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
+  const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  if (relative === '' || !outside) {
     console.error(`PLANGATE_KEY_DIR (${keyDir}) is inside PLANGATE_DATA_DIR (${dataDir}); keys must not be stored with the database.`);
     process.exit(1);
   }

@@ -1,7 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// Tests make audit keys and the "trail is signed" marker; kept out of the repository's own
+// .keys so a developer's local server never inherits them.
+const keyDir = process.env.PLANGATE_KEY_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'plangate-unit-keys-'));
 
 export default defineConfig({
   root,
@@ -9,6 +15,7 @@ export default defineConfig({
   test: {
     include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
+    env: { PLANGATE_KEY_DIR: keyDir },
     // The repository tests open real databases; one file at a time per worker keeps
     // PGlite start-up and PostgreSQL connections predictable on a 2-core machine.
     testTimeout: 30_000,

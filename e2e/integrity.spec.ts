@@ -1,0 +1,49 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import pg from 'pg';
+import { adminHeaders, signIn } from './auth-support';
+
+// What an attacker with write access to the PostgreSQL database can and cannot do to an
+// approved plan: whatever they change in a stored revision after approval, the hand-off
+// refuses it (409 integrity) instead of giving an executor something nobody approved.
+
+const plan = {
+  planned_tasks: [{ task_id: 'list', description: 'List accepted shipments', execution_type: 'tool', tool_id: 'shipments_list', arguments: { status: 'accepted' } }],
+};
+
+async function approvedPlan(admin: APIRequestContext, approver: APIRequestContext, title: string): Promise<string> {
+  const { id } = await (await admin.post('/api/plans', { data: { title, plan } })).json();
+  const submitted = await (await admin.post(`/api/plans/${id}/submit`)).json();
+  const decided = await approver.post(`/api/plans/${id}/approve`, { data: { revision: submitted.revision, content_hash: submitted.content_hash } });
+  expect(decided.status()).toBe(200);
+  expect((await admin.get(`/api/plans/${id}/approved`)).status()).toBe(200);
+  return id;
+}
+
+test('a revision edited in the database after approval is never handed off', async ({ browser, playwright, baseURL }) => {
+  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: adminHeaders });
+  const name = `integrity-${Date.now().toString(36)}`;
+  expect((await admin.post('/api/users', { data: { username: name, password: 'approver-pass-1', role: 'approver' } })).status()).toBe(201);
+  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await signIn(page, name, 'approver-pass-1');
+  const { token } = await (await page.request.post('/api/tokens', { data: { label: 'approvals' } })).json();
+  const approver = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+
+  const content = await approvedPlan(admin, approver, 'Filter swapped after approval');
+  const layout = await approvedPlan(admin, approver, 'Only the stored layout edited');
+  const db = new pg.Client({ connectionString: process.env.PLANGATE_E2E_DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query(`update plan_revisions set body = jsonb_set(body, '{plan,planned_tasks,0,arguments,status}', '"rejected"') where plan_id = $1`, [content]);
+    // View data is outside the content hash, but the stored body is in the signed audit trail.
+    await db.query(`update plan_revisions set body = jsonb_set(body, '{view,positions}', '{"list": {"x": 1, "y": 2}}') where plan_id = $1`, [layout]);
+  } finally {
+    await db.end();
+  }
+  for (const id of [content, layout]) {
+    const refused = await admin.get(`/api/plans/${id}/approved`);
+    expect(refused.status()).toBe(409);
+    expect((await refused.json()).error).toMatchObject({ code: 'integrity' });
+  }
+  await Promise.all([approver.dispose(), admin.dispose(), context.close()]);
+});
