@@ -1,14 +1,14 @@
 import Link from 'next/link';
 import { RelativeTime } from '@/components/plan/relative-time';
 import { StatusChip } from '@/components/plan/status-chip';
-import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { listPlanSummaries } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
-export default async function PlansPage() {
-  await requirePageUser('/');
+export default async function PlansPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  await requirePageUser('/', searchParams);
   const { db } = await getDatabase();
   const plans = await listPlanSummaries(db);
   // A server component renders once per request, so "now" is the request time, as intended.

@@ -2,14 +2,14 @@ import type { Metadata } from 'next';
 import { RoleRequired } from '@/components/auth/role-required';
 import { ImportForm } from '@/components/plan/import-form';
 import { hasRole } from '@/lib/auth/roles';
-import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
 
 export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = { title: 'Import a plan' };
 
-export default async function ImportPage() {
-  const user = await requirePageUser('/import');
+export default async function ImportPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const user = await requirePageUser('/import', searchParams);
   if (!hasRole(user.role, 'editor')) return <RoleRequired role="editor" username={user.username} current={user.role} />;
   return (
     <div className="mx-auto max-w-4xl space-y-6 px-6 py-8">

@@ -2,14 +2,14 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { RelativeTime } from '@/components/plan/relative-time';
 import { reviewQueue } from '@/lib/server/approval/approval-service';
-import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Review queue' };
 
-export default async function ReviewQueuePage() {
-  await requirePageUser('/reviews');
+export default async function ReviewQueuePage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  await requirePageUser('/reviews', searchParams);
   const { db } = await getDatabase();
   const plans = await reviewQueue(db);
   // eslint-disable-next-line react-hooks/purity -- rendered once per request; "now" is the request time

@@ -9,7 +9,7 @@ import { getPlan } from '@/lib/server/plans/plan-service';
  * Signed-in users only: this is also what page metadata (the title) reads.
  */
 export async function loadPlanForPage(id: string, revision?: number) {
-  // Pages check first with their own path; this default covers page metadata.
+  // Pages and their metadata check first, with their whole link (path and query); this is a fallback.
   await requirePageUser(`/plans/${encodeURIComponent(id)}${revision ? `/r/${revision}` : ''}`);
   const { db } = await getDatabase();
   try {

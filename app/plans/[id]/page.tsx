@@ -4,21 +4,26 @@ import { getRegistry } from '@/lib/server/registry/registry-service';
 import { getDatabase } from '@/lib/server/db/connection';
 import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
-import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
 import { loadPlanForPage } from './load-plan';
 import { PlanHeader } from './plan-header';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ id: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<PageSearchParams> };
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: (await loadPlanForPage((await params).id)).title };
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const { id } = await params;
+  // Checked here too, with the whole link: metadata can be resolved before the page.
+  await requirePageUser(`/plans/${encodeURIComponent(id)}`, searchParams);
+  return { title: (await loadPlanForPage(id)).title };
 }
 
-export default async function PlanPage({ params }: Props) {
-  const plan = await loadPlanForPage((await params).id);
-  const user = await requirePageUser(`/plans/${plan.id}`);
+export default async function PlanPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  // Before the plan is loaded: sign-in returns to this link with its query (?task=, ?view=).
+  const user = await requirePageUser(`/plans/${encodeURIComponent(id)}`, searchParams);
+  const plan = await loadPlanForPage(id);
   const readOnly = !hasRole(user.role, 'editor');
   const doc = documentOf(plan);
   const registry = await getRegistry((await getDatabase()).db);

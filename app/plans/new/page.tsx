@@ -3,7 +3,7 @@ import { RoleRequired } from '@/components/auth/role-required';
 import { NewPlanForm, type BackendOption } from '@/components/planning/new-plan-form';
 import { hasRole } from '@/lib/auth/roles';
 import { availableBackends, chooseBackend } from '@/lib/planning/choose-backend';
-import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,8 +24,8 @@ function backendOptions(): BackendOption[] {
   }
 }
 
-export default async function NewPlanPage() {
-  const user = await requirePageUser('/plans/new');
+export default async function NewPlanPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const user = await requirePageUser('/plans/new', searchParams);
   if (!hasRole(user.role, 'editor')) return <RoleRequired role="editor" username={user.username} current={user.role} />;
   return (
     <div className="mx-auto max-w-4xl space-y-6 px-6 py-8">

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { planAudit } from '@/lib/server/approval/approval-service';
-import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { loadPlanForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
@@ -19,9 +19,9 @@ const LABELS: Record<string, string> = {
 };
 
 /** The plan's audit trail: every transition, who made it, on which revision and hash. */
-export default async function HistoryPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function HistoryPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<PageSearchParams> }) {
   const { id } = await params;
-  const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/history`);
+  const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/history`, searchParams);
   const plan = await loadPlanForPage(id);
   const { db } = await getDatabase();
   const events = await planAudit(db, id);

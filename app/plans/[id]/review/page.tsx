@@ -15,7 +15,7 @@ import { hasRole } from '@/lib/auth/roles';
 import { diffPlans } from '@/lib/plan';
 import { getGate, lastApprovedRevision, readGate } from '@/lib/server/approval/approval-service';
 import { resourceChangesSinceLastApproval } from '@/lib/server/approval/registry-binding';
-import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { loadPlanForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
@@ -23,11 +23,11 @@ import { PlanHeader } from '../plan-header';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Review' };
 
-type Props = { params: Promise<{ id: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<PageSearchParams> };
 
-export default async function ReviewPage({ params }: Props) {
+export default async function ReviewPage({ params, searchParams }: Props) {
   const { id } = await params;
-  const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/review`);
+  const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/review`, searchParams);
   const plan = await loadPlanForPage(id);
   const { db } = await getDatabase();
   const [{ state, validation, resources }, gate, approved, registry, dryRun] = await Promise.all([

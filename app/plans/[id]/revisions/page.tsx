@@ -21,7 +21,7 @@ function pick(value: string | undefined, fallback: number, max: number): number 
 
 export default async function RevisionsPage({ params, searchParams }: Props) {
   const { id } = await params;
-  await requirePageUser(`/plans/${encodeURIComponent(id)}/revisions`);
+  await requirePageUser(`/plans/${encodeURIComponent(id)}/revisions`, searchParams);
   const head = await loadPlanForPage(id);
   const { db } = await getDatabase();
   const revisions = await getRevisions(db, id);

@@ -1,4 +1,4 @@
-import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PlanEditor } from '@/components/editor/plan-editor';
@@ -10,23 +10,26 @@ import { PlanHeader } from '../../plan-header';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ id: string; rev: string }> };
+type Props = { params: Promise<{ id: string; rev: string }>; searchParams: Promise<PageSearchParams> };
 
 function revisionOf(rev: string): number {
   return revisionFromText(rev) ?? notFound();
 }
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const { id, rev } = await params;
+  // Checked here too, with the whole link: metadata can be resolved before the page.
+  await requirePageUser(`/plans/${encodeURIComponent(id)}/r/${encodeURIComponent(rev)}`, searchParams);
   const plan = await loadPlanForPage(id, revisionOf(rev));
   return { title: `${plan.title} · revision ${plan.revision}` };
 }
 
 /** An immutable revision: the same editor, read-only, at a link that never changes. */
-export default async function RevisionPage({ params }: Props) {
+export default async function RevisionPage({ params, searchParams }: Props) {
   const { id, rev } = await params;
+  // Before the revision is loaded: sign-in returns to this link with its query (?task=, ?view=).
+  const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/r/${encodeURIComponent(rev)}`, searchParams);
   const plan = await loadPlanForPage(id, revisionOf(rev));
-  const user = await requirePageUser(`/plans/${plan.id}/r/${plan.revision}`);
   const doc = documentOf(plan);
   const registry = await getRegistry((await getDatabase()).db);
   return (
