@@ -3,7 +3,8 @@ import type { ApprovedResponse, DecisionRequest, GateResponse, Review, SubmitReq
 import type { PlanStatus } from '@/lib/api/schemas';
 import { ResourceSnapshot, diffSnapshots, resourcesHash, snapshotResources, type ResourceChange } from '@/lib/approval/approved-resources';
 import { checkDecision, checkSubmit, requiredApprovals, statusAfter, type Decision, type GateState, type Refusal } from '@/lib/approval/gate';
-import { PlanDocument, contentHash } from '@/lib/plan';
+import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
+import { PlanDocument } from '@/lib/plan';
 import { validatePlanAsync, type ValidationResult } from '@/lib/validate';
 import type { z } from 'zod';
 import { appendAudit, auditEventOf, listPlanAudit, verifyPlanRevision } from '../audit/audit-log';
@@ -13,6 +14,7 @@ import type { Database } from '../db/client';
 import { dryRuns, planReviews, planRevisions, plans } from '../db/schema';
 import { getRegistry } from '../registry/registry-service';
 import { AppError, notFound } from '../errors';
+import { serverContentHash } from '../plans/document-hashes';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
 import { recentEditors } from './recent-editors';
 import { lockRegistryForDecision, registryNotice } from './registry-binding';
@@ -321,8 +323,11 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     const document = PlanDocument.safeParse(head.body);
     if (!document.success) throw integrity(`revision ${head.revision}'s stored body is not a valid plan document`);
     const { plan: taskData, job, subgraphs } = document.data;
-    const recomputed = contentHash({ plan: taskData, job, subgraphs });
-    const rawHash = contentHash({ plan: raw.plan as never, job: raw.job as never, subgraphs: raw.subgraphs as never });
+    await yieldToEventLoop();
+    const recomputed = serverContentHash({ plan: taskData, job, subgraphs });
+    await yieldToEventLoop();
+    const rawHash = serverContentHash({ plan: raw.plan as never, job: raw.job as never, subgraphs: raw.subgraphs as never });
+    await yieldToEventLoop();
     if (recomputed !== head.contentHash || rawHash !== head.contentHash || head.contentHash !== plan.headContentHash) {
       throw integrity(`revision ${head.revision}'s stored body no longer hashes to ${head.contentHash}`, { revision: head.revision });
     }
