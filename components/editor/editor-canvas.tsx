@@ -37,6 +37,10 @@ const DELETE_KEYS = ['Delete', 'Backspace'];
 const MINIMAP_STYLE = { width: 140, height: 90 };
 const LARGE_PLAN = 300;
 const NODE_TYPES = { task: TaskNodeComponent, subgraph: SubgraphNodeComponent };
+/** Arrow keys move the selection this far; with Shift, NUDGE_FAR. */
+const NUDGE = 10;
+const NUDGE_FAR = 50;
+const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 /** The expanded subgraph boxes among the canvas nodes, for dropping tasks into. */
 function expandedBoxes(nodes: readonly CanvasNode[]): SubgraphBox[] {
@@ -198,8 +202,26 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
     [flow, readOnly, store],
   );
 
+  // Arrow keys move the selected tasks while focus is on the canvas (a node, an edge, the
+  // pane), never while typing. Handled here, before React Flow's own node handler, so that a
+  // move goes through the plan as a named command: a burst of presses is one undo step.
+  const onKeyDownCapture = useCallback(
+    (event: React.KeyboardEvent) => {
+      const direction = ARROWS[event.key];
+      if (!direction || readOnly || event.ctrlKey || event.metaKey || event.altKey) return;
+      const target = event.target as HTMLElement;
+      if (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return;
+      if (store.getState().selectedTaskIds.length === 0) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const step = event.shiftKey ? NUDGE_FAR : NUDGE;
+      store.getState().nudgeSelection(direction[0] * step, direction[1] * step);
+    },
+    [readOnly, store],
+  );
+
   return (
-    <div className="relative h-full w-full" onDoubleClick={onDoubleClick}>
+    <div className="relative h-full w-full" onDoubleClick={onDoubleClick} onKeyDownCapture={onKeyDownCapture}>
       <ReactFlow<CanvasNode, Edge>
         aria-label="Plan graph"
         nodes={nodes}

@@ -1,8 +1,9 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { EXECUTION_TYPES, executionKind, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
 import { taskLabel } from '@/lib/flow/task-label';
+import { jsonDraftKey } from '@/lib/editor-store/editor-store';
 import { useEditor, useEditorStore } from './editor-context';
 import { Stage2Panel } from './stage2-panel';
 import { SubgraphField } from './subgraph-field';
@@ -84,47 +85,101 @@ function TextField({ label, value, apply, field, multiline, mono, disabled }: { 
   );
 }
 
-function JsonField({ label, value, apply, field, disabled }: { label: string; value: unknown; apply: Apply; field: 'parameters' | 'arguments' | 'estimate_data'; disabled: boolean }) {
+// Invalid JSON is kept in the store, not only in the field: the inspector is remounted
+// for each selected task, and what was typed must be there, with its error, on return.
+// Throwing it away is the operator's choice, asked first.
+function JsonField({ taskId, label, value, apply, field, disabled }: { taskId: string; label: string; value: unknown; apply: Apply; field: 'parameters' | 'arguments' | 'estimate_data'; disabled: boolean }) {
+  const store = useEditorStore();
   const text = value === null ? '' : JSON.stringify(value, null, 2);
-  const [draft, setDraft] = useState(text);
+  const kept = useEditor((s) => s.jsonDrafts[jsonDraftKey(taskId, field)]);
+  const [draft, setDraft] = useState(kept?.text ?? text);
   const [seen, setSeen] = useState(text);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(kept?.error ?? null);
+  const [discarding, setDiscarding] = useState(false);
   if (text !== seen) {
+    // The task changed underneath (undo, another field): show the new value, unless the
+    // operator's own invalid text is waiting here; that stays until applied or discarded.
     setSeen(text);
-    setDraft(text);
-    setError(null);
+    if (!kept) {
+      setDraft(text);
+      setError(null);
+    }
   }
+  const keep = (message: string | null) => {
+    setError(message);
+    store.getState().setJsonDraft(taskId, field, message ? { text: draft, error: message } : null);
+  };
   const commit = () => {
-    if (draft === text) return setError(null);
+    if (draft === text) return keep(null);
     let parsed: unknown;
     try {
       parsed = draft.trim() === '' ? (field === 'estimate_data' ? null : {}) : JSON.parse(draft);
     } catch (e) {
-      return setError(`Not valid JSON: ${(e as Error).message}`);
+      return keep(`Not valid JSON: ${(e as Error).message}`);
     }
-    setError(apply({ [field]: parsed } as Partial<PlannerTaskInput>));
+    keep(apply({ [field]: parsed } as Partial<PlannerTaskInput>));
+  };
+  // Selecting another task can unmount the field without a blur: what was typed is applied, or kept, all the same.
+  const commitRef = useRef(commit);
+  useLayoutEffect(() => {
+    commitRef.current = commit;
+  });
+  useEffect(() => () => commitRef.current(), []);
+  const discard = () => {
+    setDiscarding(false);
+    setDraft(text);
+    keep(null);
   };
   return (
-    <Field label={label} error={error} hint={field === 'estimate_data' ? '{ "latency_ms": 1200, "cost_usd": 0.01, "tokens": 800 }' : undefined}>
-      {(id, describedBy) => (
-        <textarea
-          id={id}
-          aria-describedby={describedBy}
-          aria-invalid={!!error}
-          disabled={disabled}
-          className={`${inputClass} font-mono text-xs`}
-          rows={Math.min(8, Math.max(2, draft.split('\n').length))}
-          value={draft}
-          spellCheck={false}
-          onChange={(e) => setDraft(e.target.value)}
-          onBlur={commit}
-        />
+    <div className="space-y-1">
+      <Field label={label} error={error} hint={field === 'estimate_data' ? '{ "latency_ms": 1200, "cost_usd": 0.01, "tokens": 800 }' : undefined}>
+        {(id, describedBy) => (
+          <textarea
+            id={id}
+            aria-describedby={describedBy}
+            aria-invalid={!!error}
+            disabled={disabled}
+            className={`${inputClass} font-mono text-xs`}
+            rows={Math.min(8, Math.max(2, draft.split('\n').length))}
+            value={draft}
+            spellCheck={false}
+            onChange={(e) => setDraft(e.target.value)}
+            onBlur={commit}
+          />
+        )}
+      </Field>
+      {error && !disabled && draft !== text && !discarding && (
+        <button type="button" className="text-xs font-medium text-slate-600 underline hover:text-slate-900" onClick={() => setDiscarding(true)}>
+          Discard my text in {label}
+        </button>
       )}
-    </Field>
+      {discarding && (
+        <div role="group" aria-label={`Discard your text in ${label}?`} className="flex items-center gap-2 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-xs text-amber-900">
+          <span>Discard what you typed and show the saved value again?</span>
+          <button type="button" className="rounded bg-rose-700 px-2 py-0.5 font-semibold text-white" onClick={discard}>
+            Discard
+          </button>
+          <button type="button" autoFocus className="rounded border border-slate-300 bg-white px-2 py-0.5" onClick={() => setDiscarding(false)}>
+            Keep it
+          </button>
+        </div>
+      )}
+    </div>
   );
 }
 
-function Dependencies({ task, disabled }: { task: PlannerTask; disabled: boolean }) {
+type Reveal = (taskId: string) => void;
+
+/** A task named in the inspector: clicking selects it and brings it into view on the canvas. */
+function TaskLink({ id, label, onReveal }: { id: string; label: string; onReveal: Reveal }) {
+  return (
+    <button type="button" className="truncate text-left text-brand-700 hover:underline" onClick={() => onReveal(id)}>
+      {label}
+    </button>
+  );
+}
+
+function Dependencies({ task, disabled, onReveal }: { task: PlannerTask; disabled: boolean; onReveal: Reveal }) {
   const store = useEditorStore();
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
   const byId = new Map(tasks.map((t) => [t.task_id, t]));
@@ -137,9 +192,7 @@ function Dependencies({ task, disabled }: { task: PlannerTask; disabled: boolean
       <ul className="space-y-1">
         {task.dependencies.map((dep) => (
           <li key={dep} className="flex items-center justify-between gap-2 rounded bg-slate-50 px-2 py-1 text-xs">
-            <button type="button" className="truncate text-left text-brand-700 hover:underline" onClick={() => store.getState().select([dep])}>
-              {taskLabel(byId.get(dep), dep)}
-            </button>
+            <TaskLink id={dep} label={taskLabel(byId.get(dep), dep)} onReveal={onReveal} />
             {!disabled && (
               <button
                 type="button"
@@ -179,7 +232,31 @@ function Dependencies({ task, disabled }: { task: PlannerTask; disabled: boolean
   );
 }
 
-export function Inspector() {
+/** The tasks that wait on this one: what a change here can hold up. */
+function Dependents({ task, onReveal }: { task: PlannerTask; onReveal: Reveal }) {
+  const tasks = useEditor((s) => s.doc.plan.planned_tasks);
+  const dependents = tasks.filter((t) => t.dependencies.includes(task.task_id));
+  return (
+    <section aria-labelledby="needed-by-title" className="space-y-2">
+      <h3 id="needed-by-title" className="text-xs font-medium text-slate-600">
+        Needed by
+      </h3>
+      {dependents.length === 0 ? (
+        <p className="text-xs text-slate-500">No task waits on this one.</p>
+      ) : (
+        <ul aria-labelledby="needed-by-title" className="space-y-1">
+          {dependents.map((t) => (
+            <li key={t.task_id} className="rounded bg-slate-50 px-2 py-1 text-xs">
+              <TaskLink id={t.task_id} label={taskLabel(t)} onReveal={onReveal} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function Inspector({ onReveal }: { onReveal: Reveal }) {
   const store = useEditorStore();
   const selectedIds = useEditor((s) => s.selectedTaskIds);
   const readOnly = useEditor((s) => s.readOnly);
@@ -221,14 +298,15 @@ export function Inspector() {
         <TextField label="Tool id" field="tool_id" value={task.tool_id ?? ''} apply={apply} mono disabled={readOnly} />
         <TextField label="Function id" field="function_id" value={task.function_id ?? ''} apply={apply} mono disabled={readOnly} />
       </div>
-      <Dependencies task={task} disabled={readOnly} />
+      <Dependencies task={task} disabled={readOnly} onReveal={onReveal} />
+      <Dependents task={task} onReveal={onReveal} />
       <SubgraphField taskId={task.task_id} disabled={readOnly} />
       <Stage2Panel task={task} readOnly={readOnly} />
-      <JsonField label="Parameters (JSON)" field="parameters" value={task.parameters} apply={apply} disabled={readOnly} />
-      <JsonField label="Arguments (JSON)" field="arguments" value={task.arguments} apply={apply} disabled={readOnly} />
+      <JsonField taskId={task.task_id} label="Parameters (JSON)" field="parameters" value={task.parameters} apply={apply} disabled={readOnly} />
+      <JsonField taskId={task.task_id} label="Arguments (JSON)" field="arguments" value={task.arguments} apply={apply} disabled={readOnly} />
       <TextField label="Instructions" field="instructions" value={task.instructions ?? ''} apply={apply} multiline disabled={readOnly} />
       <TextField label="Convertor code" field="convertor_code" value={task.convertor_code ?? ''} apply={apply} multiline mono disabled={readOnly} />
-      <JsonField label="Estimate data (JSON)" field="estimate_data" value={task.estimate_data} apply={apply} disabled={readOnly} />
+      <JsonField taskId={task.task_id} label="Estimate data (JSON)" field="estimate_data" value={task.estimate_data} apply={apply} disabled={readOnly} />
       <TextField label="Status" field="status" value={task.status} apply={apply} disabled={readOnly} />
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" disabled={readOnly} checked={task.mark_replan} onChange={(e) => apply({ mark_replan: e.target.checked })} />

@@ -3,10 +3,12 @@
 import { ReactFlowProvider, useReactFlow, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { createEditorStore } from '@/lib/editor-store/editor-store';
+import type { ApprovalGuard } from '@/lib/editor-store/approval-guard';
+import { createEditorStore, type EditorState } from '@/lib/editor-store/editor-store';
 import { layoutInWorker } from '@/lib/flow/layout-client';
 import type { PlanDocument } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
+import { ApprovalBanner } from './approval-banner';
 import { EditorCanvas } from './editor-canvas';
 import { EditorStoreContext, useEditor, useEditorStore } from './editor-context';
 import { EditorToolbar } from './editor-toolbar';
@@ -26,11 +28,22 @@ export interface PlanEditorProps {
   registry?: Registry;
   /** A dry run's verdict per task, drawn on the nodes. */
   simulation?: Record<string, TaskSimState>;
+  /** What a content-changing save would void (standing approvals, or the review), from the server. */
+  approval?: ApprovalGuard | null;
 }
 
 export function PlanEditor(props: PlanEditorProps) {
   const simulation = useMemo(() => (props.simulation ? new Map(Object.entries(props.simulation)) : null), [props.simulation]);
-  const [store] = useState(() => createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry }));
+  const [store] = useState(() =>
+    createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval }),
+  );
+  // The page is rendered again after every save (router.refresh): the server's word replaces ours.
+  const approval = props.approval ?? null;
+  const approvalKey = JSON.stringify(approval);
+  useEffect(() => {
+    store.getState().setApproval(approval);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by value: a fresh render of the same guard changes nothing
+  }, [store, approvalKey]);
   return (
     <EditorStoreContext.Provider value={store}>
       <SimulationContext.Provider value={simulation}>
@@ -65,9 +78,17 @@ function SelectionInUrl() {
   return null;
 }
 
-/** Asks before the page is left with unsaved changes: by reload or close, or by a link. */
+/** Whether invalid JSON typed into a task that still exists waits in the inspector: it is lost with the page. */
+function hasJsonDrafts(state: EditorState): boolean {
+  const keys = Object.keys(state.jsonDrafts);
+  if (keys.length === 0) return false;
+  const ids = new Set(state.doc.plan.planned_tasks.map((t) => t.task_id));
+  return keys.some((key) => ids.has(key.split('\u0000')[0]!));
+}
+
+/** Asks before the page is left with unsaved changes (or kept invalid JSON): by reload or close, or by a link. */
 function UnsavedChangesGuard() {
-  const dirty = useEditor((s) => s.doc !== s.savedDoc);
+  const dirty = useEditor((s) => s.doc !== s.savedDoc || hasJsonDrafts(s));
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
@@ -167,6 +188,11 @@ const EditorShell = memo(function EditorShell() {
         searchRef.current?.focus();
         return;
       }
+      // Never the browser's "Save page": the save controls (editors only) save the plan.
+      if (mod && key === 's') {
+        event.preventDefault();
+        return;
+      }
       if (isTyping(event.target)) return;
       const state = store.getState();
       const history = store.temporal.getState();
@@ -223,6 +249,7 @@ const EditorShell = memo(function EditorShell() {
     <div className="flex h-full flex-col">
       <SelectionInUrl />
       <UnsavedChangesGuard />
+      <ApprovalBanner />
       <EditorToolbar
         onTidy={() => void tidy()}
         onFit={() => void flow.fitView({ duration: 250 })}
@@ -249,7 +276,7 @@ const EditorShell = memo(function EditorShell() {
           </div>
         </div>
         <div className="w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white">
-          <Inspector />
+          <Inspector onReveal={revealOne} />
         </div>
       </div>
     </div>

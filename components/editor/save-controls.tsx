@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { loadPlanAction, savePlanAction } from '@/app/plans/[id]/actions';
 import { documentOf } from '@/lib/api/schemas';
 import { useEditor, useEditorStore } from './editor-context';
@@ -19,6 +19,29 @@ export function SaveControls() {
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  // Ctrl/Cmd+S from anywhere in the editor. A field being typed in applies on blur, so it
+  // is blurred first and its text is saved with the rest.
+  const keySave = useRef<() => void>(() => {});
+  useEffect(() => {
+    keySave.current = () => {
+      if (saving) return;
+      const active = document.activeElement;
+      if (active instanceof HTMLElement && active !== document.body) active.blur();
+      const { doc, savedDoc } = store.getState();
+      if (doc === savedDoc) store.getState().setNotice({ kind: 'info', message: 'Nothing to save: no unsaved changes', taskIds: [] });
+      else void save();
+    };
+  });
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 's' || event.altKey) return;
+      event.preventDefault();
+      keySave.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   async function save() {
     const { planId, baseRevision, doc, collapsed } = store.getState();
     setSaving(true);
@@ -29,7 +52,7 @@ export function SaveControls() {
         request: { base_revision: baseRevision, plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs, view: { ...doc.view, collapsed }, message: message.trim() || undefined },
       });
       if (result.ok) {
-        store.getState().markSaved(result.data.revision, doc);
+        store.getState().markSaved(result.data.revision, doc, { layoutOnly: result.data.layout_only });
         setMessage('');
         // The page header (revision, hash) is server-rendered; the editor keeps its state.
         router.refresh();

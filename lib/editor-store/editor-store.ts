@@ -18,6 +18,7 @@ import {
 } from '@/lib/plan';
 import { groupingError, mergeSubgraphs, subgraphsHolding, moveTasksToSubgraph, resyncSubgraphs, setSubgraphs, splitSubgraph, type Grouping } from '@/lib/optimize/subgraph-edits';
 import { copyTasks, pasteTasks, type ClipboardContent } from './clipboard';
+import type { ApprovalGuard } from './approval-guard';
 import { uniqueId } from './unique-id';
 
 // One store per open editor. `doc` is the domain slice and the only thing undo tracks;
@@ -27,11 +28,25 @@ import { uniqueId } from './unique-id';
 
 type Position = { x: number; y: number };
 
+/** Presses of the arrow keys closer together than this are one move, hence one undo step. */
+export const NUDGE_BURST_MS = 500;
+
 export interface Notice {
   kind: 'refusal' | 'error' | 'info';
   message: string;
   /** Tasks to highlight, e.g. the cycle a refused connection would have closed. */
   taskIds: string[];
+}
+
+/** Text typed into a task's JSON field that is not valid JSON, with the reason: kept until applied or discarded. */
+export interface JsonDraft {
+  text: string;
+  error: string;
+}
+
+/** The key of a JSON draft: one per task and field. */
+export function jsonDraftKey(taskId: string, field: string): string {
+  return `${taskId}\u0000${field}`;
 }
 
 export interface EditorState {
@@ -50,10 +65,16 @@ export interface EditorState {
   clipboard: ClipboardContent | null;
   /** Subgraphs drawn as one node. Saved with the view, but collapsing is not an edit. */
   collapsed: string[];
+  /** The approval or review that a content-changing save of this plan would void; null when none stands. */
+  approval: ApprovalGuard | null;
+  /** Invalid JSON typed into inspector fields, by jsonDraftKey, so that selecting another task does not lose it. */
+  jsonDrafts: Record<string, JsonDraft>;
 
   select(taskIds: string[]): void;
   selectEdge(edgeId: string | null): void;
   setNotice(notice: Notice | null): void;
+  /** Keeps (or, with null, forgets) what was typed into a JSON field; never an undo step. */
+  setJsonDraft(taskId: string, field: string, draft: JsonDraft | null): void;
 
   addTask(input?: Partial<PlannerTaskInput>, position?: Position): string | null;
   updateTask(taskId: string, patch: Partial<PlannerTaskInput>): string | null;
@@ -64,6 +85,8 @@ export interface EditorState {
   /** Deletes tasks (with their edges) and edges together, as one step. */
   deleteElements(taskIds: string[], edges: Array<{ from: string; to: string }>): void;
   moveTasks(positions: Record<string, Position>): void;
+  /** Moves the selected tasks by (dx, dy); presses within NUDGE_BURST_MS of each other are one undo step. */
+  nudgeSelection(dx: number, dy: number, now?: number): void;
   applyLayout(positions: Record<string, Position>, options: { undoable: boolean }): void;
   copySelection(): void;
   paste(): void;
@@ -86,8 +109,13 @@ export interface EditorState {
   /** A revision made elsewhere from this editor's saved one (an applied replan): one undo step, already saved. */
   applySavedRevision(doc: PlanDocument, revision: number): void;
 
-  /** `sent` is the document that was saved; edits made while saving stay unsaved. */
-  markSaved(revision: number, sent: PlanDocument): void;
+  /** The server's word on what stands on the head revision (a fresh page render). */
+  setApproval(approval: ApprovalGuard | null): void;
+  /**
+   * `sent` is the document that was saved; edits made while saving stay unsaved. A save
+   * that was not layout-only voided any approval or review, so the guard goes with it.
+   */
+  markSaved(revision: number, sent: PlanDocument, options?: { layoutOnly: boolean }): void;
   loadRevision(doc: PlanDocument, revision: number): void;
 }
 
@@ -97,6 +125,7 @@ export interface EditorInit {
   doc: PlanDocument;
   readOnly: boolean;
   registry?: Registry;
+  approval?: ApprovalGuard | null;
 }
 
 /** Same task ids and dependencies (by reference, as edit commands keep them when untouched): a text edit cannot affect the grouping. */
@@ -135,6 +164,9 @@ function keepGrouping(before: PlanDocument, next: PlanDocument): PlanDocument {
 export function createEditorStore(init: EditorInit) {
   // The history API exists only once the store does; commands reach it through this.
   const history = { pause: () => {}, resume: () => {}, clear: () => {} };
+  // The document the last arrow-key press left, and when: a press that finds both still
+  // current continues that burst instead of making a new undo step.
+  let nudged: { doc: PlanDocument; at: number } | null = null;
   const store = createStore<EditorState>()(
     temporal(
       (set, get) => {
@@ -184,10 +216,21 @@ export function createEditorStore(init: EditorInit) {
           notice: null,
           clipboard: null,
           collapsed: liveCollapsed(init.doc, init.doc.view.collapsed),
+          approval: init.approval ?? null,
+          jsonDrafts: {},
 
           select: (taskIds) => set({ selectedTaskIds: taskIds, selectedEdgeId: null }),
           selectEdge: (edgeId) => set({ selectedEdgeId: edgeId, selectedTaskIds: edgeId ? [] : get().selectedTaskIds }),
           setNotice: (notice) => set({ notice }),
+          setJsonDraft(taskId, field, draft) {
+            const key = jsonDraftKey(taskId, field);
+            const { [key]: current, ...rest } = get().jsonDrafts;
+            if (!draft) {
+              if (current) set({ jsonDrafts: rest });
+            } else if (current?.text !== draft.text || current.error !== draft.error) {
+              set({ jsonDrafts: { ...rest, [key]: draft } });
+            }
+          },
 
           addTask(input = {}, position) {
             const taken = new Set(get().doc.plan.planned_tasks.map((t) => t.task_id));
@@ -256,6 +299,26 @@ export function createEditorStore(init: EditorInit) {
 
           moveTasks(positions) {
             edit((doc) => setPositions(doc, positions));
+          },
+
+          nudgeSelection(dx, dy, now = Date.now()) {
+            const { doc, selectedTaskIds, readOnly } = get();
+            if (readOnly) return;
+            const positions: Record<string, Position> = {};
+            for (const id of selectedTaskIds) {
+              const at = doc.view.positions[id];
+              if (at) positions[id] = { x: at.x + dx, y: at.y + dy };
+            }
+            if (Object.keys(positions).length === 0) return;
+            const continuing = nudged !== null && nudged.doc === doc && now - nudged.at < NUDGE_BURST_MS;
+            // Later presses of a burst amend the step the first one made, so undo takes the whole burst back.
+            if (continuing) history.pause();
+            try {
+              edit((current) => setPositions(current, positions));
+            } finally {
+              if (continuing) history.resume();
+            }
+            nudged = { doc: get().doc, at: now };
           },
 
           applyLayout(positions, { undoable }) {
@@ -341,11 +404,14 @@ export function createEditorStore(init: EditorInit) {
           },
 
           applySavedRevision(doc, revision) {
-            set({ doc, savedDoc: doc, baseRevision: revision, selectedTaskIds: [], selectedEdgeId: null });
+            // An applied replan changes content: whatever stood on the plan no longer does.
+            set({ doc, savedDoc: doc, baseRevision: revision, selectedTaskIds: [], selectedEdgeId: null, approval: null });
           },
 
-          markSaved(revision, sent) {
-            set({ baseRevision: revision, savedDoc: sent });
+          setApproval: (approval) => set({ approval }),
+
+          markSaved(revision, sent, options) {
+            set(options?.layoutOnly ? { baseRevision: revision, savedDoc: sent } : { baseRevision: revision, savedDoc: sent, approval: null });
           },
 
           loadRevision(doc, revision) {

@@ -5,6 +5,7 @@ import { getDatabase } from '@/lib/server/db/connection';
 import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { loadApprovalGuard } from './approval-guard';
 import { loadPlanForPage } from './load-plan';
 import { PlanHeader } from './plan-header';
 
@@ -26,12 +27,15 @@ export default async function PlanPage({ params, searchParams }: Props) {
   const plan = await loadPlanForPage(id);
   const readOnly = !hasRole(user.role, 'editor');
   const doc = documentOf(plan);
-  const registry = await getRegistry((await getDatabase()).db);
+  const { db } = await getDatabase();
+  const registry = await getRegistry(db);
+  // Only an editor can save, so only an editor is warned what saving would void.
+  const approval = readOnly ? null : await loadApprovalGuard(db, plan.id);
   return (
     <div className="flex h-full flex-col">
       <PlanHeader plan={plan} readOnly={readOnly} user={user} />
       <div className="min-h-0 flex-1">
-        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} />
+        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} approval={approval} />
       </div>
     </div>
   );
