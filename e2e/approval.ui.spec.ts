@@ -19,7 +19,7 @@ async function handOff(request: APIRequestContext, id: string) {
   return { status: response.status(), code: body.error?.code as string | undefined, revision: body.revision as number | undefined };
 }
 
-async function editDescription(page: Page, from: string, to: string, message: string) {
+async function editDescription(page: Page, from: string, to: string, message: string, { voidsApproval = false } = {}) {
   // The first layout runs in a worker and stores positions; edit once it has settled.
   await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
   await page.getByRole('group', { name: `Task ${from}` }).click();
@@ -27,6 +27,8 @@ async function editDescription(page: Page, from: string, to: string, message: st
   await page.getByRole('textbox', { name: 'Description' }).blur();
   await page.getByRole('textbox', { name: 'Revision message' }).fill(message);
   await page.getByRole('button', { name: 'Save' }).click();
+  // The editor asks before a save that voids a standing approval.
+  if (voidsApproval) await page.getByRole('alertdialog', { name: 'Save and void the approval?' }).getByRole('button', { name: 'Save and void approval' }).click();
   await expect(page.getByText('Saved', { exact: true })).toBeVisible();
 }
 
@@ -76,7 +78,7 @@ test('an editor submits, cannot approve; an approver approves; the next edit sup
 
   // One more edit: back to draft, the approval superseded, the hand-off refused as stale.
   await page.goto(`/plans/${id}`);
-  await editDescription(page, 'Summarise', 'Summarise by facility', 'group by facility');
+  await editDescription(page, 'Summarise', 'Summarise by facility', 'group by facility', { voidsApproval: true });
   await expect(page.getByText('draft', { exact: true })).toBeVisible();
   expect(await handOff(page.request, id)).toMatchObject({ status: 409, code: 'stale' });
   await page.goto(`/plans/${id}/review`);

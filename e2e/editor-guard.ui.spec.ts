@@ -1,7 +1,8 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { signIn } from './auth-support';
 
-// Guard rails in the editor: what saving would void is said before it happens; Ctrl/Cmd+S saves; the inspector brings dependencies and dependents
+// Guard rails in the editor: what saving would void is said before it happens, and asked
+// once when it would; Ctrl/Cmd+S saves; the inspector brings dependencies and dependents
 // into view; arrow keys move tasks, a burst of presses being one undo step.
 
 const plan = {
@@ -49,7 +50,7 @@ async function box(locator: Locator) {
   return { x: Math.round(b.x), y: Math.round(b.y) };
 }
 
-test('an approved plan says who approved it; a layout-only save keeps the approval, a content change voids it', async ({ page, browser, baseURL }) => {
+test('an approved plan says who approved it; a layout-only save keeps the approval, a content change asks first and voids it', async ({ page, browser, baseURL }) => {
   const id = await createPlan(page, 'Guarded plan');
   await approve(page, browser, baseURL!, id);
   await open(page, id);
@@ -70,15 +71,30 @@ test('an approved plan says who approved it; a layout-only save keeps the approv
   expect((await (await page.request.get(`/api/plans/${id}`)).json()).status).toBe('approved');
   await expect(banner).toBeVisible();
 
-  // A content change voids it: the plan is a draft again and the banner goes.
+  // A content change asks; "Keep editing" saves nothing.
   await page.getByRole('group', { name: 'Task Fetch' }).click();
   await page.getByRole('textbox', { name: 'Description' }).fill('Fetch the papers');
   await page.getByRole('textbox', { name: 'Description' }).blur();
   await page.getByRole('button', { name: 'Save' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Save and void the approval?' });
+  await expect(dialog).toContainText('Approved by approver at r1');
+  await dialog.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByRole('button', { name: 'Save and void approval' }).click();
   await expect(page.getByText('Revision 3')).toBeVisible();
   await expect(page.getByText('Saved', { exact: true })).toBeVisible();
   await expect(banner).toHaveCount(0);
   await expect(page.getByText('draft', { exact: true })).toBeVisible();
+
+  // Nothing stands any more: the next content save asks nothing.
+  await page.getByRole('textbox', { name: 'Description' }).fill('Fetch all the papers');
+  await page.getByRole('textbox', { name: 'Description' }).blur();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Revision 4')).toBeVisible();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
 });
 
 test('a plan in review says so, and Ctrl+S saves from a text field without the browser saving the page', async ({ page }) => {
@@ -93,10 +109,11 @@ test('a plan in review says so, and Ctrl+S saves from a text field without the b
     });
   });
 
-  // Typed and not yet applied: Ctrl+S applies it and saves it.
+  // Typed and not yet applied: Ctrl+S applies it and, after the question, saves it.
   await page.getByRole('group', { name: 'Task Summarise' }).click();
   await page.getByRole('textbox', { name: 'Description' }).fill('Summarise briefly');
   await page.keyboard.press('Control+s');
+  await page.getByRole('alertdialog', { name: 'Save and withdraw it from review?' }).getByRole('button', { name: 'Save and withdraw' }).click();
   await expect(page.getByText('Revision 2')).toBeVisible();
   await expect(page.getByText('Saved', { exact: true })).toBeVisible();
   expect(await page.evaluate(() => document.body.dataset.savePrevented)).toBe('true');

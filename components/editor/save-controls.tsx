@@ -4,6 +4,8 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { loadPlanAction, savePlanAction } from '@/app/plans/[id]/actions';
 import { documentOf } from '@/lib/api/schemas';
+import { saveWouldVoid } from '@/lib/editor-store/approval-guard';
+import { VoidApprovalDialog } from './void-approval-dialog';
 import { useEditor, useEditorStore } from './editor-context';
 
 type Conflict = { currentRevision: number };
@@ -18,18 +20,26 @@ export function SaveControls() {
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  /** Saves, after asking when the save would void an approval or withdraw a review. */
+  function requestSave() {
+    const { approval, doc, savedDoc } = store.getState();
+    if (saveWouldVoid(approval, doc, savedDoc)) setConfirming(true);
+    else void save();
+  }
 
   // Ctrl/Cmd+S from anywhere in the editor. A field being typed in applies on blur, so it
   // is blurred first and its text is saved with the rest.
   const keySave = useRef<() => void>(() => {});
   useEffect(() => {
     keySave.current = () => {
-      if (saving) return;
+      if (saving || confirming) return;
       const active = document.activeElement;
       if (active instanceof HTMLElement && active !== document.body) active.blur();
       const { doc, savedDoc } = store.getState();
       if (doc === savedDoc) store.getState().setNotice({ kind: 'info', message: 'Nothing to save: no unsaved changes', taskIds: [] });
-      else void save();
+      else requestSave();
     };
   });
   useEffect(() => {
@@ -43,6 +53,7 @@ export function SaveControls() {
   }, []);
 
   async function save() {
+    setConfirming(false);
     const { planId, baseRevision, doc, collapsed } = store.getState();
     setSaving(true);
     setError(null);
@@ -95,12 +106,12 @@ export function SaveControls() {
         className="w-48 rounded border border-slate-300 px-2 py-1 text-xs"
         value={message}
         onChange={(e) => setMessage(e.target.value)}
-        onKeyDown={(e) => e.key === 'Enter' && dirty && !saving && void save()}
+        onKeyDown={(e) => e.key === 'Enter' && dirty && !saving && requestSave()}
       />
       <button
         type="button"
         disabled={!dirty || saving}
-        onClick={() => void save()}
+        onClick={requestSave}
         className="rounded-md bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
       >
         {saving ? 'Saving…' : 'Save'}
@@ -110,6 +121,7 @@ export function SaveControls() {
           {error}
         </p>
       )}
+      {confirming && <VoidApprovalDialog onConfirm={() => void save()} onCancel={() => setConfirming(false)} />}
       {conflict && (
         <div role="alertdialog" aria-labelledby="conflict-title" aria-describedby="conflict-text" className="fixed inset-0 z-50 grid place-items-center bg-slate-900/40">
           <div className="w-[28rem] rounded-lg bg-white p-5 shadow-xl">

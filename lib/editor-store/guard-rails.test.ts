@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PlanDocument, setPositions } from '@/lib/plan';
-import { guardMessage } from './approval-guard';
+import { guardMessage, saveWouldVoid } from './approval-guard';
 import { createEditorStore, NUDGE_BURST_MS } from './editor-store';
 
 function setup() {
@@ -49,6 +49,17 @@ describe('arrow-key nudges', () => {
 });
 
 describe('the approval guard', () => {
+  it('asks only when content changed, not for a layout-only save', () => {
+    const { store } = setup();
+    const { approval, savedDoc } = store.getState();
+    store.getState().moveTasks({ fetch: { x: 5, y: 5 } });
+    expect(saveWouldVoid(approval, store.getState().doc, savedDoc)).toBe(false);
+    store.getState().updateTask('fetch', { description: 'Fetch all' });
+    expect(saveWouldVoid(approval, store.getState().doc, savedDoc)).toBe(true);
+    store.getState().updateTask('fetch', { description: 'Fetch' });
+    expect(saveWouldVoid(approval, store.getState().doc, savedDoc)).toBe(false);
+  });
+
   it('survives a layout-only save and goes with a content save', () => {
     const { store } = setup();
     store.getState().markSaved(4, store.getState().doc, { layoutOnly: true });
