@@ -107,8 +107,6 @@ export function EditorToolbar({
 }: {
   onTidy: () => void;
   onFit: () => void;
-  /** Not used: the toolbar's own Copy link menu offers both links (see CopyLinkMenu). */
-  onCopyLink?: () => void;
   onOptimise: () => void;
   onReplan: () => void;
   laying: boolean;

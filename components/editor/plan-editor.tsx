@@ -2,6 +2,7 @@
 
 import { ReactFlowProvider, useReactFlow, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { useSearchParams } from 'next/navigation';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalGuard } from '@/lib/editor-store/approval-guard';
 import { createEditorStore, type EditorState } from '@/lib/editor-store/editor-store';
@@ -125,7 +126,10 @@ const EditorShell = memo(function EditorShell() {
   // The link as opened: read once, since this editor rewrites the query as the operator works.
   // One side panel at a time: optimising, or replanning the tasks selected when it opened.
   const [panel, setPanel] = useState<{ kind: 'optimise' } | { kind: 'replan'; taskIds: string[] } | null>(null);
-  const [openedWith] = useState(() => (typeof window === 'undefined' ? '' : window.location.search));
+  // From the router, not window.location: after an in-app navigation (the sign-in redirect)
+  // the address bar may still show the page before.
+  const search = useSearchParams();
+  const [openedWith] = useState(() => search.toString());
   const flowRef = useRef(flow);
   useLayoutEffect(() => {
     flowRef.current = flow;
@@ -232,15 +236,6 @@ const EditorShell = memo(function EditorShell() {
     }
   }
 
-  async function copyLink() {
-    try {
-      await navigator.clipboard.writeText(window.location.href);
-      store.getState().setNotice({ kind: 'info', message: 'Link copied: it opens this revision, selection and view', taskIds: [] });
-    } catch {
-      store.getState().setNotice({ kind: 'info', message: `Copy this link: ${window.location.href}`, taskIds: [] });
-    }
-  }
-
   const onViewportSettled = useCallback((_: unknown, viewport: Viewport) => {
     replaceQuery((params) => params.set('view', `${Math.round(viewport.x)},${Math.round(viewport.y)},${viewport.zoom.toFixed(3)}`));
   }, []);
@@ -253,7 +248,6 @@ const EditorShell = memo(function EditorShell() {
       <EditorToolbar
         onTidy={() => void tidy()}
         onFit={() => void flow.fitView({ duration: 250 })}
-        onCopyLink={() => void copyLink()}
         onOptimise={() => setPanel((open) => (open?.kind === 'optimise' ? null : { kind: 'optimise' }))}
         onReplan={() => setPanel({ kind: 'replan', taskIds: store.getState().selectedTaskIds })}
         laying={laying}
