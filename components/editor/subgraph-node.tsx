@@ -16,7 +16,7 @@ function SubgraphNodeView({ data }: NodeProps<SubgraphNode>) {
   if (collapsed) {
     return (
       <div className={`flex h-full w-full flex-col justify-between rounded-md border-2 bg-indigo-50 px-3 py-2 shadow-sm ${ring}`}>
-        <Handle type="target" position={Position.Left} isConnectable={false} className="!h-3 !w-3 !border-2 !border-white !bg-slate-400" />
+        <Handle type="target" position={Position.Left} isConnectable={false} aria-hidden className="!h-3 !w-3 !border-2 !border-white !bg-slate-400" />
         <div className="flex items-center justify-between gap-2 text-xs font-semibold text-indigo-900">
           <span className="truncate font-mono">{subgraphId}</span>
           <button type="button" onClick={toggle} aria-label={`Expand subgraph ${subgraphId}`} className="nodrag rounded border border-indigo-300 bg-white px-1.5 text-[11px] font-medium hover:bg-indigo-100">
@@ -25,7 +25,7 @@ function SubgraphNodeView({ data }: NodeProps<SubgraphNode>) {
         </div>
         <div className="text-[13px] text-slate-800">Subgraph of {plural(taskCount)}</div>
         <div className="text-[11px] text-slate-500">dispatched as one unit</div>
-        <Handle type="source" position={Position.Right} isConnectable={false} className="!h-3 !w-3 !border-2 !border-white !bg-indigo-500" />
+        <Handle type="source" position={Position.Right} isConnectable={false} aria-hidden className="!h-3 !w-3 !border-2 !border-white !bg-indigo-500" />
       </div>
     );
   }

@@ -34,6 +34,10 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
         type="target"
         position={Position.Left}
         isConnectable={!readOnly}
+        // A handle is a mouse target only (dependencies are edited by keyboard in the
+        // inspector), so it is kept out of the accessibility tree; a plain div may not carry
+        // an aria-label that assistive technology would read. The label names it for tests.
+        aria-hidden
         aria-label={`Input of ${label}`}
         className="!h-3 !w-3 !border-2 !border-white !bg-slate-400"
       />
@@ -76,6 +80,7 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
         type="source"
         position={Position.Right}
         isConnectable={!readOnly}
+        aria-hidden
         aria-label={`Add a dependency from ${label}`}
         className="!h-3 !w-3 !border-2 !border-white !bg-brand-600"
       />

@@ -6,9 +6,9 @@ import { decideAction } from '@/app/plans/[id]/gate-actions';
 import type { Decision } from '@/lib/approval/gate';
 
 const BUTTONS: Array<{ decision: Decision; label: string; className: string }> = [
-  { decision: 'approved', label: 'Approve', className: 'bg-emerald-600 hover:bg-emerald-700 text-white' },
-  { decision: 'changes_requested', label: 'Request changes', className: 'bg-orange-500 hover:bg-orange-600 text-white' },
-  { decision: 'rejected', label: 'Reject', className: 'bg-rose-600 hover:bg-rose-700 text-white' },
+  { decision: 'approved', label: 'Approve', className: 'bg-emerald-700 hover:bg-emerald-800 text-white' },
+  { decision: 'changes_requested', label: 'Request changes', className: 'bg-orange-700 hover:bg-orange-800 text-white' },
+  { decision: 'rejected', label: 'Reject', className: 'bg-rose-700 hover:bg-rose-800 text-white' },
 ];
 
 export interface ReviewPanelProps {

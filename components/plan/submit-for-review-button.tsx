@@ -23,7 +23,7 @@ export function SubmitForReviewButton({ planId, revision, contentHash }: { planI
             router.refresh();
           })
         }
-        className="rounded-md bg-amber-500 px-2.5 py-1 text-xs font-medium text-white shadow-sm hover:bg-amber-600 disabled:opacity-60"
+        className="rounded-md bg-amber-700 px-2.5 py-1 text-xs font-medium text-white shadow-sm hover:bg-amber-800 disabled:opacity-60"
       >
         {pending ? 'Submitting…' : `Submit r${revision} for review`}
       </button>

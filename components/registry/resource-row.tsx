@@ -16,7 +16,7 @@ export interface RowData {
 const CELL = 'px-4 py-3 align-top';
 
 function Cell({ value }: { value: string }) {
-  return <td className={`${CELL} ${value === 'not set' || value === 'none' ? 'text-slate-400' : 'text-slate-700'}`}>{value}</td>;
+  return <td className={`${CELL} ${value === 'not set' || value === 'none' ? 'text-slate-500' : 'text-slate-700'}`}>{value}</td>;
 }
 
 /** One resource's row; editors get Edit and Delete, and the JSON editor opens in a row below. */
@@ -31,7 +31,7 @@ export function ResourceRow({ kind, singular, row, canEdit }: { kind: ResourceKi
         <th scope="row" className={`${CELL} font-mono text-xs font-medium text-slate-900`}>
           {row.key}
         </th>
-        <td className={`${CELL} max-w-md text-slate-700`}>{row.description || <span className="text-slate-400">No description</span>}</td>
+        <td className={`${CELL} max-w-md text-slate-700`}>{row.description || <span className="text-slate-500">No description</span>}</td>
         {row.cells.map((value, index) => (
           <Cell key={index} value={value} />
         ))}

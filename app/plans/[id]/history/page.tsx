@@ -42,7 +42,7 @@ export default async function HistoryPage({ params, searchParams }: { params: Pr
               <time className="ml-auto text-xs text-slate-500" dateTime={event.at}>
                 {event.at.replace('T', ' ').slice(0, 19)} UTC
               </time>
-              <span className="w-full font-mono text-[11px] text-slate-400" title={event.hash}>
+              <span className="w-full font-mono text-[11px] text-slate-500" title={event.hash}>
                 {event.hash.slice(0, 23)} ← {event.prev_hash.slice(0, 23)}
               </span>
             </li>

@@ -1,0 +1,142 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { adminHeaders, signIn } from './auth-support';
+
+// WCAG 2.2 AA, checked by axe-core on every page, signed in as each role (and signed out
+// on the sign-in page). A page a role may not use shows its "role required" notice, and
+// that notice is checked too. Every violation is reported, page by page, before the test fails.
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+const plan = {
+  planned_tasks: [
+    { task_id: 'fetch', description: 'Fetch shipments', execution_type: 'tool', tool_id: 'shipments_list' },
+    { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] },
+    { task_id: 'review', description: 'Review the summary', execution_type: 'agent', agent_id: 'reviewer', dependencies: ['summarise'] },
+  ],
+};
+
+interface Plans {
+  /** A draft at revision 2 with a dry run: every plan page has something to show. */
+  draft: string;
+  /** Submitted for review: the approver's decision buttons are live. */
+  inReview: string;
+}
+
+async function createPlans(admin: APIRequestContext): Promise<Plans> {
+  const created = await admin.post('/api/plans', { data: { title: 'Accessible shipments', plan } });
+  expect(created.status()).toBe(201);
+  const { id: draft } = await created.json();
+  const head = await (await admin.get(`/api/plans/${draft}`)).json();
+  const edited = { planned_tasks: head.plan.planned_tasks.map((t: { task_id: string }) => (t.task_id === 'summarise' ? { ...t, description: 'Summarise by facility' } : t)) };
+  expect((await admin.put(`/api/plans/${draft}`, { data: { base_revision: head.revision, plan: edited, message: 'by facility' } })).status()).toBe(200);
+  expect((await admin.post(`/api/plans/${draft}/simulate`, { data: { workers: 2 } })).status()).toBe(201);
+
+  const inReviewCreated = await admin.post('/api/plans', { data: { title: 'Accessible review', plan } });
+  const { id: inReview } = await inReviewCreated.json();
+  expect((await admin.post(`/api/plans/${inReview}/submit`, { data: {} })).status()).toBe(200);
+  return { draft, inReview };
+}
+
+function pagesFor({ draft, inReview }: Plans): string[] {
+  return [
+    '/',
+    '/reviews',
+    '/registry',
+    '/import',
+    '/plans/new',
+    '/admin/users',
+    `/plans/${draft}`,
+    `/plans/${draft}/r/1`,
+    `/plans/${draft}/review`,
+    `/plans/${draft}/revisions`,
+    `/plans/${draft}/history`,
+    `/plans/${draft}/dry-run`,
+    `/plans/${inReview}`,
+    `/plans/${inReview}/review`,
+  ];
+}
+
+/** Waits until the page has settled (a plan canvas has drawn its nodes), then runs axe. */
+async function violationsOn(page: Page, path: string): Promise<string[]> {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBeLessThan(400);
+  await page.waitForLoadState('networkidle');
+  if ((await page.locator('.react-flow').count()) > 0) await expect(page.locator('.react-flow__node').first()).toBeVisible();
+  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} (${violation.impact}) at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`),
+  );
+}
+
+async function signedInPage(browser: Browser, baseURL: string, username: string, password?: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await signIn(page, username, password);
+  return page;
+}
+
+let plans: Promise<Plans> | undefined;
+let viewer: Promise<{ username: string; password: string }> | undefined;
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: adminHeaders });
+  plans = createPlans(admin);
+  const username = `a11y-viewer-${Date.now().toString(36)}-${test.info().workerIndex}`;
+  const password = 'viewer-a11y-password';
+  viewer = admin.post('/api/users', { data: { username, password, role: 'viewer' } }).then((response) => {
+    expect(response.status()).toBe(201);
+    return { username, password };
+  });
+  await Promise.all([plans, viewer]);
+});
+
+test('the sign-in page has no WCAG 2.2 AA violations, before and after a failed attempt', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  expect(await violationsOn(page, '/sign-in'), '/sign-in').toEqual([]);
+  await page.getByRole('textbox', { name: 'Username' }).fill('editor');
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Wrong username or password.' })).toBeVisible();
+  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), '/sign-in after a wrong password').toEqual([]);
+  await context.close();
+});
+
+for (const role of ['viewer', 'editor', 'approver', 'admin'] as const) {
+  test(`every page has no WCAG 2.2 AA violations for the ${role}`, async ({ browser, baseURL }) => {
+    test.setTimeout(180_000);
+    const page = role === 'viewer' ? await signedInPage(browser, baseURL!, (await viewer!).username, (await viewer!).password) : await signedInPage(browser, baseURL!, role);
+    for (const path of pagesFor(await plans!)) expect.soft(await violationsOn(page, path), `${role} on ${path}`).toEqual([]);
+    await page.context().close();
+  });
+}
+
+test('task nodes, edges and the canvas controls show where the keyboard focus is', async ({ browser, baseURL }) => {
+  const { draft } = await plans!;
+  const page = await signedInPage(browser, baseURL!, 'editor');
+  await page.goto(`/plans/${draft}`);
+  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+  await page.keyboard.press('Tab');
+
+  const node = page.getByRole('group', { name: 'Task Summarise by facility' });
+  await node.focus();
+  expect(await node.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
+  const outline = await node.evaluate((el) => getComputedStyle(el));
+  expect(outline.outlineStyle).toBe('solid');
+  expect(parseFloat(outline.outlineWidth)).toBeGreaterThanOrEqual(2);
+
+  const edge = page.locator('.react-flow__edge').first();
+  const path = edge.locator('.react-flow__edge-path');
+  const before = await path.evaluate((el) => getComputedStyle(el).strokeWidth);
+  await edge.focus();
+  expect(await edge.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
+  const focused = await path.evaluate((el) => getComputedStyle(el).strokeWidth);
+  expect(parseFloat(focused)).toBeGreaterThan(parseFloat(before));
+
+  const zoomIn = page.getByRole('button', { name: /zoom in/i });
+  await zoomIn.focus();
+  expect(await zoomIn.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+  await page.context().close();
+});
