@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlanDocument, addDependency, addTask, diffPlans, isEmptyDiff, removeTasks, setPositions, updateTask } from '@/lib/plan';
+import { PlanDocument, addDependency, addTask, diffPlans, diffSubgraphs, isEmptyDiff, removeTasks, setPositions, updateTask, valueChanges } from '@/lib/plan';
 
 const base = PlanDocument.parse({
   plan: {
@@ -32,5 +32,69 @@ describe('diffPlans', () => {
 
   it('is empty for a layout-only change', () => {
     expect(isEmptyDiff(diffPlans(base, setPositions(base, { a: { x: 5, y: 5 } })))).toBe(true);
+  });
+
+  it('pairs a new task whose main_task_id names a removed task with it, field by field', () => {
+    const replaced = PlanDocument.parse({
+      plan: {
+        planned_tasks: [
+          base.plan.planned_tasks[0],
+          { task_id: 'b2', main_task_id: 'b', execution_type: 'llm', dependencies: ['a'], instructions: 'Per facility', creation_time: '2026-02-01T00:00:00Z', last_update_time: '2026-02-01T00:00:00Z' },
+          { task_id: 'c', main_task_id: 'a', execution_type: 'tool' },
+        ],
+      },
+    });
+    const diff = diffPlans(base, replaced);
+    expect(diff.added.map((t) => t.task_id)).toEqual(['b2', 'c']);
+    expect(diff.removed.map((t) => t.task_id)).toEqual(['b']);
+    // `c` names `a`, which is still there: an addition, not a replacement.
+    expect(diff.replacements).toHaveLength(1);
+    expect(diff.replacements[0].replaces.task_id).toBe('b');
+    expect(diff.replacements[0].tasks.map((r) => r.task.task_id)).toEqual(['b2']);
+    expect(diff.replacements[0].tasks[0].fields).toEqual([{ field: 'instructions', before: null, after: 'Per facility' }]);
+  });
+
+  it('lists subgraph changes by group and member', () => {
+    const before = [
+      { subgraph_id: 'g1', task_ids: ['a', 'b'], depends_on: [] },
+      { subgraph_id: 'g2', task_ids: ['c'], depends_on: ['g1'] },
+      { subgraph_id: 'gone', task_ids: ['d'], depends_on: [] },
+    ];
+    const after = [
+      { subgraph_id: 'g1', task_ids: ['a'], depends_on: [] },
+      { subgraph_id: 'g2', task_ids: ['c', 'b', 'e'], depends_on: [] },
+      { subgraph_id: 'new', task_ids: ['d'], depends_on: ['g2'] },
+    ];
+    const diff = diffSubgraphs(before, after);
+    expect(diff.added.map((s) => s.subgraph_id)).toEqual(['new']);
+    expect(diff.removed.map((s) => s.subgraph_id)).toEqual(['gone']);
+    expect(diff.changed).toEqual([
+      { subgraph_id: 'g1', tasksAdded: [], tasksRemoved: ['b'], dependsOnAdded: [], dependsOnRemoved: [] },
+      { subgraph_id: 'g2', tasksAdded: ['b', 'e'], tasksRemoved: [], dependsOnAdded: [], dependsOnRemoved: ['g1'] },
+    ]);
+    expect(diff.moved).toEqual([
+      { task_id: 'b', from: 'g1', to: 'g2' },
+      { task_id: 'd', from: 'gone', to: 'new' },
+    ]);
+    const doc = { ...base, subgraphs: before };
+    expect(diffPlans(doc, { ...base, subgraphs: after }).subgraphs).toEqual(diff);
+    expect(diffPlans(doc, doc).subgraphs).toEqual({ added: [], removed: [], changed: [], moved: [] });
+  });
+
+  it('names the paths inside a JSON value that differ', () => {
+    expect(
+      valueChanges(
+        { stage2: { uid: 't1', input_data: { days: 7, region: 'EU' } }, keep: [1, 2] },
+        { stage2: { uid: 't1', input_data: { days: 14 } }, keep: [1, 3], extra: true },
+      ),
+    ).toEqual([
+      { path: 'stage2.input_data.days', before: 7, after: 14 },
+      { path: 'stage2.input_data.region', before: 'EU', after: undefined },
+      { path: 'keep', before: [1, 2], after: [1, 3] },
+      { path: 'extra', before: undefined, after: true },
+    ]);
+    expect(valueChanges('old text', 'new text')).toEqual([{ path: '', before: 'old text', after: 'new text' }]);
+    expect(valueChanges(null, { a: 1 })).toEqual([{ path: '', before: null, after: { a: 1 } }]);
+    expect(valueChanges({ a: 1, b: 2, c: 3 }, {}, 2)).toHaveLength(2);
   });
 });
