@@ -8,6 +8,7 @@ import { OptimizeRequest } from '@/lib/server/optimize/optimize-service';
 import { GenerateRequest, Stage2Request } from '@/lib/server/planning/planning-service';
 import * as gate from './gate-schemas';
 import * as api from './schemas';
+import * as hooks from './webhook-schemas';
 
 // The OpenAPI 3.1 document is generated from the same zod schemas the handlers parse
 // with, so the published contract cannot disagree with what the server accepts.
@@ -199,6 +200,26 @@ export function openApiDocument() {
         delete: {
           summary: 'Revoke a token now (its owner, or an admin)',
           responses: { 200: { description: 'Revoked: { id, revoked_at }' }, ...errors([404]) },
+        },
+      },
+      '/api/webhooks': {
+        get: { summary: 'The outgoing webhooks, newest first; secrets are never listed (admin)', responses: { 200: reply('Webhooks', hooks.WebhookListResponse), ...errors([]) } },
+        post: {
+          summary:
+            'Add an outgoing webhook: an http(s) URL without credentials and the events it receives (admin). The answer carries the signing secret, shown once',
+          requestBody: body(hooks.CreateWebhookRequest),
+          responses: { 201: reply('Created, with its secret', hooks.CreatedWebhook), ...errors([400, 415]) },
+        },
+      },
+      '/api/webhooks/{id}': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        delete: { summary: 'Delete a webhook and its delivery log (admin)', responses: { 204: { description: 'Deleted' }, ...errors([404]) } },
+      },
+      '/api/webhooks/{id}/deliveries': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        get: {
+          summary: 'The webhook\'s newest 100 deliveries, each attempt with its status code or error (admin)',
+          responses: { 200: reply('Deliveries', hooks.WebhookDeliveriesResponse), ...errors([404]) },
         },
       },
       '/api/plans/generate': {

@@ -18,6 +18,7 @@ import { serverContentHash } from '../plans/document-hashes';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
 import { recentEditors } from './recent-editors';
 import { lockRegistryForDecision, registryNotice } from './registry-binding';
+import { emitWebhookEvent } from '../webhooks/events';
 
 // Every gate transition is one transaction that first locks the plan row. Saves take the
 // same lock (their guarded UPDATE), so a decision and a new revision never interleave:
@@ -25,6 +26,8 @@ import { lockRegistryForDecision, registryNotice } from './registry-binding';
 // lands first and the decision is refused as stale.
 
 type ReviewRow = typeof planReviews.$inferSelect;
+
+const DECISION_EVENTS = { approved: 'plan.approved', changes_requested: 'plan.changes_requested', rejected: 'plan.rejected' } as const;
 
 function toReview(row: ReviewRow): Review {
   return {
@@ -157,6 +160,7 @@ export async function submitForReview(db: Database, id: string, claim: SubmitReq
       revision: state.headRevision,
       contentHash: state.headContentHash,
     });
+    await emitWebhookEvent(tx, { event: 'plan.submitted', planId: id, actor: principal.username });
     return { id, status: 'in_review' as const, revision: state.headRevision, content_hash: state.headContentHash };
   });
 }
@@ -225,6 +229,12 @@ export async function decide(db: Database, id: string, decision: Decision, reque
         status,
         dry_run_id: await latestDryRunId(tx, id, state.headRevision),
       },
+    });
+    await emitWebhookEvent(tx, {
+      event: DECISION_EVENTS[decision],
+      planId: id,
+      actor: principal.username,
+      detail: { review_id: review.id, comment: request.comment, approvals, approvals_required: state.requiredApprovals },
     });
     return { id, status, revision: state.headRevision, content_hash: state.headContentHash, review: toReview(review) };
   });

@@ -4,6 +4,7 @@ import type { Registry } from '@/lib/registry';
 import { appendAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { planReviews, plans } from '../db/schema';
+import { emitWebhookEvent } from '../webhooks/events';
 
 // An approval binds the registry resources its plan routes to (lib/approval/approved-
 // resources). This is the server side of that binding: voiding approvals a registry write
@@ -37,6 +38,7 @@ export async function voidApprovalsOnRegistryChange(tx: Database, registry: Regi
   if (!stale.length) return [];
   const planIds = [...new Set(stale.map(({ review }) => review.planId))].sort();
   await tx.select({ id: plans.id }).from(plans).where(inArray(plans.id, planIds)).orderBy(asc(plans.id)).for('update');
+  const voidedStale: typeof stale = [];
   for (const { review, changes } of stale) {
     const [voided] = await tx
       .update(planReviews)
@@ -45,6 +47,7 @@ export async function voidApprovalsOnRegistryChange(tx: Database, registry: Regi
       .returning({ id: planReviews.id });
     // A save that committed meanwhile superseded it already, with its own event.
     if (!voided) continue;
+    voidedStale.push({ review, changes });
     await appendAudit(tx, {
       kind: 'superseded',
       actor,
@@ -58,6 +61,20 @@ export async function voidApprovalsOnRegistryChange(tx: Database, registry: Regi
     .update(plans)
     .set({ status: 'draft', submittedBy: null })
     .where(and(inArray(plans.id, planIds), inArray(plans.status, ['approved', 'in_review'])));
+  for (const planId of planIds) {
+    const voided = voidedStale.filter(({ review }) => review.planId === planId);
+    if (!voided.length) continue;
+    await emitWebhookEvent(tx, {
+      event: 'approval.stale',
+      planId,
+      actor,
+      detail: {
+        reason: 'registry_changed',
+        reviews: voided.map(({ review }) => ({ review_id: review.id, reviewer: review.reviewer, revision: review.revision })),
+        resources: voided.flatMap(({ changes }) => (changes ?? []).map(({ kind, key, change }) => ({ kind, key, change }))),
+      },
+    });
+  }
   return planIds;
 }
 

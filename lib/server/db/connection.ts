@@ -3,6 +3,7 @@ import { ensureEnvAdminToken } from '../auth/api-tokens';
 import { seedDemoPlans, demoPlansEnabled } from '../demo/seed-demo-plans';
 import { demoUsersEnabled, seedDemoUsers } from '../demo/seed-demo-users';
 import { seedDemoRegistry } from '../registry/registry-service';
+import { startWebhookDispatcher } from '../webhooks/dispatcher';
 import { databaseConfigFromEnv, openDatabase, type DatabaseHandle } from './client';
 
 // One handle per process, kept on globalThis so Next's module reloading in development
@@ -20,6 +21,8 @@ async function open(): Promise<DatabaseHandle> {
   }
   if (demoUsersEnabled(handle.kind)) await seedDemoUsers(handle.db);
   await ensureEnvAdminToken(handle.db, process.env.PLANGATE_ADMIN_TOKEN);
+  // Sends the outgoing webhooks the actions queue; closing the database stops it.
+  startWebhookDispatcher(handle);
   if (handle.kind === 'pglite') {
     // PGlite writes its files from this process; closing it on the way out leaves the
     // data directory clean for the next start.

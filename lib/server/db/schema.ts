@@ -197,4 +197,68 @@ export const appSettings = pgTable('app_settings', {
   value: text('value').notNull(),
 });
 
-export const dbSchema = { plans, planRevisions, planReviews, apiTokens, auditEvents, auditHead, signInFailures, dryRuns, replanProposals, registryResources, appSettings, ...authSchema };
+
+/**
+ * An outgoing webhook an admin configured. The secret is a shared HMAC key the receiver
+ * also holds, so it is stored as given (the server must sign with it) and never returned
+ * after creation.
+ */
+export const webhooks = pgTable('webhooks', {
+  id: text('id').primaryKey(),
+  url: text('url').notNull(),
+  events: jsonb('events').$type<string[]>().notNull(),
+  secret: text('secret').notNull(),
+  createdBy: text('created_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+});
+
+export interface WebhookAttempt {
+  attempt: number;
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+/**
+ * One event for one webhook: written (pending) in the transaction that caused the event,
+ * sent after commit by the dispatcher, which claims due rows with FOR UPDATE SKIP LOCKED.
+ * `body` is the exact JSON sent (and signed) on every attempt.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    event: text('event').notNull(),
+    planId: text('plan_id'),
+    body: text('body').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    attemptLog: jsonb('attempt_log').$type<WebhookAttempt[]>().notNull().default([]),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt), index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt)],
+);
+
+export const dbSchema = {
+  plans,
+  planRevisions,
+  planReviews,
+  apiTokens,
+  auditEvents,
+  auditHead,
+  signInFailures,
+  dryRuns,
+  replanProposals,
+  registryResources,
+  appSettings,
+  webhooks,
+  webhookDeliveries,
+  ...authSchema,
+};

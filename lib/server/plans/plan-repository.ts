@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planReviews, planRevisions, plans } from '../db/schema';
 import { appendAudit } from '../audit/audit-log';
+import { emitWebhookEvent } from '../webhooks/events';
 import type { PlanDocument } from '@/lib/plan';
 
 // Data access only: callers hand in parsed, hashed documents. Every write is one
@@ -129,6 +130,15 @@ export async function saveRevision(
         revision: review.revision,
         contentHash: review.contentHash,
         detail: { review_id: review.id, reviewer: review.reviewer, by_revision: next },
+      });
+    }
+    const voided = superseded.filter((r) => r.decision === 'approved');
+    if (voided.length) {
+      await emitWebhookEvent(tx, {
+        event: 'approval.stale',
+        planId: input.id,
+        actor: input.author,
+        detail: { reason: 'revision', by_revision: next, reviews: voided.map((r) => ({ review_id: r.id, reviewer: r.reviewer, revision: r.revision })) },
       });
     }
     return { kind: 'saved', plan: row, layoutOnly };

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { desc, eq } from 'drizzle-orm';
+import {
+  WebhookId,
+  type CreateWebhookRequest,
+  type CreatedWebhook,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookEvent,
+} from '@/lib/api/webhook-schemas';
+import type { Database } from '../db/client';
+import { webhookDeliveries, webhooks } from '../db/schema';
+import { AppError, notFound } from '../errors';
+import { newWebhookSecret } from './signature';
+
+// Admin configuration of outgoing webhooks and their delivery log. Routes and actions
+// check the admin role before calling these.
+
+type WebhookRow = typeof webhooks.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+function toWebhook(row: WebhookRow): Webhook {
+  return { id: row.id, url: row.url, events: row.events as WebhookEvent[], created_by: row.createdBy, created_at: row.createdAt.toISOString() };
+}
+
+function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    event_id: row.eventId,
+    event: row.event as WebhookEvent,
+    plan_id: row.planId,
+    status: row.status as WebhookDelivery['status'],
+    attempts: row.attempts,
+    next_attempt_at: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
+    created_at: row.createdAt.toISOString(),
+    delivered_at: row.deliveredAt?.toISOString() ?? null,
+    attempt_log: row.attemptLog,
+  };
+}
+
+function checkWebhookId(id: string): void {
+  if (!WebhookId.safeParse(id).success) throw notFound(`Webhook "${id}"`);
+}
+
+export async function listWebhooks(db: Database): Promise<Webhook[]> {
+  return (await db.select().from(webhooks).orderBy(desc(webhooks.createdAt), desc(webhooks.id))).map(toWebhook);
+}
+
+/** Stores a webhook with a new secret; the answer is the only place the secret is shown. */
+export async function createWebhook(db: Database, request: CreateWebhookRequest, actor: string): Promise<CreatedWebhook> {
+  const secret = newWebhookSecret();
+  const [row] = await db
+    .insert(webhooks)
+    .values({ id: `wh_${randomBytes(12).toString('base64url')}`, url: request.url, events: request.events, secret, createdBy: actor })
+    .returning();
+  if (!row) throw new AppError('internal', 500, 'The webhook was not stored');
+  return { ...toWebhook(row), secret };
+}
+
+/** Deletes a webhook and its delivery log; pending deliveries are never sent. */
+export async function deleteWebhook(db: Database, id: string): Promise<void> {
+  checkWebhookId(id);
+  const [row] = await db.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id });
+  if (!row) throw notFound(`Webhook "${id}"`);
+}
+
+/** The newest deliveries of one webhook, with every attempt. */
+export async function listDeliveries(db: Database, id: string, limit = 100): Promise<WebhookDelivery[]> {
+  checkWebhookId(id);
+  const [hook] = await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.id, id));
+  if (!hook) throw notFound(`Webhook "${id}"`);
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhookId, id))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+  return rows.map(toDelivery);
+}
