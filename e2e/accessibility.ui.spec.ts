@@ -38,8 +38,14 @@ async function createPlans(admin: APIRequestContext): Promise<Plans> {
   return { draft, inReview };
 }
 
-function pagesFor({ draft, inReview }: Plans): string[] {
-  return [
+/** A page to check; `select` names a task to click first, so the inspector shows its fields. */
+interface Visit {
+  path: string;
+  select?: string;
+}
+
+function pagesFor({ draft, inReview }: Plans): Visit[] {
+  const paths = [
     '/',
     '/reviews',
     '/registry',
@@ -55,14 +61,21 @@ function pagesFor({ draft, inReview }: Plans): string[] {
     `/plans/${inReview}`,
     `/plans/${inReview}/review`,
   ];
+  return [...paths.map((path) => ({ path })), { path: `/plans/${draft}`, select: 'Summarise by facility' }];
 }
 
+const describe = ({ path, select }: Visit) => (select ? `${path} with task "${select}" selected` : path);
+
 /** Waits until the page has settled (a plan canvas has drawn its nodes), then runs axe. */
-async function violationsOn(page: Page, path: string): Promise<string[]> {
+async function violationsOn(page: Page, { path, select }: Visit): Promise<string[]> {
   const response = await page.goto(path);
   expect(response?.status(), path).toBeLessThan(400);
   await page.waitForLoadState('networkidle');
   if ((await page.locator('.react-flow').count()) > 0) await expect(page.locator('.react-flow__node').first()).toBeVisible();
+  if (select) {
+    await page.getByRole('group', { name: `Task ${select}` }).click();
+    await expect(page.getByRole('complementary', { name: 'Inspector' }).getByRole('heading', { name: 'Task' })).toBeVisible();
+  }
   const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
   return results.violations.flatMap((violation) =>
     violation.nodes.map((node) => `${violation.id} (${violation.impact}) at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`),
@@ -94,11 +107,13 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 test('the sign-in page has no WCAG 2.2 AA violations, before and after a failed attempt', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
-  expect(await violationsOn(page, '/sign-in'), '/sign-in').toEqual([]);
+  expect(await violationsOn(page, { path: '/sign-in' }), '/sign-in').toEqual([]);
+  await expect(page.getByRole('region', { name: 'Demo accounts' })).toContainText('approver');
   await page.getByRole('textbox', { name: 'Username' }).fill('editor');
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Wrong username or password.' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Username' })).toHaveValue('editor');
   const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), '/sign-in after a wrong password').toEqual([]);
   await context.close();
@@ -108,7 +123,7 @@ for (const role of ['viewer', 'editor', 'approver', 'admin'] as const) {
   test(`every page has no WCAG 2.2 AA violations for the ${role}`, async ({ browser, baseURL }) => {
     test.setTimeout(180_000);
     const page = role === 'viewer' ? await signedInPage(browser, baseURL!, (await viewer!).username, (await viewer!).password) : await signedInPage(browser, baseURL!, role);
-    for (const path of pagesFor(await plans!)) expect.soft(await violationsOn(page, path), `${role} on ${path}`).toEqual([]);
+    for (const visit of pagesFor(await plans!)) expect.soft(await violationsOn(page, visit), `${role} on ${describe(visit)}`).toEqual([]);
     await page.context().close();
   });
 }

@@ -61,7 +61,7 @@ export const Outline = memo(
               onClick={(e) => (e.ctrlKey || e.metaKey || e.shiftKey ? toggle(task.task_id) : onReveal(task.task_id))}
             >
               <span className="block truncate">{labels.get(task.task_id)}</span>
-              <span className="block truncate text-[11px] text-slate-500">
+              <span className="block truncate text-[11px] text-slate-600">
                 {executionKind(task) || 'no type'}
                 {task.dependencies.length > 0 && ` · after ${task.dependencies.map((d) => labels.get(d) ?? d).join(', ')}`}
               </span>
