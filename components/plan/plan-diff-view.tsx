@@ -1,18 +1,77 @@
-import { isEmptyDiff, type PlanDiff } from '@/lib/plan';
+import { isEmptyDiff, type PlanDiff, type PlannerTask, type SubGraph } from '@/lib/plan';
+import { FieldChanges, TaskFields } from './task-fields';
 
-const show = (value: unknown) => (typeof value === 'string' ? value || '""' : JSON.stringify(value));
+// A diff a reviewer can decide on: every added, replaced and changed task field by field,
+// removed tasks with what they held, dependencies, and subgraphs by group and member.
 
-function TaskList({ title, tone, tasks }: { title: string; tone: string; tasks: PlanDiff['added'] }) {
+/** Beyond this many entries in one list the rest are counted, so a huge plan still renders. */
+const SHOWN = 500;
+
+function More({ total }: { total: number }) {
+  return total > SHOWN ? <p className="text-xs text-slate-600">…and {total - SHOWN} more (see the task table).</p> : null;
+}
+
+function TaskHeading({ task }: { task: PlannerTask }) {
+  return (
+    <p>
+      <span className="font-mono text-xs font-semibold">{task.task_id}</span> {task.description}
+    </p>
+  );
+}
+
+function TaskEntries({ title, tone, tasks, label }: { title: string; tone: string; tasks: PlannerTask[]; label: (id: string) => string }) {
   if (!tasks.length) return null;
   return (
     <section aria-label={title}>
       <h3 className={`font-semibold ${tone}`}>
         {title} ({tasks.length})
       </h3>
-      <ul className="mt-1 list-inside list-disc text-slate-700">
-        {tasks.map((t) => (
-          <li key={t.task_id}>
-            <span className="font-mono text-xs">{t.task_id}</span> {t.description}
+      <ul className="mt-1 space-y-2">
+        {tasks.slice(0, SHOWN).map((t) => (
+          <li key={t.task_id} className="rounded border border-slate-200 p-2">
+            <div role="group" aria-label={label(t.task_id)}>
+              <TaskHeading task={t} />
+              <TaskFields task={t} />
+            </div>
+          </li>
+        ))}
+      </ul>
+      <More total={tasks.length} />
+    </section>
+  );
+}
+
+const ids = (list: readonly string[]) => (list.length ? list.join(', ') : 'none');
+
+function SubgraphChanges({ diff }: { diff: PlanDiff }) {
+  const s = diff.subgraphs;
+  if (!diff.subgraphsChanged) return null;
+  const listed = s.added.length + s.removed.length + s.changed.length + s.moved.length > 0;
+  const group = (g: SubGraph, sign: string) => (
+    <li key={`${sign}${g.subgraph_id}`}>
+      {sign} <span className="font-mono">{g.subgraph_id}</span>: tasks {ids(g.task_ids)}; waits on {ids(g.depends_on)}
+    </li>
+  );
+  return (
+    <section aria-label="Subgraphs changed">
+      <h3 className="font-semibold">Subgraphs</h3>
+      {!listed && <p className="text-xs text-slate-700">The same groups with the same members, in a different order.</p>}
+      <ul className="mt-1 space-y-0.5 text-xs">
+        {s.added.map((g) => group(g, 'Added group'))}
+        {s.removed.map((g) => group(g, 'Removed group'))}
+        {s.changed.map((c) => (
+          <li key={`~${c.subgraph_id}`}>
+            Group <span className="font-mono">{c.subgraph_id}</span>:
+            {c.tasksAdded.length > 0 && <> gained {c.tasksAdded.join(', ')};</>}
+            {c.tasksRemoved.length > 0 && <> lost {c.tasksRemoved.join(', ')};</>}
+            {c.dependsOnAdded.length > 0 && <> now waits on {c.dependsOnAdded.join(', ')};</>}
+            {c.dependsOnRemoved.length > 0 && <> no longer waits on {c.dependsOnRemoved.join(', ')};</>}
+          </li>
+        ))}
+        {s.moved.map((m) => (
+          <li key={`>${m.task_id}`}>
+            Task <span className="font-mono">{m.task_id}</span> moved from group <span className="font-mono">{m.from}</span> to{' '}
+            <span className="font-mono">{m.to}</span>
           </li>
         ))}
       </ul>
@@ -22,42 +81,66 @@ function TaskList({ title, tone, tasks }: { title: string; tone: string; tasks: 
 
 export function PlanDiffView({ diff }: { diff: PlanDiff }) {
   if (isEmptyDiff(diff)) return <p className="text-sm text-slate-600">No change to tasks, dependencies, job or subgraphs (layout only).</p>;
+  const replacing = new Set(diff.replacements.flatMap((r) => r.tasks.map((t) => t.task.task_id)));
+  const replaced = new Set(diff.replacements.map((r) => r.replaces.task_id));
+  const added = diff.added.filter((t) => !replacing.has(t.task_id));
+  const removed = diff.removed.filter((t) => !replaced.has(t.task_id));
   return (
     <div className="space-y-4 text-sm">
-      <TaskList title="Tasks added" tone="text-emerald-800" tasks={diff.added} />
-      <TaskList title="Tasks removed" tone="text-rose-800" tasks={diff.removed} />
+      {diff.replacements.length > 0 && (
+        <section aria-label="Tasks replaced">
+          <h3 className="font-semibold text-violet-800">Tasks replaced ({diff.replacements.length})</h3>
+          <ul className="mt-1 space-y-2">
+            {diff.replacements.slice(0, SHOWN).map((r) => (
+              <li key={r.replaces.task_id} className="rounded border border-slate-200 p-2">
+                <p>
+                  <span className="font-mono text-xs font-semibold">{r.replaces.task_id}</span> {r.replaces.description} was replaced by{' '}
+                  {r.tasks.length === 1 ? 'one task' : `${r.tasks.length} tasks`}:
+                </p>
+                <ul className="mt-1 space-y-2">
+                  {r.tasks.map(({ task, fields }) => (
+                    <li key={task.task_id} className="ml-2 border-l-2 border-violet-300 pl-2">
+                      <div role="group" aria-label={`${task.task_id} replaces ${r.replaces.task_id}`}>
+                        <TaskHeading task={task} />
+                        <FieldChanges fields={fields} />
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+          <More total={diff.replacements.length} />
+        </section>
+      )}
       {diff.changed.length > 0 && (
         <section aria-label="Tasks changed">
           <h3 className="font-semibold text-amber-800">Tasks changed ({diff.changed.length})</h3>
           <ul className="mt-1 space-y-2">
-            {diff.changed.map((c) => (
-              <li key={c.task_id}>
-                <span className="font-mono text-xs">{c.task_id}</span>
-                <dl className="ml-4 grid grid-cols-[max-content_1fr] gap-x-3 text-xs">
-                  {c.fields.map((f) => (
-                    <div key={f.field} className="contents">
-                      <dt className="text-slate-500">{f.field}</dt>
-                      <dd>
-                        <del className="bg-rose-50 text-rose-800">{show(f.before)}</del> → <ins className="bg-emerald-50 text-emerald-800 no-underline">{show(f.after)}</ins>
-                      </dd>
-                    </div>
-                  ))}
-                </dl>
+            {diff.changed.slice(0, SHOWN).map((c) => (
+              <li key={c.task_id} className="rounded border border-slate-200 p-2">
+                <div role="group" aria-label={`Task ${c.task_id} changed`}>
+                  <span className="font-mono text-xs font-semibold">{c.task_id}</span>
+                  <FieldChanges fields={c.fields} />
+                </div>
               </li>
             ))}
           </ul>
+          <More total={diff.changed.length} />
         </section>
       )}
+      <TaskEntries title="Tasks added" tone="text-emerald-800" tasks={added} label={(id) => `Task ${id} added`} />
+      <TaskEntries title="Tasks removed" tone="text-rose-800" tasks={removed} label={(id) => `Task ${id} removed`} />
       {(diff.dependenciesAdded.length > 0 || diff.dependenciesRemoved.length > 0) && (
         <section aria-label="Dependencies changed">
           <h3 className="font-semibold">Dependencies</h3>
           <ul className="mt-1 font-mono text-xs">
-            {diff.dependenciesAdded.map((e) => (
+            {diff.dependenciesAdded.slice(0, SHOWN).map((e) => (
               <li key={`+${e.from}>${e.to}`} className="text-emerald-800">
                 + {e.from} → {e.to}
               </li>
             ))}
-            {diff.dependenciesRemoved.map((e) => (
+            {diff.dependenciesRemoved.slice(0, SHOWN).map((e) => (
               <li key={`-${e.from}>${e.to}`} className="text-rose-800">
                 − {e.from} → {e.to}
               </li>
@@ -65,9 +148,31 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
           </ul>
         </section>
       )}
+      <SubgraphChanges diff={diff} />
       {diff.jobChanged && <p className="text-amber-800">The job (goal, objectives, steerability) changed.</p>}
-      {diff.subgraphsChanged && <p className="text-amber-800">The subgraphs changed.</p>}
       {diff.planFieldsChanged.length > 0 && <p className="text-amber-800">Plan fields changed: {diff.planFieldsChanged.join(', ')}.</p>}
+    </div>
+  );
+}
+
+/** A first revision has nothing to compare with: every task with its fields, and its groups. */
+export function FirstRevisionView({ tasks, subgraphs }: { tasks: PlannerTask[]; subgraphs: SubGraph[] }) {
+  return (
+    <div className="space-y-4 text-sm">
+      <p className="text-slate-600">This is the plan&apos;s first revision, so every task is new. Each is listed with its fields (empty fields left out).</p>
+      <TaskEntries title="Tasks" tone="text-slate-900" tasks={tasks} label={(id) => `Task ${id}`} />
+      {subgraphs.length > 0 && (
+        <section aria-label="Subgraphs">
+          <h3 className="font-semibold">Subgraphs ({subgraphs.length})</h3>
+          <ul className="mt-1 space-y-0.5 text-xs">
+            {subgraphs.map((g) => (
+              <li key={g.subgraph_id}>
+                <span className="font-mono">{g.subgraph_id}</span>: tasks {ids(g.task_ids)}; waits on {ids(g.depends_on)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }

@@ -4,7 +4,8 @@ import { getRegistry } from '@/lib/server/registry/registry-service';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
 import { formatMs, formatUsd } from '@/components/simulate/format';
 import Link from 'next/link';
-import { PlanDiffView } from '@/components/plan/plan-diff-view';
+import { FirstRevisionView, PlanDiffView } from '@/components/plan/plan-diff-view';
+import { TaskTable } from '@/components/plan/task-table';
 import { ResourceChangesView } from '@/components/plan/resource-changes-view';
 import { resourcesHash } from '@/lib/approval/approved-resources';
 import { ReviewList } from '@/components/plan/review-list';
@@ -40,6 +41,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   // The diff an approver needs is what changed since the last approval (or since the start).
   const base = approved !== null && approved < plan.revision ? approved : 1;
   const before = await loadPlanForPage(id, base);
+  const doc = documentOf(plan);
   const claim = { revision: plan.revision, contentHash: plan.content_hash };
   const decideRefusal = checkDecision(state, 'rejected', user, claim)?.message ?? null;
   const approveRefusal = checkDecision(state, 'approved', user, claim)?.message ?? null;
@@ -53,22 +55,32 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   return (
     <div className="flex min-h-full flex-col">
       <PlanHeader plan={plan} readOnly user={user} />
+      {/* The whole width and most of the viewport below the headers, so nodes are readable at the fitted zoom. */}
+      <section aria-label="Plan (read-only)" className="mx-4 mt-4 h-[calc(100vh-9rem)] min-h-[32rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
+        <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly registry={registry} />
+      </section>
       <div className="grid flex-1 gap-4 p-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="space-y-4">
-          <section aria-label="Plan (read-only)" className="h-[26rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
-            <PlanEditor planId={plan.id} revision={plan.revision} doc={documentOf(plan)} readOnly registry={registry} />
-          </section>
           <section aria-labelledby="diff-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
             <h2 id="diff-heading" className="text-lg font-semibold">
-              {approved !== null && approved < plan.revision
-                ? `Changes since approved revision ${base}`
-                : `Changes since revision ${base}`}
+              {base === plan.revision
+                ? `Revision ${base}: every task`
+                : approved !== null && approved < plan.revision
+                  ? `Changes since approved revision ${base}`
+                  : `Changes since revision ${base}`}
             </h2>
             {base === plan.revision ? (
-              <p className="text-sm text-slate-600">This is the first revision; everything in it is new.</p>
+              <FirstRevisionView tasks={doc.plan.planned_tasks} subgraphs={doc.subgraphs} />
             ) : (
-              <PlanDiffView diff={diffPlans(before, documentOf(plan))} />
+              <PlanDiffView diff={diffPlans(before, doc)} />
             )}
+          </section>
+          <section aria-labelledby="tasks-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+            <h2 id="tasks-heading" className="text-lg font-semibold">
+              Tasks ({doc.plan.planned_tasks.length})
+            </h2>
+            <p className="text-sm text-slate-600">Every field of every task in revision {plan.revision}, as stored and as approved.</p>
+            <TaskTable tasks={doc.plan.planned_tasks} subgraphs={doc.subgraphs} />
           </section>
           <section aria-labelledby="resources-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
             <h2 id="resources-heading" className="text-lg font-semibold">

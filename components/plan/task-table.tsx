@@ -1,0 +1,118 @@
+import { executionKind, type PlannerTask, type SubGraph } from '@/lib/plan';
+import { FieldValue } from './task-fields';
+
+// Every field of every task, one row each: what an approver signs. Short values inline,
+// long ones (JSON, instructions, code) scroll or fold so the table stays compact.
+
+/** Rows rendered; beyond this the table says how many it left out. */
+const MAX_ROWS = 2_000;
+
+function size(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const lines = text.split('\n').length;
+  return lines > 1 ? `${lines} lines` : `${text.length} chars`;
+}
+
+function Folded({ label, value }: { label: string; value: unknown }) {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'object' && Object.keys(value).length === 0) return null;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text.length <= 80 && !text.includes('\n')) {
+    return (
+      <div>
+        <span className="text-slate-500">{label}</span> <FieldValue value={value} />
+      </div>
+    );
+  }
+  return (
+    <details>
+      <summary className="cursor-pointer">
+        <span className="text-slate-500">{label}</span> <span className="text-slate-500">({size(value)})</span>
+      </summary>
+      <FieldValue value={value} />
+    </details>
+  );
+}
+
+function Target({ task }: { task: PlannerTask }) {
+  const targets = (['tool_id', 'agent_id', 'function_id'] as const).filter((field) => task[field] !== null && task[field] !== '');
+  if (!targets.length) return <span className="italic text-slate-500">none</span>;
+  return (
+    <>
+      {targets.map((field) => (
+        <div key={field}>
+          <span className="text-slate-500">{field}</span> <span className="break-words font-mono">{task[field]}</span>
+        </div>
+      ))}
+    </>
+  );
+}
+
+export function TaskTable({ tasks, subgraphs }: { tasks: PlannerTask[]; subgraphs: SubGraph[] }) {
+  const groupOf = new Map<string, string>();
+  for (const s of subgraphs) for (const id of s.task_ids) if (!groupOf.has(id)) groupOf.set(id, s.subgraph_id);
+  const shown = tasks.slice(0, MAX_ROWS);
+  return (
+    // Focusable, so a keyboard can scroll it sideways.
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Task table, scrolls sideways">
+      <table className="w-full border-collapse text-left align-top text-xs" aria-label="Tasks and their fields">
+        <thead className="border-b border-slate-300 text-slate-600">
+          <tr>
+            <th scope="col" className="px-2 py-1 font-semibold">Task</th>
+            <th scope="col" className="px-2 py-1 font-semibold">Type (kind)</th>
+            <th scope="col" className="px-2 py-1 font-semibold">Target</th>
+            <th scope="col" className="px-2 py-1 font-semibold">Depends on</th>
+            <th scope="col" className="px-2 py-1 font-semibold">Instructions</th>
+            <th scope="col" className="px-2 py-1 font-semibold">Inputs, code, estimates, state</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((task) => {
+            const kind = executionKind(task);
+            const { stage2, ...parameters } = task.parameters;
+            return (
+              <tr key={task.task_id} className="border-b border-slate-100 align-top">
+                <th scope="row" className="max-w-56 px-2 py-1 font-normal">
+                  <div className="break-words font-mono font-semibold">{task.task_id}</div>
+                  {task.description && <div className="text-slate-700">{task.description}</div>}
+                  {groupOf.has(task.task_id) && (
+                    <div className="text-slate-500">
+                      group <span className="font-mono">{groupOf.get(task.task_id)}</span>
+                    </div>
+                  )}
+                </th>
+                <td className="px-2 py-1">
+                  <span className="font-mono">{task.execution_type || '(none)'}</span>
+                  {kind !== task.execution_type && <div className="text-slate-500">kind {kind || 'unknown'}</div>}
+                </td>
+                <td className="max-w-48 px-2 py-1">
+                  <Target task={task} />
+                </td>
+                <td className="max-w-40 px-2 py-1 font-mono break-words">{task.dependencies.length ? task.dependencies.join(', ') : <span className="font-sans italic text-slate-500">none</span>}</td>
+                <td className="max-w-72 min-w-40 px-2 py-1">{task.instructions ? <FieldValue value={task.instructions} /> : <span className="italic text-slate-500">none</span>}</td>
+                <td className="max-w-80 min-w-48 space-y-0.5 px-2 py-1">
+                  <Folded label="arguments" value={task.arguments} />
+                  <Folded label="parameters" value={parameters} />
+                  <Folded label="Stage 2 input" value={stage2} />
+                  <Folded label="convertor_code" value={task.convertor_code} />
+                  <Folded label="estimate_data" value={task.estimate_data} />
+                  <Folded label="main_task_id" value={task.main_task_id} />
+                  <Folded label="status" value={task.status} />
+                  <Folded label="mark_replan" value={task.mark_replan ? 'true' : ''} />
+                  <Folded label="output" value={task.output} />
+                  <Folded label="created" value={task.creation_time} />
+                  <Folded label="updated" value={task.last_update_time} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {tasks.length > MAX_ROWS && (
+        <p className="mt-2 text-xs text-slate-600">
+          The first {MAX_ROWS.toLocaleString('en')} of {tasks.length.toLocaleString('en')} tasks are shown; export the plan to read the rest.
+        </p>
+      )}
+    </div>
+  );
+}
