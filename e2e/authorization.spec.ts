@@ -12,7 +12,7 @@ import { adminHeaders, signIn } from './auth-support';
 type Role = 'viewer' | 'editor' | 'approver' | 'admin';
 
 function requiredRole(method: string, route: string): Role {
-  if (route === '/api/users' || route.startsWith('/api/users/')) return 'admin';
+  if (route === '/api/users' || route.startsWith('/api/users/') || route.startsWith('/api/webhooks')) return 'admin';
   if (/\/(approve|request-changes|reject)$/.test(route)) return 'approver';
   if (method === 'get' || route.endsWith('/validate') || route.startsWith('/api/tokens')) return 'viewer';
   return 'editor';

@@ -70,6 +70,8 @@ const projects: PlaywrightTestConfig['projects'] = [
   },
   // Headers, framing, sign-in limits and token ownership; each test signs in itself.
   { name: 'security', testMatch: /security\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}` } },
+  // Outgoing webhooks to a receiver the test runs; signs in an approver and the admin itself.
+  { name: 'webhooks', testMatch: /webhooks\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}` } },
 ];
 // The embedded database is the demo: its published demo users (editor, approvers, admin)
 // are what the browser tests sign in as.
