@@ -37,6 +37,7 @@ export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private started = false;
+  private lastError: string | null = null;
   private stopped = false;
   private readonly pollMs: number;
   private readonly backoffMs: number[];
@@ -79,9 +80,14 @@ export class WebhookDispatcher {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.running = this.tick()
-        .then(() => undefined)
+        .then(() => {
+          this.lastError = null;
+        })
         .catch((error: unknown) => {
-          if (!this.stopped) console.error('[plangate] webhook dispatcher:', error instanceof Error ? error.message : error);
+          // Said once per kind of failure, not every second while the database is away.
+          const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+          if (!this.stopped && message !== this.lastError) console.error('[plangate] webhook dispatcher:', message);
+          this.lastError = message;
         })
         .finally(() => {
           this.running = null;

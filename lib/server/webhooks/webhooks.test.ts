@@ -174,6 +174,25 @@ describe.each(testDatabases())('webhooks on $name', (database) => {
     await db().delete(webhooks);
   });
 
+  it('lets several dispatchers share the due deliveries, sending each once', async () => {
+    const hooks = await Promise.all(
+      [0, 1, 2, 3].map(() => createWebhook(db(), CreateWebhookRequest.parse({ url: ok.url(), events: ['plan.submitted'] }), 'root')),
+    );
+    const before = ok.received.length;
+    for (const title of ['One', 'Two', 'Three']) {
+      const created = await createPlan(db(), CreatePlanRequest.parse({ title, plan: chain }), editor.username);
+      await submitForReview(db(), created.id, {}, editor);
+    }
+    const instances = [0, 1, 2].map(() => new WebhookDispatcher(db()));
+    const sent = await Promise.all([...instances, ...instances].map((d) => d.tick()));
+    expect(sent.reduce((a, b) => a + b, 0)).toBe(12);
+    const ids = ok.received.slice(before).map((r) => r.headers['x-plangate-delivery']);
+    expect(ids).toHaveLength(12);
+    expect(new Set(ids).size).toBe(12);
+    for (const hook of hooks) expect((await listDeliveries(db(), hook.id)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+    await db().delete(webhooks);
+  });
+
   it('waits out the backoff before retrying', async () => {
     const hook = await createWebhook(db(), CreateWebhookRequest.parse({ url: 'http://127.0.0.1:9/nothing', events: ['plan.submitted'] }), 'root');
     const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Backoff', plan: chain }), editor.username);
