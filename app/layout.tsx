@@ -43,9 +43,14 @@ export default async function RootLayout({ children }: { children: React.ReactNo
                 Import
               </Link>
               {user && hasRole(user.role, 'admin') && (
-                <Link href="/admin/users" className="hover:text-slate-900">
-                  Users
-                </Link>
+                <>
+                  <Link href="/admin/users" className="hover:text-slate-900">
+                    Users
+                  </Link>
+                  <Link href="/admin/webhooks" className="hover:text-slate-900">
+                    Webhooks
+                  </Link>
+                </>
               )}
               <a href="/api/openapi.json" className="hover:text-slate-900">
                 API

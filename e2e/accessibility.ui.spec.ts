@@ -52,6 +52,7 @@ function pagesFor({ draft, inReview }: Plans): Visit[] {
     '/import',
     '/plans/new',
     '/admin/users',
+    '/admin/webhooks',
     `/plans/${draft}`,
     `/plans/${draft}/r/1`,
     `/plans/${draft}/review`,

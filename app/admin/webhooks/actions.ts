@@ -19,9 +19,9 @@ export async function createWebhookAction(input: z.input<typeof CreateWebhookReq
 const DeleteWebhookInput = z.strictObject({ id: WebhookId });
 
 export async function deleteWebhookAction(input: z.input<typeof DeleteWebhookInput>) {
-  return runAction('admin', DeleteWebhookInput, input, async ({ id }) => {
+  return runAction('admin', DeleteWebhookInput, input, async ({ id }, principal) => {
     const { db } = await getDatabase();
-    await deleteWebhook(db, id);
+    await deleteWebhook(db, id, principal.username);
     return { id };
   });
 }

@@ -41,6 +41,8 @@ export const AUDIT_KINDS = [
   'token_created',
   'token_revoked',
   'registry_changed',
+  'webhook_created',
+  'webhook_deleted',
   // An operator trusted a chain that had no signed head (one from before heads were signed).
   'audit_adopted',
 ] as const;

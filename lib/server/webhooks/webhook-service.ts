@@ -8,6 +8,7 @@ import {
   type WebhookDelivery,
   type WebhookEvent,
 } from '@/lib/api/webhook-schemas';
+import { appendAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { webhookDeliveries, webhooks } from '../db/schema';
 import { AppError, notFound } from '../errors';
@@ -49,19 +50,27 @@ export async function listWebhooks(db: Database): Promise<Webhook[]> {
 /** Stores a webhook with a new secret; the answer is the only place the secret is shown. */
 export async function createWebhook(db: Database, request: CreateWebhookRequest, actor: string): Promise<CreatedWebhook> {
   const secret = newWebhookSecret();
-  const [row] = await db
-    .insert(webhooks)
-    .values({ id: `wh_${randomBytes(12).toString('base64url')}`, url: request.url, events: request.events, secret, createdBy: actor })
-    .returning();
-  if (!row) throw new AppError('internal', 500, 'The webhook was not stored');
+  // Audited: a webhook receives every approval it subscribes to, so who added it matters.
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(webhooks)
+      .values({ id: `wh_${randomBytes(12).toString('base64url')}`, url: request.url, events: request.events, secret, createdBy: actor })
+      .returning();
+    if (!inserted) throw new AppError('internal', 500, 'The webhook was not stored');
+    await appendAudit(tx, { kind: 'webhook_created', actor, detail: { webhook_id: inserted.id, url: inserted.url, events: inserted.events } });
+    return inserted;
+  });
   return { ...toWebhook(row), secret };
 }
 
 /** Deletes a webhook and its delivery log; pending deliveries are never sent. */
-export async function deleteWebhook(db: Database, id: string): Promise<void> {
+export async function deleteWebhook(db: Database, id: string, actor: string): Promise<void> {
   checkWebhookId(id);
-  const [row] = await db.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id });
-  if (!row) throw notFound(`Webhook "${id}"`);
+  await db.transaction(async (tx) => {
+    const [row] = await tx.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id, url: webhooks.url });
+    if (!row) throw notFound(`Webhook "${id}"`);
+    await appendAudit(tx, { kind: 'webhook_deleted', actor, detail: { webhook_id: row.id, url: row.url } });
+  });
 }
 
 /** The newest deliveries of one webhook, with every attempt. */

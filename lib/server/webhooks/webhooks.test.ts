@@ -122,7 +122,7 @@ describe.each(testDatabases())('webhooks on $name', (database) => {
     const stale = WebhookPayload.parse(JSON.parse(ok.received[2].body));
     expect(stale).toMatchObject({ event: 'approval.stale', plan: { revision: 2, status: 'draft' }, detail: { reason: 'revision', by_revision: 2 } });
 
-    await deleteWebhook(db(), hook.id);
+    await deleteWebhook(db(), hook.id, 'root');
     expect((await refusal(listDeliveries(db(), hook.id))).status).toBe(404);
     expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id))).toEqual([]);
   });
