@@ -3,11 +3,10 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import type { TaskDataInput } from '@/lib/plan';
-import type { Principal } from '../auth/principal';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { createPlan, getPlan, getRevisions, savePlan } from '../plans/plan-service';
 import { deleteResource, putResource, replaceRegistry } from '../registry/registry-service';
-import { refusal } from '../test-support';
+import { principal, refusal } from '../test-support';
 import { getRegistry } from '../registry/registry-service';
 import { decide, getApprovedPlan, getGate, submitForReview } from './approval-service';
 import { registryNotice } from './registry-binding';
@@ -15,7 +14,7 @@ import { registryNotice } from './registry-binding';
 // What an approval binds: the plan document and the registry resources it routes to; what
 // does not void it (moving nodes); who may never give it (service accounts, recent authors).
 
-const who = (username: string, role: Principal['role'], service = false): Principal => ({ id: username, username, role, via: 'session', service });
+const who = principal;
 const editor = who('eddie', 'editor');
 const approver = who('alice', 'approver');
 const approver2 = who('bob', 'approver');

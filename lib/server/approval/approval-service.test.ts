@@ -3,21 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import type { TaskDataInput } from '@/lib/plan';
 import { verifyAudit } from '../audit/audit-log';
-import type { Principal } from '../auth/principal';
 import { planReviews, plans } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { AppError } from '../errors';
-import { refusal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { decide, getApprovedPlan, getGate, planAudit, submitForReview } from './approval-service';
 
-const chain: TaskDataInput = {
-  task_id: 'job-1',
-  planned_tasks: [
-    { task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'http_get' },
-    { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] },
-  ],
-};
+const chain = FETCH_THEN_SUMMARISE;
 const cyclic: TaskDataInput = {
   task_id: 'job-2',
   planned_tasks: [
@@ -26,7 +19,7 @@ const cyclic: TaskDataInput = {
   ],
 };
 
-const who = (username: string, role: Principal['role']): Principal => ({ id: username, username, role, via: 'session', service: false });
+const who = principal;
 const editor = who('eddie', 'editor');
 const approver = who('alice', 'approver');
 const approver2 = who('bob', 'approver');

@@ -17,7 +17,7 @@ import { AppError, notFound } from '../errors';
 import { serverContentHash } from '../plans/document-hashes';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
 import { recentEditors } from './recent-editors';
-import { lockRegistryForDecision, registryNotice } from './registry-binding';
+import { lockRegistryForDecision, newestApproval, registryNotice } from './registry-binding';
 import { emitWebhookEvent } from '../webhooks/events';
 
 // Every gate transition is one transaction that first locks the plan row. Saves take the
@@ -296,12 +296,7 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     // Both, not either: the status is the gate's verdict and the approvals are its evidence;
     // a change to the required count must not turn an unfinished review into a hand-off.
     if (plan.status !== 'approved' || approvals.length < required) {
-      const [lastApproval] = await tx
-        .select()
-        .from(planReviews)
-        .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved')))
-        .orderBy(desc(planReviews.id))
-        .limit(1);
+      const lastApproval = await newestApproval(tx, id);
       const notice = await registryNotice(tx, id, await getRegistry(tx));
       if (notice) throw registryChanged(notice.approvedRevision, notice.changes, extra);
       if (lastApproval && lastApproval.revision < plan.contentRevision) {

@@ -84,7 +84,8 @@ export interface RegistryNotice {
   changes: ResourceChange[];
 }
 
-async function newestApproval(db: Database, planId: string): Promise<ReviewRow | undefined> {
+/** The plan's newest approval, standing or voided. */
+export async function newestApproval(db: Database, planId: string): Promise<ReviewRow | undefined> {
   const [row] = await db
     .select()
     .from(planReviews)

@@ -6,9 +6,7 @@ import path from 'node:path';
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
-import type { TaskDataInput } from '@/lib/plan';
 import { decide, submitForReview } from '../approval/approval-service';
-import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { auditEvents, auditHead } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
@@ -17,6 +15,7 @@ import { createPlan, savePlan } from '../plans/plan-service';
 import { adoptAuditChain, appendAudit, prepareAuditTrail, verifyAudit, verifyPlanRevision, type AuditInput, type AuditRow } from './audit-log';
 import { forgetAuditSignedMarker } from './audit-key';
 import { forgetVerifiedChains } from './audit-verify';
+import { FETCH_THEN_SUMMARISE, principal } from '../test-support';
 
 // The attacker of these tests can read and write every table, knows how events are hashed,
 // but does not hold the audit key. Each tampering is done with raw SQL, as they would.
@@ -31,15 +30,9 @@ const EVENTS: AuditInput[] = [
   { kind: 'token_created', actor: 'cli', detail: { username: 'alice', token_id: 't1', label: 'ci' } },
 ];
 
-const chain: TaskDataInput = {
-  task_id: 'job-1',
-  planned_tasks: [
-    { task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'http_get' },
-    { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] },
-  ],
-};
+const chain = FETCH_THEN_SUMMARISE;
 
-const who = (username: string, role: Principal['role']): Principal => ({ id: username, username, role, via: 'session', service: false });
+const who = principal;
 const editor = who('eddie', 'editor');
 const approver = who('alice', 'approver');
 

@@ -99,7 +99,10 @@ async function hashed(document: PlanDocument): Promise<{ contentHash: string; bo
 
 /** `actor` is who the revision is by: four-eyes and the audit trail depend on it. */
 export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
+  // The request was just parsed (up to 10 MB): let other requests in before parsing again.
+  await yieldToEventLoop();
   const document = PlanDocument.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view });
+  await yieldToEventLoop();
   checkStorable(document, input.title, input.message);
   const hashes = await hashed(document);
   const hash = hashes.contentHash;
@@ -117,6 +120,7 @@ export async function createPlan(db: Database, input: CreatePlanRequest, actor: 
 /** `rawPlan`, when given, is the plan as the client sent it, so omitted fields keep their stored values. */
 export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor: string, rawPlan?: unknown) {
   checkPlanId(id);
+  await yieldToEventLoop();
   const base = await repo.findRevision(db, id, input.base_revision);
   if (!base) {
     const plan = await repo.findPlan(db, id);
@@ -132,6 +136,7 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
     const merged = TaskData.safeParse(withBaseDefaults(rawPlan, previous.plan));
     if (!merged.success) throw fromZodError(merged.error, 'request body', ['plan']);
     plan = merged.data;
+    await yieldToEventLoop();
   }
   const document = PlanDocument.parse({
     plan,
@@ -139,6 +144,7 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
     subgraphs: input.subgraphs ?? previous.subgraphs,
     view: input.view ?? previous.view,
   });
+  await yieldToEventLoop();
   checkStorable(document, input.title, input.message);
   const hashes = await hashed(document);
   const hash = hashes.contentHash;

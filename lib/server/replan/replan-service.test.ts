@@ -4,10 +4,9 @@ import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import type { TaskDataInput } from '@/lib/plan';
 import { scriptedLlmPerTest } from '@/lib/llm/scripted-llm-test-support';
 import { decide, getApprovedPlan, submitForReview } from '../approval/approval-service';
-import type { Principal } from '../auth/principal';
 import { replanProposals } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { refusal } from '../test-support';
+import { principal, refusal } from '../test-support';
 import { createPlan, getPlan, getRevisions, savePlan } from '../plans/plan-service';
 import { applyReplanProposal, getReplanProposal, proposeReplan } from './replan-service';
 
@@ -20,7 +19,7 @@ const plan: TaskDataInput = {
   ],
 };
 
-const who = (username: string, role: Principal['role']): Principal => ({ id: username, username, role, via: 'session', service: false });
+const who = principal;
 const editor = who('eddie', 'editor');
 const approver = who('alice', 'approver');
 

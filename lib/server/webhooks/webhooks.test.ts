@@ -4,26 +4,18 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { CreateWebhookRequest, WebhookPayload } from '@/lib/api/webhook-schemas';
-import type { TaskDataInput } from '@/lib/plan';
 import { decide, submitForReview } from '../approval/approval-service';
-import type { Principal } from '../auth/principal';
 import { webhookDeliveries, webhooks } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { createPlan, savePlan } from '../plans/plan-service';
 import { putResource } from '../registry/registry-service';
-import { refusal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
 import { WebhookDispatcher } from './dispatcher';
 import { verifyWebhookSignature } from './signature';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks } from './webhook-service';
 
-const chain: TaskDataInput = {
-  task_id: 'job-1',
-  planned_tasks: [
-    { task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'http_get' },
-    { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] },
-  ],
-};
-const who = (username: string, role: Principal['role']): Principal => ({ id: username, username, role, via: 'session', service: false });
+const chain = FETCH_THEN_SUMMARISE;
+const who = principal;
 const editor = who('eddie', 'editor');
 const approver = who('alice', 'approver');
 
