@@ -2,7 +2,7 @@ import canonicalize from 'canonicalize';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
-import { executionKind, type PlannerTask } from '@/lib/plan';
+import { taskTarget, type PlannerTask } from '@/lib/plan';
 import { Registry, RESOURCE_KINDS, resourceKey, type Resource, type ResourceKind } from '@/lib/registry';
 
 // What an approval covers beyond the plan document: the registry resources its tasks are
@@ -30,10 +30,9 @@ export const ResourceSnapshot = z.strictObject({
 export type ResourceSnapshot = z.infer<typeof ResourceSnapshot>;
 
 /** The target a task is routed to as "kind:id", or null when it names none. */
-export function taskTarget(task: PlannerTask): string | null {
-  const kind = executionKind(task);
-  const id = kind === 'tool' ? task.tool_id : kind === 'agent' ? task.agent_id : kind === 'llm' || kind === 'dsl' ? task.function_id : null;
-  return id ? `${kind}:${id.toLowerCase()}` : null;
+function targetKey(task: PlannerTask): string | null {
+  const target = taskTarget(task);
+  return target && `${target.kind}:${target.id.toLowerCase()}`;
 }
 
 /** Resources match their target case-insensitively; agents by name too (as validation matches them). */
@@ -61,7 +60,7 @@ export function resolveTargets(targets: Iterable<string>, registry: Registry): R
 /** The snapshot of the resources `tasks` route to in `registry`. */
 export function snapshotResources(tasks: readonly PlannerTask[], registry: Registry): ResourceSnapshot {
   return resolveTargets(
-    tasks.map(taskTarget).filter((target): target is string => target !== null),
+    tasks.map(targetKey).filter((target): target is string => target !== null),
     registry,
   );
 }

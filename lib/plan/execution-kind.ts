@@ -46,3 +46,26 @@ export function isExecutionType(value: string): value is ExecutionType {
 export function executionKind(task: Pick<PlannerTask, 'execution_type'> & { parameters?: PlannerTask['parameters'] }): string {
   return normaliseExecutionType(task.execution_type ?? '', task.parameters ?? {});
 }
+
+/** The field that names the resource a task of each kind is routed to. */
+export const TARGET_FIELDS: Record<ExecutionType, 'agent_id' | 'tool_id' | 'function_id'> = {
+  agent: 'agent_id',
+  tool: 'tool_id',
+  llm: 'function_id',
+  dsl: 'function_id',
+};
+
+/**
+ * Where a task is routed: its kind, the field naming the resource and that name, or null
+ * when its kind is unknown or the field is empty. Validation, the missing-target check and
+ * the resources an approval binds all read targets through this.
+ */
+export function taskTarget(
+  task: Pick<PlannerTask, 'execution_type' | 'agent_id' | 'tool_id' | 'function_id'> & { parameters?: PlannerTask['parameters'] },
+): { kind: ExecutionType; field: (typeof TARGET_FIELDS)[ExecutionType]; id: string } | null {
+  const kind = executionKind(task);
+  if (!isExecutionType(kind)) return null;
+  const field = TARGET_FIELDS[kind];
+  const id = task[field];
+  return id ? { kind, field, id } : null;
+}

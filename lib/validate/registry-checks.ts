@@ -1,5 +1,5 @@
 import { ancestors, type GraphIndex } from '@/lib/graph';
-import { STEP_TEMPLATE, executionKind, stepResolver, type PlannerTask } from '@/lib/plan';
+import { STEP_TEMPLATE, executionKind, stepResolver, taskTarget, type PlannerTask } from '@/lib/plan';
 import { schemaComplexityProblem, type JsonSchemaObject, type Registry } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
@@ -44,18 +44,8 @@ function catalogue(registry: Registry): Catalogue {
 
 /** The id a task is routed to, and which kind of resource it must be. */
 function targetOf(task: PlannerTask): { id: string; field: string; kind: TargetKind } | null {
-  switch (executionKind(task)) {
-    case 'tool':
-      return task.tool_id ? { id: task.tool_id, field: 'tool_id', kind: 'tool' } : null;
-    case 'agent':
-      return task.agent_id ? { id: task.agent_id, field: 'agent_id', kind: 'agent' } : null;
-    case 'llm':
-      return task.function_id ? { id: task.function_id, field: 'function_id', kind: 'llm' } : null;
-    case 'dsl':
-      return task.function_id ? { id: task.function_id, field: 'function_id', kind: 'dsl workflow' } : null;
-    default:
-      return null;
-  }
+  const target = taskTarget(task);
+  return target && { id: target.id, field: target.field, kind: target.kind === 'dsl' ? 'dsl workflow' : target.kind };
 }
 
 const STATE_REF = /†state((?:\.[\w-]+)+)/g;

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { PlanDocument, contentHash } from '@/lib/plan';
@@ -203,24 +201,6 @@ const isFailure = (value: ChainFacts | AuditFailure): value is AuditFailure => '
 
 // ---- rows outside the chain ---------------------------------------------------------------
 
-/** `bodyDigest` computed with node's native SHA-256 (several times faster on large bodies). */
-function nativeBodyDigest(body: unknown): string {
-  const canonical = canonicalize(body);
-  if (canonical === undefined) throw new Error('digest: the value could not be serialised');
-  return 'sha256:' + createHash('sha256').update(canonical, 'utf8').digest('hex');
-}
-
-let digestOfBody: ((body: unknown) => string) | undefined;
-
-/** The digest verification compares: the native one while it agrees with `bodyDigest` (checked once), else `bodyDigest` itself. */
-function verifiedBodyDigest(body: unknown): string {
-  if (!digestOfBody) {
-    const probe = { plan: { task_id: 'probe', planned_tasks: [{ task_id: 'ä', n: 1.5, list: [null, true, 'x'] }] }, view: {} };
-    digestOfBody = nativeBodyDigest(probe) === bodyDigest(probe) ? nativeBodyDigest : bodyDigest;
-  }
-  return digestOfBody(body);
-}
-
 interface RevisionFacts {
   planId: string;
   revision: number;
@@ -235,7 +215,7 @@ function checkRevision(row: RevisionFacts, fact: BodyFact | undefined): AuditFai
   }
   const altered: AuditFailure = { problem: 'body_altered', seq: fact.seq, reason: `the body of ${name} is not the one event ${fact.seq} recorded: it was edited` };
   if (row.contentHash !== fact.contentHash) return altered;
-  if (fact.bodyHash !== null) return verifiedBodyDigest(row.body) === fact.bodyHash ? null : altered;
+  if (fact.bodyHash !== null) return bodyDigest(row.body) === fact.bodyHash ? null : altered;
   // An event from before body digests: the body must still have the content it recorded.
   try {
     return contentHash(PlanDocument.parse(row.body)) === fact.contentHash ? null : altered;

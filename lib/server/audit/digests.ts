@@ -5,11 +5,20 @@ import canonicalize from 'canonicalize';
 // and a review decision. `audit verify` and the hand-off recompute these from the rows and
 // compare them with the chain, so a hand-edited body or a forged review row is caught.
 
-function digest(value: unknown): string {
+/** RFC 8785 canonical JSON of `value`. */
+export function canonicalJson(value: unknown): string {
   const canonical = canonicalize(value);
-  if (canonical === undefined) throw new Error('digest: the value could not be serialised');
-  // Node's native SHA-256: revision bodies run to megabytes, where it is ten times faster.
-  return `sha256:${createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
+  if (canonical === undefined) throw new Error('canonicalJson: the value could not be serialised');
+  return canonical;
+}
+
+/** "sha256:" + hex SHA-256 of `text` (node's native hash: bodies run to megabytes, where it is ten times faster). */
+export function sha256Of(text: string): string {
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
+function digest(value: unknown): string {
+  return sha256Of(canonicalJson(value));
 }
 
 /** The whole stored revision body (view data included: it is stored, so it is covered). */
