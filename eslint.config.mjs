@@ -1,6 +1,55 @@
+import { builtinModules } from 'node:module';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
+import boundaries from 'eslint-plugin-boundaries';
+
+// The layers of ../shared/ARCHITECTURE.md, kept by the build (`npm run lint`) rather than by
+// habit. scripts/lint-rules.test.ts plants a wrong import in each layer and checks that the
+// rule below names it.
+
+/** The domain: pure algorithms and rules on plans, shared by the browser and the server. */
+const DOMAIN = ['plan', 'graph', 'validate', 'simulate', 'optimize', 'replan', 'planning', 'approval', 'formats', 'registry'];
+/** lib/ folders that are not pure: the server, and the client-side editor state and canvas adapters. */
+const IMPURE_LIB = ['lib/server/**', 'lib/editor-store/**', 'lib/flow/**'];
+/** Tests and their helpers run in Node under vitest; they may read fixtures from disk. */
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/test-support.ts', '**/*-test-support.ts'];
+/**
+ * The I/O adapters behind pure ports, each allowed exactly what it adapts to: the
+ * OpenAI-compatible client, the scripted LLM server (the port's test double) and the
+ * convertor sandbox's worker pool (ARCHITECTURE.md rule 9). Only the server reaches them at
+ * run time; the domain names them for types or through the port.
+ */
+const ADAPTERS = {
+  'lib/llm/chat-client.ts': ['openai'],
+  'lib/llm/scripted-llm-server.ts': ['node'],
+  'lib/simulate/sandbox/worker-pool.ts': ['node'],
+};
+
+const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
+const RESTRICTED = {
+  ui: {
+    group: ['react', 'react/*', 'react-dom', 'react-dom/*', 'next', 'next/*', '@xyflow/*', 'zustand', 'zustand/*'],
+    message: 'Pure lib code runs the same in the browser and on the server: no React, Next or React Flow (ARCHITECTURE.md rule 1).',
+  },
+  node: {
+    group: ['node:*', ...nodeBuiltins, ...nodeBuiltins.map((name) => `${name}/*`)],
+    message: 'Pure lib code also runs in the browser: no Node built-ins; put Node I/O in lib/server (or a declared adapter).',
+  },
+  database: {
+    group: ['pg', 'pg/*', 'drizzle-orm', 'drizzle-orm/*', '@electric-sql/pglite', '@electric-sql/pglite/*', 'server-only'],
+    message: 'Persistence is lib/server: pure lib code opens no database.',
+  },
+  openai: {
+    group: ['openai', 'openai/*'],
+    message: 'The OpenAI-compatible client is the LLM port\'s adapter (lib/llm/chat-client.ts); call it through lib/llm/structured-output.',
+  },
+};
+const pureImports = (...kinds) => ['error', { patterns: kinds.map((kind) => RESTRICTED[kind]) }];
+const NO_PROCESS_ENV = [
+  'error',
+  { object: 'process', property: 'env', message: 'Pure lib code reads no environment: take configuration as an argument; lib/server reads the environment.' },
+];
 
 export default defineConfig([
   ...nextVitals,
@@ -12,14 +61,112 @@ export default defineConfig([
     },
   },
   {
-    // The domain layers run in browser and server alike; keeping React, Next and React
-    // Flow out of them is what makes that true (ARCHITECTURE.md, rule 1).
-    files: ['lib/**/*.ts'],
-    ignores: ['lib/server/**', 'lib/editor-store/**', 'lib/flow/**'],
+    // Pure lib/: no UI framework, no Node, no database, no OpenAI client, no environment.
+    files: ['lib/**/*.ts', 'lib/**/*.tsx'],
+    ignores: [...IMPURE_LIB, ...TEST_FILES, ...Object.keys(ADAPTERS)],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-imports': pureImports('ui', 'node', 'database', 'openai'),
+      'no-restricted-properties': NO_PROCESS_ENV,
+    },
+  },
+  {
+    // Tests of pure code run in Node and may read fixtures, but still render nothing.
+    files: TEST_FILES.map((pattern) => `lib/${pattern}`),
+    ignores: IMPURE_LIB,
+    rules: { 'no-restricted-imports': pureImports('ui') },
+  },
+  ...Object.entries(ADAPTERS).map(([file, allowed]) => ({
+    files: [file],
+    rules: {
+      'no-restricted-imports': pureImports(...['ui', 'node', 'database', 'openai'].filter((kind) => !allowed.includes(kind))),
+      'no-restricted-properties': NO_PROCESS_ENV,
+    },
+  })),
+  {
+    // `server-only` makes Next refuse a server module in a client bundle at build time; every
+    // lib/server file carries it so no import chain can smuggle the database or secrets out.
+    files: ['lib/server/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      'no-restricted-syntax': [
         'error',
-        { patterns: [{ group: ['react', 'react-dom', 'next', 'next/*', '@xyflow/*'], message: 'Pure lib code must not import UI frameworks.' }] },
+        {
+          selector: "Program:not(:has(ImportDeclaration[source.value='server-only']))",
+          message: "Every lib/server module starts with `import 'server-only';` so a client bundle cannot include it.",
+        },
+      ],
+    },
+  },
+  {
+    // No import cycles in lib/: a cycle hides which layer depends on which.
+    files: ['lib/**/*.ts'],
+    // Packages are not followed: their own cycles are not ours, and parsing bundles is slow.
+    settings: { 'import/ignore': ['node_modules'] },
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // Which layer may import which (type-only imports included).
+    files: ['lib/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'e2e/**/*.ts', 'scripts/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': [
+        { type: 'server', pattern: 'lib/server/**', partialMatch: false },
+        { type: 'client-lib', pattern: ['lib/editor-store/**', 'lib/flow/**'], partialMatch: false },
+        { type: 'lib-api', pattern: 'lib/api/**', partialMatch: false },
+        { type: 'domain', pattern: DOMAIN.map((folder) => `lib/${folder}/**`), partialMatch: false },
+        { type: 'pure-lib', pattern: 'lib/**', partialMatch: false },
+        { type: 'app', pattern: 'app/**', partialMatch: false },
+        { type: 'components', pattern: 'components/**', partialMatch: false },
+        { type: 'e2e', pattern: 'e2e/**', partialMatch: false },
+        { type: 'scripts', pattern: 'scripts/**', partialMatch: false },
+      ],
+      // Server action modules are the RPC boundary components call (ARCHITECTURE.md rule 5).
+      'boundaries/files': [{ category: 'server-actions', pattern: 'app/**/*actions.ts' }],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              from: { element: { types: { anyOf: ['domain', 'pure-lib'] } } },
+              disallow: { to: { element: { types: { anyOf: ['server', 'client-lib', 'components', 'app'] } } } },
+              message: 'Pure lib code imports only pure lib code (ARCHITECTURE.md, "Layers and data flow").',
+            },
+            {
+              from: { element: { type: 'domain' } },
+              disallow: { to: { element: { type: 'lib-api' } } },
+              message: 'The domain does not know the REST API: move the shared shape into the domain and let lib/api re-export it.',
+            },
+            {
+              from: { element: { type: 'lib-api' } },
+              disallow: { to: { element: { types: { anyOf: ['server', 'client-lib', 'components', 'app'] } } } },
+              message: 'lib/api describes the API from domain types; it imports no server, client or app code.',
+            },
+            {
+              from: { element: { type: 'client-lib' } },
+              disallow: { to: { element: { types: { anyOf: ['server', 'components', 'app'] } } } },
+              message: 'The editor store and canvas adapters run in the browser: no server, component or app imports.',
+            },
+            {
+              from: { element: { type: 'server' } },
+              disallow: { to: { element: { types: { anyOf: ['client-lib', 'components', 'app'] } } } },
+              message: 'lib/server sits below the app: it imports no client, component or app code.',
+            },
+            {
+              from: { element: { type: 'components' } },
+              disallow: { to: { element: { types: { anyOf: ['server', 'app'] } } } },
+              message:
+                'Components import no server module, not even for types: take shared types from lib/api or the domain, and call the server through app/**/actions.ts.',
+            },
+            {
+              // Later policies win: a component may call the server actions, nothing else in app/.
+              from: { element: { type: 'components' } },
+              allow: { to: { file: { categories: 'server-actions' } } },
+            },
+          ],
+        },
       ],
     },
   },

@@ -1,16 +1,43 @@
 import Link from 'next/link';
-import { RelativeTime } from '@/components/plan/relative-time';
-import { StatusChip } from '@/components/plan/status-chip';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { PlanListFilters } from '@/components/plan-list/plan-list-filters';
+import { planListCaption } from '@/components/plan-list/plan-list-caption';
+import { planListHref } from '@/components/plan-list/plan-list-href';
+import { PlanTable } from '@/components/plan-list/plan-table';
+import { PlanListQuery } from '@/lib/api/list-schemas';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
-import { listPlanSummaries } from '@/lib/server/plans/plan-service';
+import { AppError } from '@/lib/server/errors';
+import { parseQuery } from '@/lib/server/http/read-query';
+import { listPlans } from '@/lib/server/plans/plan-service';
 
-export const dynamic = 'force-dynamic';
+/** The page's query string as the REST list reads it, so `/?…` and `GET /api/plans?…` agree. */
+function searchOf(query: Record<string, string | string[] | undefined>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(name, one);
+  }
+  return params;
+}
 
-export default async function PlansPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+export default async function PlansPage({ searchParams }: PageProps<'/'>) {
   await requirePageUser('/', searchParams);
+  let query: PlanListQuery;
+  let problem: string | null = null;
+  try {
+    query = parseQuery(searchOf(await searchParams), PlanListQuery);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    problem = error.message;
+    query = PlanListQuery.parse({});
+  }
   const { db } = await getDatabase();
-  const plans = await listPlanSummaries(db);
+  // A link to a page past a changed list, or a hand-edited cursor, shows the message and no list.
+  const page = problem ? null : await listPlans(db, query).catch((error: unknown) => {
+    if (!(error instanceof AppError) || error.status !== 400) throw error;
+    problem = error.message;
+    return null;
+  });
+  const filtered = Boolean(query.q || query.status?.length || query.author);
   // A server component renders once per request, so "now" is the request time, as intended.
   // eslint-disable-next-line react-hooks/purity
   const now = Date.now();
@@ -24,46 +51,34 @@ export default async function PlansPage({ searchParams }: { searchParams: Promis
           </p>
         </div>
       </div>
-      {plans.length === 0 ? (
+      <PlanListFilters query={query} />
+      {problem ? (
+        <div role="alert" className="rounded-lg border border-rose-300 bg-rose-50 p-4 text-sm text-rose-800">
+          {problem}.{' '}
+          <Link href="/" className="font-medium underline">Show all plans</Link>
+        </div>
+      ) : !page || page.plans.length === 0 ? (
         <div className="rounded-lg border border-dashed border-slate-300 bg-white p-12 text-center text-slate-600">
-          No plans yet. Create one with <code className="font-mono text-sm">POST /api/plans</code>.
+          {filtered || query.cursor ? (
+            <>No plans match these filters. <Link href="/" className="font-medium text-brand-700 underline">Clear filters</Link></>
+          ) : (
+            <>No plans yet. Create one with <code className="font-mono text-sm">POST /api/plans</code>.</>
+          )}
         </div>
       ) : (
-        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Plans, most recently updated first</caption>
-            <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">Title</th>
-                <th scope="col" className="px-4 py-3 font-medium">Status</th>
-                <th scope="col" className="px-4 py-3 font-medium">Revision</th>
-                <th scope="col" className="px-4 py-3 font-medium">Content hash</th>
-                <th scope="col" className="px-4 py-3 font-medium">Updated</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {plans.map((plan) => (
-                <tr key={plan.id} className="hover:bg-slate-50">
-                  <td className="px-4 py-3">
-                    <Link href={`/plans/${plan.id}`} className="font-medium text-brand-700 hover:underline">
-                      {plan.title}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-3">
-                    <StatusChip status={plan.status} />
-                  </td>
-                  <td className="px-4 py-3 tabular-nums text-slate-700">r{plan.revision}</td>
-                  <td className="px-4 py-3 font-mono text-xs text-slate-500" title={plan.content_hash}>
-                    {plan.content_hash.slice(7, 19)}
-                  </td>
-                  <td className="px-4 py-3 text-slate-600">
-                    <RelativeTime iso={plan.updated_at} now={now} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <>
+          <PlanTable plans={page.plans} caption={planListCaption(query, Boolean(query.cursor))} now={now} />
+          <nav aria-label="Pages" className="flex items-center justify-end gap-4 text-sm">
+            {query.cursor ? (
+              <Link href={planListHref(query)} className="font-medium text-brand-700 hover:underline">First page</Link>
+            ) : null}
+            {page.next_cursor ? (
+              <Link href={planListHref(query, page.next_cursor)} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-50">
+                Next page
+              </Link>
+            ) : null}
+          </nav>
+        </>
       )}
     </div>
   );

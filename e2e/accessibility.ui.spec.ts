@@ -19,7 +19,7 @@ const plan = {
 interface Plans {
   /** A draft at revision 2 with a dry run: every plan page has something to show. */
   draft: string;
-  /** Submitted for review: the approver's decision buttons are live. */
+  /** Submitted for review, asking the approver by name: the approver's decision buttons are live. */
   inReview: string;
 }
 
@@ -34,7 +34,8 @@ async function createPlans(admin: APIRequestContext): Promise<Plans> {
 
   const inReviewCreated = await admin.post('/api/plans', { data: { title: 'Accessible review', plan } });
   const { id: inReview } = await inReviewCreated.json();
-  expect((await admin.post(`/api/plans/${inReview}/submit`, { data: {} })).status()).toBe(200);
+  // Asked of the approver by name: their review queue and inbox have something to show.
+  expect((await admin.post(`/api/plans/${inReview}/submit`, { data: { reviewers: ['approver'] } })).status()).toBe(200);
   return { draft, inReview };
 }
 
@@ -53,6 +54,7 @@ function pagesFor({ draft, inReview }: Plans): Visit[] {
     '/plans/new',
     '/admin/users',
     '/admin/webhooks',
+    '/inbox',
     `/plans/${draft}`,
     `/plans/${draft}/r/1`,
     `/plans/${draft}/review`,

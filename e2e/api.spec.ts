@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { ROUTE_LIST } from '../lib/api/routes';
 
 // The REST contract, over real HTTP against a production server; this file runs once
 // on the embedded PGlite database and once on PostgreSQL.
@@ -47,6 +48,9 @@ test('a created plan can be read back and listed with revision 1', async ({ requ
     status: 'draft',
     revision: 1,
     content_hash: created.content_hash,
+    task_count: 2,
+    author: expect.any(String),
+    created_at: expect.any(String),
     updated_at: expect.any(String),
   });
 });
@@ -280,22 +284,27 @@ test('replanning selected tasks gives a proposal with its diff, and applying the
   expect((await request.get(`/api/plans/${id}/replan/nosuchproposal`)).status()).toBe(404);
 });
 
-test('the OpenAPI document describes every endpoint', async ({ request }) => {
+test('the OpenAPI document describes every endpoint of the route table, and other paths and methods answer JSON errors', async ({ request }) => {
   const doc = await (await request.get('/api/openapi.json')).json();
   expect(doc.openapi).toBe('3.1.0');
-  expect(Object.keys(doc.paths)).toEqual(
-    expect.arrayContaining([
-      '/api/health',
-      '/api/plans',
-      '/api/plans/{id}',
-      '/api/plans/{id}/revisions',
-      '/api/plans/{id}/revisions/{rev}',
-      '/api/plans/{id}/validate',
-      '/api/validate',
-    ]),
+  const described = Object.entries<Record<string, { operationId: string }>>(doc.paths).flatMap(([route, item]) =>
+    Object.entries(item).map(([method, operation]) => `${operation.operationId} ${method} ${route}`),
   );
+  expect(described.sort()).toEqual(ROUTE_LIST.map((spec) => `${spec.operationId} ${spec.method} ${spec.path}`).sort());
   const createBody = doc.paths['/api/plans'].post.requestBody.content['application/json'].schema;
   expect(createBody.required).toEqual(expect.arrayContaining(['title', 'plan']));
+
+  // An unknown path under /api is the API's JSON 404, for any method, never the HTML page.
+  for (const method of ['GET', 'POST', 'DELETE']) {
+    const missing = await request.fetch('/api/no-such-thing/at-all', { method });
+    expect(missing.status()).toBe(404);
+    expect((await missing.json()).error.code).toBe('not_found');
+  }
+  // A known path with a method it does not have: 405, JSON, and the methods it does have.
+  const wrong = await request.fetch('/api/plans/some-plan/approved', { method: 'DELETE' });
+  expect(wrong.status()).toBe(405);
+  expect(wrong.headers()['allow']).toBe('GET, HEAD, OPTIONS');
+  expect((await wrong.json()).error.code).toBe('method_not_allowed');
 });
 
 test('import detects a Planner Agent plan, and export returns each format as a named file', async ({ request }) => {

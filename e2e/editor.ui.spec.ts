@@ -127,7 +127,7 @@ test('a ?task= link opens with that task selected', async ({ page }) => {
   await expect(page).toHaveURL(/[?&]task=review/);
 });
 
-test('saving over a revision saved elsewhere shows a conflict and can reload the latest', async ({ page }) => {
+test('saving over a revision saved elsewhere offers the merge, and can load the latest instead', async ({ page }) => {
   const id = await openNewPlan(page);
   await page.getByRole('group', { name: 'Task Review' }).click();
   await page.getByRole('textbox', { name: 'Description' }).fill('Review locally');
@@ -136,10 +136,11 @@ test('saving over a revision saved elsewhere shows a conflict and can reload the
   const elsewhere = { ...plan, planned_tasks: plan.planned_tasks.map((t) => (t.task_id === 'review' ? { ...t, description: 'Review remotely' } : t)) };
   expect((await page.request.put(`/api/plans/${id}`, { data: { base_revision: 1, plan: elsewhere } })).status()).toBe(200);
 
-  await page.getByRole('button', { name: 'Save' }).click();
-  const dialog = page.getByRole('alertdialog', { name: 'This plan was saved elsewhere' });
-  await expect(dialog).toContainText('Someone saved revision 2');
-  await dialog.getByRole('button', { name: 'Reload latest' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'This plan was saved elsewhere' });
+  await expect(dialog).toContainText('Revision 2 was saved while you were editing revision 1');
+  await expect(dialog.getByRole('group', { name: 'Task review' })).toContainText('Review remotely');
+  await dialog.getByRole('button', { name: 'Discard mine and load r2' }).click();
   await expect(page.getByRole('group', { name: 'Task Review remotely' })).toBeVisible();
   await expect(page.getByText('Revision 2')).toBeVisible();
 });

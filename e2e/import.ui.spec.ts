@@ -60,7 +60,7 @@ test('import a Cortex XML plan through the page, see it laid out, and export it 
   expect(plannerAgent.steps).toHaveLength(3);
   expect(plannerAgent.steps[2].depends_on.sort()).toEqual([0, 1]);
   // Agent steps become tool steps there: the editor says so instead of losing it silently.
-  await expect(page.getByRole('status')).toContainText('It cannot carry: task 1: execution_type "agent"');
+  await expect(page.getByRole('status').filter({ hasText: 'Exported as Planner Agent' })).toContainText('It cannot carry: task 1: execution_type "agent"');
 });
 
 test('a broken file is refused with the format and the place of the problem, and nothing is created', async ({ page }) => {

@@ -1,13 +1,23 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { signIn } from './auth-support';
 
 // The review page as an approver reads it before deciding: a replacement's fields against
-// the task it replaces, a first revision's tasks with their fields, and the task table.
+// the task it replaces, a first revision's tasks with their fields, the task table, the
+// canvas's marks (said in words, not colour alone) and the reviewer's "viewed" marks.
 // The plans are made over the API as the editor (the browser state every UI test starts
 // with); approver2 reads them, in a context of its own.
 
 const OLD_INSTRUCTIONS = 'Summarise the shipments in one line.';
 const NEW_INSTRUCTIONS = 'Summarise the shipments per facility, with totals and the three largest contaminants.';
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** What axe finds on the page as it now is (marks, ghosts, folded entries), one line per element. */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  return results.violations.flatMap((v) => v.nodes.map((node) => `${v.id} at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`));
+}
 
 async function approverPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
@@ -100,5 +110,110 @@ test('a first revision lists every task with its fields', async ({ page, browser
   await expect(summarise).toContainText('return input.items.length;');
   await expect(summarise).toContainText('fetch');
   await expect(approver.getByRole('table', { name: 'Tasks and their fields' }).getByRole('row')).toHaveCount(3);
+
+  // Nothing to compare a first revision with: the legend says so and no task is marked.
+  const canvas = approver.getByRole('region', { name: 'Plan (read-only)' });
+  await expect(canvas).toContainText('every task is new, so no task is marked');
+  await expect(canvas.getByRole('group', { name: 'Task Fetch shipments' })).toBeVisible();
+  await expect(canvas.getByRole('group', { name: /^Task Summarise/ })).toHaveAccessibleName('Task Summarise');
+  await approver.context().close();
+});
+
+/** A plan whose revision 2 replaces `summarise`, adds `notify` and drops `archive`; returns its id. */
+async function replannedPlan(page: Page, title: string): Promise<string> {
+  const created = await page.request.post('/api/plans', {
+    data: {
+      title,
+      plan: {
+        planned_tasks: [
+          { task_id: 'fetch', description: 'Fetch shipments', execution_type: 'tool', tool_id: 'shipments_list' },
+          { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'], instructions: OLD_INSTRUCTIONS },
+          { task_id: 'archive', description: 'Archive the raw data', execution_type: 'tool', tool_id: 'shipments_list', dependencies: ['fetch'] },
+        ],
+      },
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  const head = await (await page.request.get(`/api/plans/${id}`)).json();
+  const kept = head.plan.planned_tasks.filter((t: { task_id: string }) => t.task_id === 'fetch');
+  const tasks = [
+    ...kept,
+    { task_id: 'summarise_v2', main_task_id: 'summarise', description: 'Summarise per facility', execution_type: 'llm', dependencies: ['fetch'], instructions: NEW_INSTRUCTIONS },
+    { task_id: 'notify', description: 'Notify the facility', execution_type: 'llm', dependencies: ['summarise_v2'] },
+  ];
+  const saved = await page.request.put(`/api/plans/${id}`, { data: { base_revision: head.revision, plan: { ...head.plan, planned_tasks: tasks }, message: 'replan' } });
+  expect(saved.status()).toBe(200);
+  return id;
+}
+
+test('the review canvas marks replaced, added and removed tasks in words, with a legend', async ({ page, browser, baseURL }) => {
+  const id = await replannedPlan(page, 'Marked canvas');
+  const approver = await approverPage(browser, baseURL!);
+  await approver.goto(`/plans/${id}/review`);
+  const canvas = approver.getByRole('region', { name: 'Plan (read-only)' });
+  await expect(canvas.getByRole('group', { name: 'Task Summarise per facility, replaces summarise' })).toBeVisible();
+  await expect(canvas.getByRole('group', { name: 'Task Notify the facility, added' })).toBeVisible();
+  await expect(canvas.getByRole('group', { name: 'Task Fetch shipments' })).toBeVisible();
+  // Removed tasks stay on the canvas as ghosts, named as removed (and by what replaced them).
+  await expect(canvas.getByRole('group', { name: 'Removed task Summarise (summarise), replaced by summarise_v2' })).toBeVisible();
+  await expect(canvas.getByRole('group', { name: 'Removed task Archive the raw data (archive)' })).toBeVisible();
+  expect(await violations(approver)).toEqual([]);
+
+  const legend = canvas.getByRole('list', { name: 'Canvas legend' });
+  await expect(canvas).toContainText('Marked against revision 1');
+  await expect(legend.getByRole('listitem').filter({ hasText: 'replaces X' })).toContainText('1 task replaces a removed one');
+  await expect(legend.getByRole('listitem').filter({ hasText: 'added' })).toContainText('1 task new');
+  await expect(legend.getByRole('listitem').filter({ hasText: 'drawn dashed' })).toContainText('2 tasks removed, drawn dashed: summarise (replaced by summarise_v2), archive');
+  // A removed task in the legend leads to its entry in the diff.
+  await legend.getByRole('link', { name: 'archive' }).click();
+  await expect(approver).toHaveURL(/#diff-archive$/);
+  await expect(approver.getByRole('group', { name: 'Task archive removed' })).toBeInViewport();
+  await approver.context().close();
+});
+
+test('a task marked viewed stays viewed after a reload, and a new revision starts unviewed', async ({ page, browser, baseURL }) => {
+  const id = await replannedPlan(page, 'Viewed marks');
+  const approver = await approverPage(browser, baseURL!);
+  await approver.goto(`/plans/${id}/review`);
+  const decision = approver.getByRole('region', { name: 'Decision', exact: true });
+  await expect(decision.getByRole('status')).toHaveText('0 of 3 tasks viewed');
+
+  const changes = approver.getByRole('region', { name: 'Changes since revision 1' });
+  const replaced = changes.getByRole('group', { name: 'summarise_v2 replaces summarise' });
+  await expect(replaced.getByText(NEW_INSTRUCTIONS)).toBeVisible();
+  await replaced.getByRole('checkbox', { name: 'Viewed summarise_v2' }).check();
+  await expect(decision.getByRole('status')).toHaveText('1 of 3 tasks viewed');
+  // A viewed entry folds, as a viewed file does in a pull request, and opens again on request.
+  await expect(replaced.getByText(NEW_INSTRUCTIONS)).toHaveCount(0);
+  await replaced.getByRole('button', { name: 'Show fields of summarise_v2' }).click();
+  await expect(replaced.getByText(NEW_INSTRUCTIONS)).toBeVisible();
+  // The task table's box is the same mark.
+  const table = approver.getByRole('table', { name: 'Tasks and their fields' });
+  await expect(table.getByRole('checkbox', { name: 'Viewed summarise_v2' })).toBeChecked();
+  expect(await violations(approver)).toEqual([]);
+  await table.getByRole('checkbox', { name: 'Viewed fetch' }).check();
+  await expect(decision.getByRole('status')).toHaveText('2 of 3 tasks viewed');
+
+  await approver.reload();
+  await expect(decision.getByRole('status')).toHaveText('2 of 3 tasks viewed');
+  await expect(changes.getByRole('checkbox', { name: 'Viewed summarise_v2' })).toBeChecked();
+  await expect(table.getByRole('checkbox', { name: 'Viewed fetch' })).toBeChecked();
+  await expect(table.getByRole('checkbox', { name: 'Viewed notify' })).not.toBeChecked();
+  await expect(replaced.getByText(NEW_INSTRUCTIONS)).toHaveCount(0);
+
+  // Unticking takes the mark away again.
+  await table.getByRole('checkbox', { name: 'Viewed fetch' }).uncheck();
+  await expect(decision.getByRole('status')).toHaveText('1 of 3 tasks viewed');
+
+  // The editor saves revision 3: the marks belong to revision 2, so revision 3 starts unviewed.
+  const head = await (await page.request.get(`/api/plans/${id}`)).json();
+  const tasks = head.plan.planned_tasks.map((t: { task_id: string }) => (t.task_id === 'notify' ? { ...t, description: 'Notify the facility manager' } : t));
+  expect((await page.request.put(`/api/plans/${id}`, { data: { base_revision: head.revision, plan: { ...head.plan, planned_tasks: tasks } } })).status()).toBe(200);
+  await approver.reload();
+  await expect(table.getByRole('row').filter({ hasText: 'notify' })).toContainText('Notify the facility manager');
+  await expect(decision.getByRole('status')).toHaveText('0 of 3 tasks viewed');
+  await expect(changes.getByRole('checkbox', { name: 'Viewed summarise_v2' })).not.toBeChecked();
+  await expect(replaced.getByText(NEW_INSTRUCTIONS)).toBeVisible();
   await approver.context().close();
 });

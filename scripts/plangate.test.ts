@@ -25,7 +25,7 @@ function plangate(...args: string[]): Promise<Result> {
 
 async function plangateIn(env: Record<string, string>, ...args: string[]): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/plangate.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/plangate.ts', ...args], {
       cwd: path.resolve(__dirname, '..'),
       env: { ...process.env, DATABASE_URL: '', PLANGATE_AUDIT_KEY: '', ...env },
     });

@@ -1,5 +1,5 @@
 // `npm test`: everything CI checks, from a fresh clone: install, browser, lint,
-// typecheck, unit tests, build, browser and API tests.
+// typecheck, the generated API client's types, unit tests, build, browser and API tests.
 import { ensureBuild, ensureInstall, fileExists, isRoot, run } from './lib/setup.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -24,6 +24,7 @@ try {
   step('Chromium', ensureChromium);
   step('Lint', () => run('npm', ['run', '--silent', 'lint']));
   step('Typecheck', () => run('npm', ['run', '--silent', 'typecheck']));
+  step('API client types from the OpenAPI document', () => run('node', ['scripts/api-client-check.mjs']));
   step('Unit tests', () => run('npm', ['run', '--silent', 'test:unit']));
   step('Build', ensureBuild);
   step('Browser and API tests', () => run('npx', ['playwright', 'test', '-c', 'e2e']));

@@ -11,7 +11,14 @@ const keyDir = process.env.PLANGATE_KEY_DIR ?? mkdtempSync(path.join(os.tmpdir()
 
 export default defineConfig({
   root,
-  resolve: { alias: { '@': root } },
+  resolve: {
+    alias: {
+      '@': root,
+      // lib/server files import 'server-only' so Next refuses them in a client bundle; outside
+      // Next (no react-server condition) the marker throws, and unit tests are server code.
+      'server-only': path.join(root, 'node_modules/server-only/empty.js'),
+    },
+  },
   test: {
     include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',

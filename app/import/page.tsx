@@ -2,13 +2,11 @@ import type { Metadata } from 'next';
 import { RoleRequired } from '@/components/auth/role-required';
 import { ImportForm } from '@/components/plan/import-form';
 import { hasRole } from '@/lib/auth/roles';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
-
-export const dynamic = 'force-dynamic';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 
 export const metadata: Metadata = { title: 'Import a plan' };
 
-export default async function ImportPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+export default async function ImportPage({ searchParams }: PageProps<'/import'>) {
   const user = await requirePageUser('/import', searchParams);
   if (!hasRole(user.role, 'editor')) return <RoleRequired role="editor" username={user.username} current={user.role} />;
   return (

@@ -3,14 +3,13 @@ import { ImportRegistryForm } from '@/components/registry/import-registry-form';
 import { KIND_ORDER } from '@/components/registry/kind-config';
 import { RegistrySection } from '@/components/registry/registry-section';
 import { hasRole } from '@/lib/auth/roles';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { getRegistry } from '@/lib/server/registry/registry-service';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Registry' };
 
-export default async function RegistryPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+export default async function RegistryPage({ searchParams }: PageProps<'/registry'>) {
   const user = await requirePageUser('/registry', searchParams);
   const canEdit = hasRole(user.role, 'editor');
   const { db } = await getDatabase();

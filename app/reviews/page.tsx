@@ -1,17 +1,16 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
-import { RelativeTime } from '@/components/plan/relative-time';
+import { ReviewQueueTable } from '@/components/plan/review-queue-table';
 import { reviewQueue } from '@/lib/server/approval/approval-service';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { reviewsRequestedFrom } from '@/lib/server/approval/requested-reviewers';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Review queue' };
 
-export default async function ReviewQueuePage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
-  await requirePageUser('/reviews', searchParams);
+export default async function ReviewQueuePage({ searchParams }: PageProps<'/reviews'>) {
+  const user = await requirePageUser('/reviews', searchParams);
   const { db } = await getDatabase();
-  const plans = await reviewQueue(db);
+  const [plans, requested] = await Promise.all([reviewQueue(db), reviewsRequestedFrom(db, user.username)]);
   // eslint-disable-next-line react-hooks/purity -- rendered once per request; "now" is the request time
   const now = Date.now();
   return (
@@ -20,41 +19,38 @@ export default async function ReviewQueuePage({ searchParams }: { searchParams: 
         <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
         <p className="mt-1 text-sm text-slate-600">Plans submitted for review, waiting longest first.</p>
       </div>
-      {plans.length === 0 ? (
-        <div className="rounded-lg border border-dashed border-slate-300 bg-white p-12 text-center text-slate-600">
-          Nothing is waiting for review.
-        </div>
-      ) : (
-        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Plans in review, oldest first</caption>
-            <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-medium">Plan</th>
-                <th scope="col" className="px-4 py-3 font-medium">Revision</th>
-                <th scope="col" className="px-4 py-3 font-medium">Submitted by</th>
-                <th scope="col" className="px-4 py-3 font-medium">Waiting since</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {plans.map((plan) => (
-                <tr key={plan.id}>
-                  <td className="px-4 py-3">
-                    <Link href={`/plans/${plan.id}/review`} className="font-medium text-brand-700 hover:underline">
-                      {plan.title}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-3 tabular-nums">r{plan.revision}</td>
-                  <td className="px-4 py-3 text-slate-600">{plan.submitted_by ?? '—'}</td>
-                  <td className="px-4 py-3 text-slate-600">
-                    <RelativeTime iso={plan.updated_at.toISOString()} now={now} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {requested.length > 0 && (
+        <section aria-labelledby="requested-heading" className="space-y-3">
+          <h2 id="requested-heading" className="text-lg font-semibold">
+            Requested from you
+          </h2>
+          <ReviewQueueTable
+            caption="Plans whose submitter asked you by name to review them, oldest request first"
+            whoLabel="Asked by"
+            sinceLabel="Asked"
+            rows={requested.map((plan) => ({ id: plan.id, title: plan.title, revision: plan.revision, who: plan.requested_by, since: plan.requested_at }))}
+            now={now}
+          />
+        </section>
       )}
+      <section aria-labelledby="queue-heading" className="space-y-3">
+        <h2 id="queue-heading" className="text-lg font-semibold">
+          All plans in review
+        </h2>
+        {plans.length === 0 ? (
+          <div className="rounded-lg border border-dashed border-slate-300 bg-white p-12 text-center text-slate-600">
+            Nothing is waiting for review.
+          </div>
+        ) : (
+          <ReviewQueueTable
+            caption="Plans in review, oldest first"
+            whoLabel="Submitted by"
+            sinceLabel="Waiting since"
+            rows={plans.map((plan) => ({ id: plan.id, title: plan.title, revision: plan.revision, who: plan.submitted_by, since: plan.updated_at }))}
+            now={now}
+          />
+        )}
+      </section>
     </div>
   );
 }

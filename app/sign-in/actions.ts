@@ -3,6 +3,7 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { USERNAME_PATTERN } from '@/lib/api/gate-schemas';
+import { inlineAccountRefusal } from '@/lib/auth/inline-account';
 import { safeNext } from '@/lib/auth/safe-next';
 import { checkOrigin } from '@/lib/server/auth/origin';
 import { getAuth } from '@/lib/server/auth/auth';
@@ -20,6 +21,9 @@ import {
   signInSucceeded,
 } from '@/lib/server/auth/sign-in-limiter';
 import { getDatabase } from '@/lib/server/db/connection';
+import { findUserByUsername } from '@/lib/server/auth/users';
+import type { ActionResult } from '@/lib/server/action';
+import { roleOf, type Role } from '@/lib/auth/roles';
 
 export interface SignInState {
   error: string | null;
@@ -47,21 +51,27 @@ function refusalMessage(error: unknown): string | null {
   return typeof status === 'number' && status >= 400 && status < 500 && typeof message === 'string' ? message : null;
 }
 
-export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
+type Attempt = { ok: true; username: string } | { ok: false; error: string; username?: string };
+
+/**
+ * Signs in with the session cookie set on this response, under the sign-in limits and the
+ * known-device rules. One path for the sign-in page and the editor's inline sign-in.
+ */
+async function attemptSignIn(typedName: unknown, typedPassword: unknown): Promise<Attempt> {
   const requestHeaders = await headers();
   try {
     checkOrigin('POST', requestHeaders);
   } catch (error) {
     const message = refusalMessage(error);
     if (message === null) throw error;
-    return { error: message };
+    return { ok: false, error: message };
   }
-  const typed = String(form.get('username') ?? '').slice(0, 200);
+  const typed = String(typedName ?? '').slice(0, 200);
   const username = typed.trim().toLowerCase();
-  const password = String(form.get('password') ?? '');
-  if (!username || !password) return { error: 'Enter your username and password.', username: typed };
+  const password = String(typedPassword ?? '');
+  if (!username || !password) return { ok: false, error: 'Enter your username and password.', username: typed };
   // No account can have another name; nothing to count or check.
-  if (!USERNAME_PATTERN.test(username)) return { error: WRONG, username: typed };
+  if (!USERNAME_PATTERN.test(username)) return { ok: false, error: WRONG, username: typed };
 
   const { db } = await getDatabase();
   // A browser this user has signed in from before is limited on its own, never by others' guesses.
@@ -70,19 +80,50 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   const device = knownDevice(secret, username, jar.get(deviceCookieName(username))?.value);
   // Counted before the (deliberately slow) password check, so parallel guesses cannot all pass.
   const attempt = await beginSignInAttempt(db, username, clientAddress(requestHeaders), new Date(), device);
-  if (!attempt.allowed) return { error: retryMessage(attempt.retryAfterSeconds), username: typed };
+  if (!attempt.allowed) return { ok: false, error: retryMessage(attempt.retryAfterSeconds), username: typed };
   try {
     const auth = await getAuth();
     await auth.api.signInUsername({ body: { username, password }, headers: requestHeaders });
   } catch (error) {
-    if (isRefusal(error)) return { error: WRONG, username: typed }; // the attempt stays counted
+    if (isRefusal(error)) return { ok: false, error: WRONG, username: typed }; // the attempt stays counted
     await signInAborted(db, attempt).catch(() => undefined);
     throw error;
   }
   await signInSucceeded(db, attempt);
   // Remember (or renew) this browser as a known device of this user.
   jar.set(deviceCookieName(username), signDeviceCookie(secret, username, device ?? newDeviceId()), deviceCookieOptions());
+  return { ok: true, username };
+}
+
+export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
+  const result = await attemptSignIn(form.get('username'), form.get('password'));
+  if (!result.ok) return { error: result.error, username: result.username };
   redirect(safeNext(form.get('next')));
+}
+
+/**
+ * Signs in without leaving the page (the editor's inline sign-in after a session ended):
+ * a typed result instead of a redirect, with the role, so the caller can say when the
+ * account cannot do what was asked. Only `expected_username`, the user whose session ended,
+ * may sign in here: the edits waiting to be saved are theirs, and saving them under another
+ * account would forge their author (and the four-eyes rule with it). Another name is
+ * refused before any sign-in is attempted.
+ */
+export async function signInInlineAction(input: {
+  username: string;
+  password: string;
+  expected_username: string;
+}): Promise<ActionResult<{ username: string; role: Role }>> {
+  const fields = typeof input === 'object' && input !== null ? input : { username: '', password: '', expected_username: '' };
+  const expected = String(fields.expected_username ?? '');
+  if (!expected.trim()) return { ok: false, error: { code: 'bad_request', message: 'Open the sign-in page to sign in.' } };
+  const refusal = inlineAccountRefusal(expected, String(fields.username ?? ''));
+  if (refusal) return { ok: false, error: { code: 'forbidden', message: refusal } };
+  const result = await attemptSignIn(fields.username, fields.password);
+  if (!result.ok) return { ok: false, error: { code: 'unauthenticated', message: result.error } };
+  const { db } = await getDatabase();
+  const account = await findUserByUsername(db, result.username);
+  return { ok: true, data: { username: result.username, role: roleOf(account?.role) } };
 }
 
 export async function signOutAction(): Promise<void> {

@@ -9,10 +9,7 @@ import { getDatabase } from '@/lib/server/db/connection';
 import { user } from '@/lib/server/db/schema';
 import { DEMO_USERS, demoUsersEnabled } from '@/lib/server/demo/seed-demo-users';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
-
-type Props = { searchParams: Promise<{ next?: string | string[] }> };
 
 /** The demo accounts that still exist, when this server makes demo users; else none. */
 async function demoAccounts(): Promise<DemoAccount[]> {
@@ -23,7 +20,7 @@ async function demoAccounts(): Promise<DemoAccount[]> {
   return DEMO_USERS.filter((demo) => existing.has(demo.username));
 }
 
-export default async function SignInPage({ searchParams }: Props) {
+export default async function SignInPage({ searchParams }: PageProps<'/sign-in'>) {
   const next = safeNext((await searchParams).next);
   if (await currentUser()) redirect(next);
   const accounts = await demoAccounts();

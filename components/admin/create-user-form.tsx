@@ -1,54 +1,36 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { createUserAction } from '@/app/admin/users/actions';
 import { ROLES, ROLE_DUTIES, type Role } from '@/lib/auth/roles';
+import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
+import { CardForm } from '@/components/form/card-form';
+import { FormStatus } from '@/components/form/form-status';
 import { INPUT } from '@/components/form/styles';
+import { SubmitButton } from '@/components/form/submit-button';
+import { useServerAction } from '@/components/query/use-server-action';
 
 /**
  * Adds a person who signs in with a username and password (there is no self sign-up), or a
  * service account for automation: no password, API tokens only, never a decision on a plan.
  */
 export function CreateUserForm() {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<string | null>(null);
+  const create = useServerAction(createUserAction);
   const [service, setService] = useState(false);
+  const created = create.data;
   return (
-    <form
-      // A click before hydration submits natively: POST keeps the fields out of the URL and logs.
-      method="post"
-      aria-labelledby="create-user-heading"
-      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
-      onSubmit={(event) => {
-        // Not a form action: React resets a form after its action runs, which would throw
-        // away what the admin typed when the server refuses it.
-        event.preventDefault();
-        const form = event.currentTarget;
-        const data = new FormData(form);
+    <CardForm
+      title="Create user"
+      onSubmit={async (data, form) => {
         const username = String(data.get('username') ?? '');
         const role = String(data.get('role') ?? 'viewer') as Role;
         const input = service ? { username, role, service: true } : { username, password: String(data.get('password') ?? ''), role };
-        startTransition(async () => {
-          const result = await createUserAction(input);
-          if (result.ok) {
-            setError(null);
-            setCreated(`${result.data.service ? 'service account' : 'user'} ${result.data.username}`);
-            form.reset();
-            setService(false);
-            router.refresh();
-          } else {
-            setCreated(null);
-            setError(result.error.message);
-          }
-        });
+        if (await create.run(input)) {
+          form.reset();
+          setService(false);
+        }
       }}
     >
-      <h2 id="create-user-heading" className="text-lg font-semibold">
-        Create user
-      </h2>
       <label className="block text-sm font-medium text-slate-700">
         Username
         <input name="username" autoComplete="off" required spellCheck={false} className={INPUT} />
@@ -85,23 +67,15 @@ export function CreateUserForm() {
           ))}
         </select>
       </label>
-      {error && (
-        <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
-          {error}
-        </p>
-      )}
+      <ActionError message={create.error} className={BLOCK_ERROR} />
       {created && (
-        <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
-          Created {created}.
-        </p>
+        <FormStatus>
+          Created {created.service ? 'service account' : 'user'} {created.username}.
+        </FormStatus>
       )}
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
-      >
-        {pending ? 'Creating…' : 'Create user'}
-      </button>
-    </form>
+      <SubmitButton pending={create.pending} pendingLabel="Creating…">
+        Create user
+      </SubmitButton>
+    </CardForm>
   );
 }

@@ -1,9 +1,14 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useId, useState, useTransition } from 'react';
+import { useId } from 'react';
 import { createWebhookAction } from '@/app/admin/webhooks/actions';
-import { INPUT, PRIMARY_BUTTON } from '@/components/form/styles';
+import { ActionError } from '@/components/form/action-error';
+import { CardForm } from '@/components/form/card-form';
+import { fieldErrors } from '@/components/form/field-errors';
+import { OneTimeSecret } from '@/components/form/one-time-secret';
+import { INPUT } from '@/components/form/styles';
+import { SubmitButton } from '@/components/form/submit-button';
+import { useServerAction } from '@/components/query/use-server-action';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '@/lib/api/webhook-schemas';
 
 const EVENT_HINTS: Record<WebhookEvent, string> = {
@@ -15,60 +20,42 @@ const EVENT_HINTS: Record<WebhookEvent, string> = {
   'comment.created': 'a comment was written (not sent yet: comments are to come)',
 };
 
-interface Created {
-  id: string;
-  url: string;
-  secret: string;
-}
+const FIELDS = ['url', 'events'] as const;
+const FIELD_ERROR = 'mt-1 block text-sm font-normal text-rose-700';
 
 /** Adds a webhook; its signing secret is shown here once and never again. */
 export function WebhookForm() {
-  const router = useRouter();
-  const errorId = useId();
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<Created | null>(null);
+  const urlErrorId = useId();
+  const eventsErrorId = useId();
+  const create = useServerAction(createWebhookAction);
+  const { byField, rest } = fieldErrors(create.failure, FIELDS);
+  const created = create.data;
   return (
-    <form
-      method="post"
-      aria-labelledby="add-webhook-heading"
-      className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const form = event.currentTarget;
-        const data = new FormData(form);
+    <CardForm
+      title="Add webhook"
+      onSubmit={async (data, form) => {
         const input = { url: String(data.get('url') ?? '').trim(), events: data.getAll('events').map(String) as WebhookEvent[] };
-        startTransition(async () => {
-          const result = await createWebhookAction(input);
-          if (result.ok) {
-            setError(null);
-            setCreated({ id: result.data.id, url: result.data.url, secret: result.data.secret });
-            form.reset();
-            router.refresh();
-          } else {
-            setCreated(null);
-            setError(result.error.details?.map((d) => d.message).join('; ') || result.error.message);
-          }
-        });
+        if (await create.run(input)) form.reset();
       }}
     >
-      <h2 id="add-webhook-heading" className="text-lg font-semibold">
-        Add webhook
-      </h2>
-      <label className="block text-sm font-medium text-slate-700">
-        URL
-        <input
-          name="url"
-          type="url"
-          required
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="https://hooks.example.com/plangate"
-          aria-describedby={error ? errorId : undefined}
-          className={INPUT}
-        />
-      </label>
-      <fieldset>
+      <div>
+        <label className="block text-sm font-medium text-slate-700">
+          URL
+          <input
+            name="url"
+            type="url"
+            required
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://hooks.example.com/plangate"
+            aria-describedby={byField.url ? urlErrorId : undefined}
+            aria-invalid={byField.url ? true : undefined}
+            className={INPUT}
+          />
+        </label>
+        <ActionError id={urlErrorId} message={byField.url} className={FIELD_ERROR} />
+      </div>
+      <fieldset aria-describedby={byField.events ? eventsErrorId : undefined}>
         <legend className="text-sm font-medium text-slate-700">Events</legend>
         <div className="mt-2 space-y-1">
           {WEBHOOK_EVENTS.map((event) => (
@@ -80,30 +67,23 @@ export function WebhookForm() {
             </label>
           ))}
         </div>
+        <ActionError id={eventsErrorId} message={byField.events} className={FIELD_ERROR} />
       </fieldset>
-      <button type="submit" disabled={pending} className={PRIMARY_BUTTON}>
-        {pending ? 'Adding…' : 'Add webhook'}
-      </button>
-      {error && (
-        <p id={errorId} role="alert" className="text-sm text-rose-700">
-          {error}
-        </p>
-      )}
+      <SubmitButton pending={create.pending} pendingLabel="Adding…">
+        Add webhook
+      </SubmitButton>
+      <ActionError message={rest} className="block text-sm text-rose-700" />
       {created && (
-        <div role="status" className="space-y-2 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900">
+        <OneTimeSecret label="Signing secret" value={created.secret}>
           <p>
-            Webhook added for <span className="break-all font-mono">{created.url}</span>. Its signing secret, shown only now:
+            Webhook added for <span className="break-all font-mono">{created.url}</span>. Its signing secret is shown only now.
           </p>
-          <label className="block text-sm font-medium">
-            Signing secret
-            <input readOnly value={created.secret} onFocus={(e) => e.currentTarget.select()} className={`${INPUT} font-mono`} />
-          </label>
           <p>
             Give it to the receiver: each delivery carries <code>X-Plangate-Signature: sha256=</code> the hex HMAC-SHA256 of{' '}
             <code>&lt;X-Plangate-Timestamp&gt;.&lt;body&gt;</code> under this secret.
           </p>
-        </div>
+        </OneTimeSecret>
       )}
-    </form>
+    </CardForm>
   );
 }

@@ -15,14 +15,17 @@ import {
   type NodeChange,
   type OnMoveEnd,
 } from '@xyflow/react';
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { checkConnection } from '@/lib/flow/connection-check';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
 import { createFlowMapper, type CanvasNode } from '@/lib/flow/plan-to-flow';
+import { removedTaskNodes } from '@/lib/flow/review-marks';
 import { dropTarget, subgraphIdOfNode, type SubgraphBox } from '@/lib/flow/subgraph-boxes';
 import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { buildGraphIndex } from '@/lib/graph';
 import { useEditor, useEditorStore } from './editor-context';
+import { RemovedTaskNodeComponent } from './removed-task-node';
+import { ReviewMarksContext } from './review-marks-context';
 import { SubgraphNodeComponent } from './subgraph-node';
 import { TaskNodeComponent } from './task-node';
 import { useValidation } from './use-validation';
@@ -36,7 +39,7 @@ const PRO_OPTIONS = { hideAttribution: true };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 const MINIMAP_STYLE = { width: 140, height: 90 };
 const LARGE_PLAN = 300;
-const NODE_TYPES = { task: TaskNodeComponent, subgraph: SubgraphNodeComponent };
+const NODE_TYPES = { task: TaskNodeComponent, subgraph: SubgraphNodeComponent, removed: RemovedTaskNodeComponent };
 /** Arrow keys move the selection this far; with Shift, NUDGE_FAR. */
 const NUDGE = 10;
 const NUDGE_FAR = 50;
@@ -63,6 +66,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const subgraphs = useEditor((s) => s.doc.subgraphs);
   const collapsedIds = useEditor((s) => s.collapsed);
   const { byTask } = useValidation();
+  const review = useContext(ReviewMarksContext);
   const flow = useReactFlow();
   const mapper = useMemo(() => createFlowMapper(), []);
   const moving = useRef<{ from: string; to: string } | null>(null);
@@ -78,10 +82,13 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const highlighted = useMemo(() => (notice?.taskIds.length ? new Set(notice.taskIds) : EMPTY), [notice]);
   const collapsed = useMemo(() => (collapsedIds.length ? new Set(collapsedIds) : EMPTY), [collapsedIds]);
   const inputs = useMemo(
-    () => ({ tasks, positions: savedPositions, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly, subgraphs, collapsed }),
-    [tasks, savedPositions, selected, selectedEdgeId, byTask, highlighted, readOnly, subgraphs, collapsed],
+    () => ({ tasks, positions: savedPositions, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly, subgraphs, collapsed, reviewMarks: review?.marks }),
+    [tasks, savedPositions, selected, selectedEdgeId, byTask, highlighted, readOnly, subgraphs, collapsed, review],
   );
   const nodes = useMemo(() => mapper.nodes(inputs), [mapper, inputs]);
+  // The review canvas draws the tasks removed since the base revision too, dashed, after the layout.
+  const removed = useMemo(() => removedTaskNodes(review?.removed ?? [], tasks, savedPositions), [review, tasks, savedPositions]);
+  const drawn = useMemo<CanvasNode[]>(() => (removed.length ? [...nodes, ...removed] : nodes), [nodes, removed]);
   const nodesRef = useRef(nodes);
   useLayoutEffect(() => {
     nodesRef.current = nodes;
@@ -224,7 +231,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
     <div className="relative h-full w-full" onDoubleClick={onDoubleClick} onKeyDownCapture={onKeyDownCapture}>
       <ReactFlow<CanvasNode, Edge>
         aria-label="Plan graph"
-        nodes={nodes}
+        nodes={drawn}
         edges={edges}
         nodeTypes={NODE_TYPES}
         onNodesChange={onNodesChange}

@@ -4,8 +4,10 @@ import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { EXECUTION_TYPES, executionKind, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
 import { taskLabel } from '@/lib/flow/task-label';
 import { jsonDraftKey } from '@/lib/editor-store/editor-store';
+import { PlanComments, TaskComments } from '@/components/comments/task-comments';
 import { useEditor, useEditorStore } from './editor-context';
 import { Stage2Panel } from './stage2-panel';
+import { tasksById } from './task-index';
 import { SubgraphField } from './subgraph-field';
 
 // Edits every PlannerTask field. Text fields apply on blur or Enter, so one edit of a
@@ -256,6 +258,19 @@ function Dependents({ task, onReveal }: { task: PlannerTask; onReveal: Reveal })
   );
 }
 
+/** The plan's threads and those on removed tasks, when no task is selected. */
+function PlanThreads() {
+  const tasks = useEditor((s) => s.doc.plan.planned_tasks);
+  return <PlanComments taskIds={tasksById(tasks)} />;
+}
+
+/** The selected task's threads; a task not saved yet cannot be commented on. */
+function TaskThreads({ task }: { task: PlannerTask }) {
+  // Runs on every store change: a lookup in the saved document's index, built once per save.
+  const saved = useEditor((s) => tasksById(s.savedDoc.plan.planned_tasks).has(task.task_id));
+  return <TaskComments taskId={task.task_id} label={taskLabel(task)} commentable={saved} />;
+}
+
 export function Inspector({ onReveal }: { onReveal: Reveal }) {
   const store = useEditorStore();
   const selectedIds = useEditor((s) => s.selectedTaskIds);
@@ -263,8 +278,9 @@ export function Inspector({ onReveal }: { onReveal: Reveal }) {
   const task = useEditor((s) => (s.selectedTaskIds.length === 1 ? s.doc.plan.planned_tasks.find((t) => t.task_id === s.selectedTaskIds[0]) : undefined));
   if (!task) {
     return (
-      <aside aria-label="Inspector" className="p-4 text-sm text-slate-500">
-        {selectedIds.length > 1 ? `${selectedIds.length} tasks selected.` : 'Select a task to see and edit its fields.'}
+      <aside aria-label="Inspector" className="space-y-3 p-4 text-sm">
+        <p className="text-slate-600">{selectedIds.length > 1 ? `${selectedIds.length} tasks selected.` : 'Select a task to see and edit its fields.'}</p>
+        <PlanThreads />
       </aside>
     );
   }
@@ -275,6 +291,7 @@ export function Inspector({ onReveal }: { onReveal: Reveal }) {
         <h2 className="text-sm font-semibold">Task</h2>
         <p className="font-mono text-[11px] text-slate-500">{task.task_id}</p>
       </header>
+      <TaskThreads task={task} />
       <TextField label="Description" field="description" value={task.description ?? ''} apply={apply} multiline disabled={readOnly} />
       <Field label="Execution type">
         {(id) => (

@@ -1,12 +1,13 @@
 'use client';
 
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { proposeGroupingAction } from '@/app/plans/[id]/optimize-actions';
-import { SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
+import { ActionError } from '@/components/form/action-error';
+import { PanelField } from '@/components/form/panel-field';
+import { PANEL_INPUT, SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
+import { useServerAction } from '@/components/query/use-server-action';
 import { useEditorStore } from './editor-context';
 import { SidePanel } from './side-panel';
-
-type Proposal = Extract<Awaited<ReturnType<typeof proposeGroupingAction>>, { ok: true }>['data'];
 
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 
@@ -19,25 +20,11 @@ export function OptimisePanel({ onClose }: { onClose: () => void }) {
   const store = useEditorStore();
   const [strategy, setStrategy] = useState<'rule' | 'llm'>('rule');
   const [workers, setWorkers] = useState('4');
-  const [proposal, setProposal] = useState<Proposal | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  // A proposal is computed from the editor's document and changes nothing on the server.
+  const proposer = useServerAction(proposeGroupingAction, { refresh: 'never' });
+  const proposal = proposer.data;
   const p = Number(workers);
   const workersOk = Number.isInteger(p) && p >= 1 && p <= 10_000;
-
-  function propose() {
-    startTransition(async () => {
-      setError(null);
-      setProposal(null);
-      try {
-        const result = await proposeGroupingAction({ tasks: store.getState().doc.plan.planned_tasks, strategy, workers: p });
-        if (result.ok) setProposal(result.data);
-        else setError(result.error.message);
-      } catch {
-        setError('The server could not be reached; nothing was changed.');
-      }
-    });
-  }
 
   function apply() {
     if (!proposal) return;
@@ -61,26 +48,26 @@ export function OptimisePanel({ onClose }: { onClose: () => void }) {
           LLM: groups by meaning, checked against the invariants
         </label>
       </fieldset>
-      <label className="flex items-center gap-2">
-        <span className="text-xs font-medium text-slate-600">Workers (P)</span>
+      <PanelField label="Workers (P)" inline>
         <input
           type="number"
           min={1}
           max={10_000}
-          className="w-24 rounded border border-slate-300 px-2 py-1 text-sm"
+          className={`w-24 ${PANEL_INPUT}`}
           value={workers}
           onChange={(e) => setWorkers(e.target.value)}
           aria-invalid={!workersOk}
         />
-      </label>
-      <button type="button" className={SMALL_BUTTON} disabled={pending || !workersOk} onClick={propose}>
-        {pending ? 'Proposing…' : 'Propose grouping'}
+      </PanelField>
+      <button
+        type="button"
+        className={SMALL_BUTTON}
+        disabled={proposer.pending || !workersOk}
+        onClick={() => void proposer.run({ tasks: store.getState().doc.plan.planned_tasks, strategy, workers: p })}
+      >
+        {proposer.pending ? 'Proposing…' : 'Propose grouping'}
       </button>
-      {error && (
-        <p role="alert" className="text-xs text-rose-700">
-          {error}
-        </p>
-      )}
+      <ActionError message={proposer.error} className="block text-xs text-rose-700" />
       {proposal && (
         <div className="space-y-2" aria-label="Proposed grouping">
           {proposal.llm && !proposal.llm.accepted && (

@@ -2,20 +2,26 @@
 
 import { ReactFlowProvider, useReactFlow, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { useStore } from 'zustand';
 import { useSearchParams } from 'next/navigation';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalGuard } from '@/lib/editor-store/approval-guard';
 import { createEditorStore, type EditorState } from '@/lib/editor-store/editor-store';
 import { layoutInWorker } from '@/lib/flow/layout-client';
 import type { PlanDocument } from '@/lib/plan';
+import type { ReviewMarksData } from '@/lib/flow/review-marks';
 import type { Registry } from '@/lib/registry';
+import { CommentsProvider, type CommentsSettings } from '@/components/comments/comments-context';
 import { ApprovalBanner } from './approval-banner';
+import { DecisionBanner } from './decision-banner';
 import { EditorCanvas } from './editor-canvas';
 import { EditorStoreContext, useEditor, useEditorStore } from './editor-context';
 import { EditorToolbar } from './editor-toolbar';
+import { ReviewMarksContext } from './review-marks-context';
 import { SimulationContext, type TaskSimState } from './simulation-context';
 import { Inspector } from './inspector';
 import { IssuesPanel } from './issues-panel';
+import { LivePlanState } from './live-plan-state';
 import { NoticeBar } from './notice-bar';
 import { OptimisePanel } from './optimise-panel';
 import { ReplanDialog } from '../replan/replan-dialog';
@@ -31,14 +37,24 @@ export interface PlanEditorProps {
   simulation?: Record<string, TaskSimState>;
   /** What a content-changing save would void (standing approvals, or the review), from the server. */
   approval?: ApprovalGuard | null;
+  /** On the review page: each task's change since the base revision, and the tasks removed since. */
+  reviewMarks?: ReviewMarksData;
+  /** Comment threads on the tasks (badges, the inspector) and the newest objection's banner; none without. */
+  comments?: CommentsSettings | null;
 }
 
 export function PlanEditor(props: PlanEditorProps) {
   const simulation = useMemo(() => (props.simulation ? new Map(Object.entries(props.simulation)) : null), [props.simulation]);
+  const reviewMarks = useMemo(
+    () => (props.reviewMarks ? { marks: new Map(Object.entries(props.reviewMarks.marks)), removed: props.reviewMarks.removed } : null),
+    [props.reviewMarks],
+  );
   const [store] = useState(() =>
     createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval }),
   );
-  // The page is rendered again after every save (router.refresh): the server's word replaces ours.
+  const shownRevision = useStore(store, (s) => s.baseRevision);
+  // The server's guard replaces ours whenever the page renders again (a status change seen by
+  // the live bar); a save sets it from the save's own answer.
   const approval = props.approval ?? null;
   const approvalKey = JSON.stringify(approval);
   useEffect(() => {
@@ -48,9 +64,14 @@ export function PlanEditor(props: PlanEditorProps) {
   return (
     <EditorStoreContext.Provider value={store}>
       <SimulationContext.Provider value={simulation}>
-        <ReactFlowProvider>
-          <EditorShell />
-        </ReactFlowProvider>
+        <ReviewMarksContext.Provider value={reviewMarks}>
+          <ReactFlowProvider>
+            {/* The revision on screen, not the server's head: after a refresh the editor may still show its base. */}
+            <CommentsProvider planId={props.planId} revision={shownRevision} settings={props.comments}>
+              <EditorShell />
+            </CommentsProvider>
+          </ReactFlowProvider>
+        </ReviewMarksContext.Provider>
       </SimulationContext.Provider>
     </EditorStoreContext.Provider>
   );
@@ -245,6 +266,8 @@ const EditorShell = memo(function EditorShell() {
       <SelectionInUrl />
       <UnsavedChangesGuard />
       <ApprovalBanner />
+      <LivePlanState />
+      <DecisionBanner onReveal={revealOne} />
       <EditorToolbar
         onTidy={() => void tidy()}
         onFit={() => void flow.fitView({ duration: 250 })}

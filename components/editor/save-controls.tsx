@@ -1,26 +1,45 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { loadPlanAction, savePlanAction } from '@/app/plans/[id]/actions';
-import { documentOf } from '@/lib/api/schemas';
+import { savePlanAction } from '@/app/plans/[id]/actions';
+import { useSignInAgain } from '@/components/auth/inline-sign-in';
+import { ActionError } from '@/components/form/action-error';
+import { planHeadKey, type PlanHead } from '@/components/plan/plan-head';
+import { useServerAction } from '@/components/query/use-server-action';
 import { saveWouldVoid } from '@/lib/editor-store/approval-guard';
+import type { PlanDocument } from '@/lib/plan';
+import { MergeDialog } from './merge-dialog';
 import { VoidApprovalDialog } from './void-approval-dialog';
 import { useEditor, useEditorStore } from './editor-context';
 
-type Conflict = { currentRevision: number };
+const SESSION_ENDED = 'Your session ended; sign in again to save your changes — they are kept.';
 
-/** Save as a new revision; a stale base is shown as a conflict, never overwritten. */
+/**
+ * Save as a new revision. A stale base is never overwritten: it opens the merge of these
+ * edits onto the newer revision. An ended session asks to sign in again, here, and retries.
+ */
 export function SaveControls() {
   const store = useEditorStore();
-  const router = useRouter();
   const dirty = useEditor((s) => s.doc !== s.savedDoc);
   const revision = useEditor((s) => s.baseRevision);
   const [message, setMessage] = useState('');
-  const [saving, setSaving] = useState(false);
-  const [conflict, setConflict] = useState<Conflict | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // The document each save sent: edits made while it was in flight stay unsaved.
+  const sent = useRef<PlanDocument | null>(null);
+  const queryClient = useQueryClient();
+  // The answer carries what the page shows about the new head (the header's status and hash,
+  // the approval banner): they are updated here, and the page, with the whole plan, is not
+  // rendered again.
+  const saving = useServerAction(savePlanAction, {
+    refresh: 'never',
+    onSuccess: (data, input) => {
+      if (sent.current) store.getState().markSaved(data.revision, sent.current, { layoutOnly: data.layout_only });
+      store.getState().setApproval(data.approval);
+      queryClient.setQueryData<PlanHead>(planHeadKey(input.id), { revision: data.revision, status: data.status, content_hash: data.content_hash });
+      setMessage('');
+    },
+  });
 
   /** Saves, after asking when the save would void an approval or withdraw a review. */
   function requestSave() {
@@ -29,12 +48,27 @@ export function SaveControls() {
     else void save();
   }
 
+  async function save() {
+    setConfirming(false);
+    const { planId, baseRevision, doc, collapsed } = store.getState();
+    sent.current = doc;
+    await saving.run({
+      id: planId,
+      request: { base_revision: baseRevision, plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs, view: { ...doc.view, collapsed }, message: message.trim() || undefined },
+    });
+  }
+
+  // A refusal the editor can do something about: merge onto the newer revision, or sign in and retry.
+  const failure = saving.failure;
+  useSignInAgain(failure, SESSION_ENDED, 'editor', save);
+  const conflict = failure?.code === 'conflict' ? Number(failure.current_revision) : null;
+
   // Ctrl/Cmd+S from anywhere in the editor. A field being typed in applies on blur, so it
   // is blurred first and its text is saved with the rest.
   const keySave = useRef<() => void>(() => {});
   useEffect(() => {
     keySave.current = () => {
-      if (saving || confirming) return;
+      if (saving.pending || confirming) return;
       const active = document.activeElement;
       if (active instanceof HTMLElement && active !== document.body) active.blur();
       const { doc, savedDoc } = store.getState();
@@ -52,44 +86,14 @@ export function SaveControls() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  async function save() {
-    setConfirming(false);
-    const { planId, baseRevision, doc, collapsed } = store.getState();
-    setSaving(true);
-    setError(null);
-    try {
-      const result = await savePlanAction({
-        id: planId,
-        request: { base_revision: baseRevision, plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs, view: { ...doc.view, collapsed }, message: message.trim() || undefined },
-      });
-      if (result.ok) {
-        store.getState().markSaved(result.data.revision, doc, { layoutOnly: result.data.layout_only });
-        setMessage('');
-        // The page header (revision, hash) is server-rendered; the editor keeps its state.
-        router.refresh();
-      } else if (result.error.code === 'conflict') {
-        setConflict({ currentRevision: Number(result.error.current_revision) });
-      } else {
-        setError(result.error.message);
-      }
-    } catch {
-      setError('The save did not go through: the server could not be reached, or refused a request this large (plans are limited to 10 MB). Your changes are still here.');
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  async function reloadLatest() {
-    try {
-      const result = await loadPlanAction({ id: store.getState().planId });
-      if (!result.ok) return setError(result.error.message);
-      store.getState().loadRevision(documentOf(result.data), result.data.revision);
-      setConflict(null);
-      router.refresh();
-    } catch {
-      setError('Could not load the latest revision; the server could not be reached. Try again.');
-    }
-  }
+  const error =
+    failure?.code === 'conflict'
+      ? null
+      : failure?.code === 'unauthenticated'
+      ? 'Not saved: your session ended. Sign in again to save; your changes are kept.'
+      : failure?.code === 'unreachable'
+        ? 'The save did not go through: the server could not be reached, or refused a request this large (plans are limited to 10 MB). Your changes are still here.'
+        : saving.error;
 
   return (
     <div className="flex items-center gap-2">
@@ -106,43 +110,19 @@ export function SaveControls() {
         className="w-48 rounded border border-slate-300 px-2 py-1 text-xs"
         value={message}
         onChange={(e) => setMessage(e.target.value)}
-        onKeyDown={(e) => e.key === 'Enter' && dirty && !saving && requestSave()}
+        onKeyDown={(e) => e.key === 'Enter' && dirty && !saving.pending && requestSave()}
       />
       <button
         type="button"
-        disabled={!dirty || saving}
+        disabled={!dirty || saving.pending}
         onClick={requestSave}
         className="rounded-md bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
       >
-        {saving ? 'Saving…' : 'Save'}
+        {saving.pending ? 'Saving…' : 'Save'}
       </button>
-      {error && (
-        <p role="alert" className="text-xs text-rose-700">
-          {error}
-        </p>
-      )}
+      <ActionError message={error} />
       {confirming && <VoidApprovalDialog onConfirm={() => void save()} onCancel={() => setConfirming(false)} />}
-      {conflict && (
-        <div role="alertdialog" aria-labelledby="conflict-title" aria-describedby="conflict-text" className="fixed inset-0 z-50 grid place-items-center bg-slate-900/40">
-          <div className="w-[28rem] rounded-lg bg-white p-5 shadow-xl">
-            <h2 id="conflict-title" className="text-base font-semibold">
-              This plan was saved elsewhere
-            </h2>
-            <p id="conflict-text" className="mt-2 text-sm text-slate-600">
-              Someone saved revision {conflict.currentRevision} while you were editing revision {revision}. Nothing was overwritten. Reload the
-              latest revision (your unsaved changes here are discarded), or keep editing and copy what you need first.
-            </p>
-            <div className="mt-4 flex justify-end gap-2">
-              <button type="button" className="rounded border border-slate-300 px-3 py-1.5 text-sm" onClick={() => setConflict(null)}>
-                Keep editing
-              </button>
-              <button type="button" className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white" onClick={() => void reloadLatest()}>
-                Reload latest
-              </button>
-            </div>
-          </div>
-        </div>
-      )}
+      {conflict !== null && <MergeDialog revision={conflict} onClose={saving.reset} />}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 'use client';
 
-import { useState, useTransition } from 'react';
 import { computeStage2Action } from '@/app/plans/[id]/planning-actions';
+import { ActionError } from '@/components/form/action-error';
+import { useServerAction } from '@/components/query/use-server-action';
 import type { PlannerTask } from '@/lib/plan';
 import { storedStage2 } from '@/lib/planning/planning-types';
 import { useEditorStore } from './editor-context';
@@ -13,33 +14,25 @@ import { useEditorStore } from './editor-context';
  */
 export function Stage2Panel({ task, readOnly }: { task: PlannerTask; readOnly: boolean }) {
   const store = useEditorStore();
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
   const stage2 = storedStage2(task);
-
-  function run() {
-    startTransition(async () => {
-      const result = await computeStage2Action({ task, input_data: {} });
-      if (!result.ok) {
-        setError(result.error.message);
-        return;
-      }
-      setError(null);
-      const { task_id: _taskId, ...answer } = result.data;
+  // The answer is an edit of the editor's document, saved with the rest: nothing to refresh.
+  const planner = useServerAction(computeStage2Action, {
+    refresh: 'never',
+    onSuccess: ({ task_id: taskId, ...answer }) => {
       // Merged into the task as it is now: edits made while Stage 2 ran are kept.
       const { doc, updateTask } = store.getState();
-      const current = doc.plan.planned_tasks.find((t) => t.task_id === task.task_id);
-      if (current) updateTask(task.task_id, { parameters: { ...current.parameters, stage2: answer } });
-    });
-  }
+      const current = doc.plan.planned_tasks.find((t) => t.task_id === taskId);
+      if (current) updateTask(taskId, { parameters: { ...current.parameters, stage2: answer } });
+    },
+  });
 
   return (
     <section aria-label="Stage 2" className="space-y-2 rounded-md border border-slate-200 p-2">
       <div className="flex items-center justify-between">
         <h3 className="text-xs font-semibold text-slate-700">Stage 2</h3>
         {!readOnly && (
-          <button type="button" onClick={run} disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-60">
-            {pending ? 'Planning…' : stage2 ? 'Run Stage 2 again' : 'Run Stage 2'}
+          <button type="button" onClick={() => void planner.run({ task, input_data: {} })} disabled={planner.pending} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-60">
+            {planner.pending ? 'Planning…' : stage2 ? 'Run Stage 2 again' : 'Run Stage 2'}
           </button>
         )}
       </div>
@@ -64,11 +57,7 @@ export function Stage2Panel({ task, readOnly }: { task: PlannerTask; readOnly: b
       ) : (
         <p className="text-xs text-slate-500">Not planned yet: no resource or input chosen for this task.</p>
       )}
-      {error && (
-        <p role="alert" className="text-xs text-rose-700">
-          {error}
-        </p>
-      )}
+      <ActionError message={planner.error} className="block text-xs text-rose-700" />
     </section>
   );
 }

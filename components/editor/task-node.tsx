@@ -4,6 +4,8 @@ import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import { memo, useContext } from 'react';
 import type { TaskNode } from '@/lib/flow/plan-to-flow';
 import { executionKind } from '@/lib/plan';
+import { CommentCountBadge } from '@/components/comments/comment-count-badge';
+import { MARK_STYLE, ReviewMarkBadge, ReviewMarksContext } from './review-marks-context';
 import { SIM_STYLE, SimulationContext } from './simulation-context';
 
 const TYPE_STYLE: Record<string, { icon: string; label: string; accent: string }> = {
@@ -27,9 +29,11 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
   const simple = useStore(zoomedOut);
   const target = task.agent_id ?? task.tool_id ?? task.function_id;
   const simulated = useContext(SimulationContext)?.get(task.task_id);
+  const mark = useContext(ReviewMarksContext)?.marks.get(task.task_id);
   const ring = highlighted ? 'ring-4 ring-rose-400' : selected ? 'ring-2 ring-brand-500' : hasError ? 'ring-1 ring-rose-300' : '';
   return (
-    <div className={`h-full w-full rounded-md border border-slate-200 border-l-4 bg-white ${style.accent} ${ring}`}>
+    <div className={`relative h-full w-full rounded-md border border-slate-200 border-l-4 bg-white ${style.accent} ${ring} ${mark ? MARK_STYLE[mark.kind].outline : ''}`}>
+      {mark && !simple && <ReviewMarkBadge mark={mark} />}
       <Handle
         type="target"
         position={Position.Left}
@@ -59,6 +63,7 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
                   replan
                 </span>
               )}
+              <CommentCountBadge taskId={task.task_id} />
               {issueCount > 0 && (
                 <span
                   title={`${issueCount} validation issue${issueCount === 1 ? '' : 's'}`}

@@ -1,6 +1,7 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import { ModalDialog } from '@/components/form/modal-dialog';
 import { guardMessage } from '@/lib/editor-store/approval-guard';
 import { useEditor } from './editor-context';
 
@@ -10,31 +11,13 @@ import { useEditor } from './editor-context';
  */
 export function VoidApprovalDialog({ onConfirm, onCancel }: { onConfirm: () => void; onCancel: () => void }) {
   const approval = useEditor((s) => s.approval);
+  // Focus starts on the harmless choice.
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const opener = useRef<Element | null>(null);
-  useEffect(() => {
-    // Focus starts on the harmless choice and goes back where it was when the dialog closes.
-    opener.current = document.activeElement;
-    cancelRef.current?.focus();
-    return () => (opener.current as HTMLElement | null)?.focus?.();
-  }, []);
   if (!approval) return null;
   const approved = approval.status === 'approved';
   const title = approved ? 'Save and void the approval?' : 'Save and withdraw it from review?';
   return (
-    <div
-      role="alertdialog"
-      aria-modal="true"
-      aria-labelledby="void-approval-title"
-      aria-describedby="void-approval-text"
-      className="fixed inset-0 z-50 grid place-items-center bg-slate-900/40"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onCancel();
-        }
-      }}
-    >
+    <ModalDialog role="alertdialog" labelledBy="void-approval-title" describedBy="void-approval-text" initialFocus={cancelRef} onCancel={onCancel}>
       <div className="w-[28rem] rounded-lg bg-white p-5 shadow-xl">
         <h2 id="void-approval-title" className="text-base font-semibold">
           {title}
@@ -52,6 +35,6 @@ export function VoidApprovalDialog({ onConfirm, onCancel }: { onConfirm: () => v
           </button>
         </div>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

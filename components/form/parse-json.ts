@@ -25,3 +25,14 @@ export function parseJsonObject(field: string, text: string): { ok: true; value:
 
 /** Rows for a JSON textarea: tall enough to read, never taller than a screen. */
 export const textareaRows = (text: string, min = 6, max = 24) => Math.min(max, Math.max(min, text.split('\n').length + 1));
+
+/**
+ * The JSON typed in a form's field, or null once `refuse` has been told why it cannot be
+ * sent (a form's action's `fail`, so the reason shows where the server's would).
+ */
+export function jsonOrRefuse(text: string, refuse: (message: string) => void): { value: unknown } | null {
+  const parsed = parseJsonText(text);
+  if (parsed.ok) return { value: parsed.value };
+  refuse(parsed.message);
+  return null;
+}

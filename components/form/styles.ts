@@ -18,3 +18,6 @@ export const SMALL_BUTTON =
 
 export const SMALL_PRIMARY_BUTTON =
   'rounded-md bg-brand-600 px-3 py-1.5 text-xs font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50';
+
+/** The inputs of the editor's side panels, beside a PanelField's small label. */
+export const PANEL_INPUT = 'rounded border border-slate-300 px-2 py-1 text-sm';

@@ -4,33 +4,30 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { importPlanAction } from '@/app/import/actions';
 import { FORMAT_IDS, FORMAT_LABELS, type FormatId } from '@/lib/formats/format';
+import { ActionError } from '@/components/form/action-error';
+import { SubmitButton } from '@/components/form/submit-button';
+import { useServerAction } from '@/components/query/use-server-action';
 
+const FORM_ERROR = 'block rounded border border-rose-300 bg-rose-50 px-3 py-2 text-sm text-rose-900';
+const SUBMIT = 'rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50';
 
+/** A plan pasted or read from a file, in any format Plangate reads; it opens in the editor once stored. */
 export function ImportForm() {
   const router = useRouter();
   const [content, setContent] = useState('');
   const [format, setFormat] = useState<FormatId | ''>('');
   const [title, setTitle] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: React.FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await importPlanAction({ content, format: format || undefined, title: title.trim() || undefined });
-      if (result.ok) router.push(`/plans/${result.data.id}`);
-      else setError(result.error.message);
-    } catch {
-      setError('Could not reach the server, or the file is larger than it accepts.');
-    } finally {
-      setBusy(false);
-    }
-  }
+  // The new plan's page is the next thing to show, not this one again.
+  const importer = useServerAction(importPlanAction, { refresh: 'never', onSuccess: (plan) => router.push(`/plans/${plan.id}`) });
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="space-y-4">
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void importer.run({ content, format: format || undefined, title: title.trim() || undefined });
+      }}
+      className="space-y-4"
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <label className="block text-sm">
           <span className="font-medium text-slate-700">Format</span>
@@ -72,14 +69,10 @@ export function ImportForm() {
           onChange={(e) => setContent(e.target.value)}
         />
       </label>
-      {error && (
-        <p role="alert" className="rounded border border-rose-300 bg-rose-50 px-3 py-2 text-sm text-rose-900">
-          {error}
-        </p>
-      )}
-      <button type="submit" disabled={busy || !content.trim()} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">
-        {busy ? 'Importing…' : 'Import plan'}
-      </button>
+      <ActionError message={importer.error} className={FORM_ERROR} />
+      <SubmitButton pending={importer.pending} pendingLabel="Importing…" disabled={!content.trim()} className={SUBMIT}>
+        Import plan
+      </SubmitButton>
     </form>
   );
 }

@@ -1,8 +1,12 @@
 import { isEmptyDiff, type PlanDiff, type PlannerTask, type SubGraph } from '@/lib/plan';
+import { diffAnchor } from '@/components/review/review-legend';
+import { ViewedCheckbox, ViewedFold } from '@/components/review/task-views';
 import { FieldChanges, TaskFields } from './task-fields';
 
 // A diff a reviewer can decide on: every added, replaced and changed task field by field,
 // removed tasks with what they held, dependencies, and subgraphs by group and member.
+// On the review page each entry of a task in the revision has a "Viewed" box, and folds
+// once it is ticked; each entry has an anchor the canvas legend links to.
 
 /** Beyond this many entries in one list the rest are counted, so a huge plan still renders. */
 const SHOWN = 500;
@@ -11,15 +15,19 @@ function More({ total }: { total: number }) {
   return total > SHOWN ? <p className="text-xs text-slate-600">…and {total - SHOWN} more (see the task table).</p> : null;
 }
 
-function TaskHeading({ task }: { task: PlannerTask }) {
+function TaskHeading({ task, viewable = false }: { task: PlannerTask; viewable?: boolean }) {
   return (
-    <p>
-      <span className="font-mono text-xs font-semibold">{task.task_id}</span> {task.description}
-    </p>
+    <div className="flex items-start justify-between gap-2">
+      <p>
+        <span className="font-mono text-xs font-semibold">{task.task_id}</span> {task.description}
+      </p>
+      {viewable && <ViewedCheckbox taskId={task.task_id} />}
+    </div>
   );
 }
 
-function TaskEntries({ title, tone, tasks, label }: { title: string; tone: string; tasks: PlannerTask[]; label: (id: string) => string }) {
+/** `viewable`: the tasks are in the revision under review, so they can be marked viewed. */
+function TaskEntries({ title, tone, tasks, label, viewable }: { title: string; tone: string; tasks: PlannerTask[]; label: (id: string) => string; viewable: boolean }) {
   if (!tasks.length) return null;
   return (
     <section aria-label={title}>
@@ -28,10 +36,16 @@ function TaskEntries({ title, tone, tasks, label }: { title: string; tone: strin
       </h3>
       <ul className="mt-1 space-y-2">
         {tasks.slice(0, SHOWN).map((t) => (
-          <li key={t.task_id} className="rounded border border-slate-200 p-2">
+          <li key={t.task_id} id={diffAnchor(t.task_id)} className="scroll-mt-4 rounded border border-slate-200 p-2">
             <div role="group" aria-label={label(t.task_id)}>
-              <TaskHeading task={t} />
-              <TaskFields task={t} />
+              <TaskHeading task={t} viewable={viewable} />
+              {viewable ? (
+                <ViewedFold taskId={t.task_id}>
+                  <TaskFields task={t} />
+                </ViewedFold>
+              ) : (
+                <TaskFields task={t} />
+              )}
             </div>
           </li>
         ))}
@@ -92,7 +106,7 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
           <h3 className="font-semibold text-violet-800">Tasks replaced ({diff.replacements.length})</h3>
           <ul className="mt-1 space-y-2">
             {diff.replacements.slice(0, SHOWN).map((r) => (
-              <li key={r.replaces.task_id} className="rounded border border-slate-200 p-2">
+              <li key={r.replaces.task_id} id={diffAnchor(r.replaces.task_id)} className="scroll-mt-4 rounded border border-slate-200 p-2">
                 <p>
                   <span className="font-mono text-xs font-semibold">{r.replaces.task_id}</span> {r.replaces.description} was replaced by{' '}
                   {r.tasks.length === 1 ? 'one task' : `${r.tasks.length} tasks`}:
@@ -101,8 +115,10 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
                   {r.tasks.map(({ task, fields }) => (
                     <li key={task.task_id} className="ml-2 border-l-2 border-violet-300 pl-2">
                       <div role="group" aria-label={`${task.task_id} replaces ${r.replaces.task_id}`}>
-                        <TaskHeading task={task} />
-                        <FieldChanges fields={fields} />
+                        <TaskHeading task={task} viewable />
+                        <ViewedFold taskId={task.task_id}>
+                          <FieldChanges fields={fields} />
+                        </ViewedFold>
                       </div>
                     </li>
                   ))}
@@ -118,10 +134,15 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
           <h3 className="font-semibold text-amber-800">Tasks changed ({diff.changed.length})</h3>
           <ul className="mt-1 space-y-2">
             {diff.changed.slice(0, SHOWN).map((c) => (
-              <li key={c.task_id} className="rounded border border-slate-200 p-2">
+              <li key={c.task_id} id={diffAnchor(c.task_id)} className="scroll-mt-4 rounded border border-slate-200 p-2">
                 <div role="group" aria-label={`Task ${c.task_id} changed`}>
-                  <span className="font-mono text-xs font-semibold">{c.task_id}</span>
-                  <FieldChanges fields={c.fields} />
+                  <div className="flex items-start justify-between gap-2">
+                    <span className="font-mono text-xs font-semibold">{c.task_id}</span>
+                    <ViewedCheckbox taskId={c.task_id} />
+                  </div>
+                  <ViewedFold taskId={c.task_id}>
+                    <FieldChanges fields={c.fields} />
+                  </ViewedFold>
                 </div>
               </li>
             ))}
@@ -129,8 +150,8 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
           <More total={diff.changed.length} />
         </section>
       )}
-      <TaskEntries title="Tasks added" tone="text-emerald-800" tasks={added} label={(id) => `Task ${id} added`} />
-      <TaskEntries title="Tasks removed" tone="text-rose-800" tasks={removed} label={(id) => `Task ${id} removed`} />
+      <TaskEntries title="Tasks added" tone="text-emerald-800" tasks={added} label={(id) => `Task ${id} added`} viewable />
+      <TaskEntries title="Tasks removed" tone="text-rose-800" tasks={removed} label={(id) => `Task ${id} removed`} viewable={false} />
       {(diff.dependenciesAdded.length > 0 || diff.dependenciesRemoved.length > 0) && (
         <section aria-label="Dependencies changed">
           <h3 className="font-semibold">Dependencies</h3>
@@ -160,7 +181,7 @@ export function FirstRevisionView({ tasks, subgraphs }: { tasks: PlannerTask[]; 
   return (
     <div className="space-y-4 text-sm">
       <p className="text-slate-600">This is the plan&apos;s first revision, so every task is new. Each is listed with its fields (empty fields left out).</p>
-      <TaskEntries title="Tasks" tone="text-slate-900" tasks={tasks} label={(id) => `Task ${id}`} />
+      <TaskEntries title="Tasks" tone="text-slate-900" tasks={tasks} label={(id) => `Task ${id}`} viewable />
       {subgraphs.length > 0 && (
         <section aria-label="Subgraphs">
           <h3 className="font-semibold">Subgraphs ({subgraphs.length})</h3>

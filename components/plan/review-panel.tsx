@@ -1,8 +1,10 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { decideAction } from '@/app/plans/[id]/gate-actions';
+import { commentsKey } from '@/components/comments/use-comments';
+import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
+import { useServerAction } from '@/components/query/use-server-action';
 import type { Decision } from '@/lib/approval/gate';
 
 const BUTTONS: Array<{ decision: Decision; label: string; className: string }> = [
@@ -25,23 +27,9 @@ export interface ReviewPanelProps {
 
 /** The approver's decision on exactly the revision and hash on screen. */
 export function ReviewPanel({ planId, revision, contentHash, resourcesHash, approveRefusal, decideRefusal }: ReviewPanelProps) {
-  const router = useRouter();
   const [comment, setComment] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-
-  function send(decision: Decision) {
-    startTransition(async () => {
-      const result = await decideAction({ id: planId, decision, request: { revision, content_hash: contentHash, resources_hash: resourcesHash, comment } });
-      if (!result.ok) {
-        setError(result.error.message);
-        return;
-      }
-      setError(null);
-      setComment('');
-      router.refresh();
-    });
-  }
+  // A decision's comment also opens a thread on the plan: the Comments section shows it at once.
+  const decide = useServerAction(decideAction, { onSuccess: () => setComment(''), invalidate: [commentsKey(planId)] });
 
   return (
     <form className="space-y-3" onSubmit={(event) => event.preventDefault()} aria-label="Decision">
@@ -65,9 +53,11 @@ export function ReviewPanel({ planId, revision, contentHash, resourcesHash, appr
             <button
               key={decision}
               type="button"
-              disabled={pending || refusal !== null}
+              disabled={decide.pending || refusal !== null}
               title={refusal ?? undefined}
-              onClick={() => send(decision)}
+              onClick={() =>
+                void decide.run({ id: planId, decision, request: { revision, content_hash: contentHash, resources_hash: resourcesHash, comment } })
+              }
               className={`rounded-md px-3 py-1.5 text-sm font-medium shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${className}`}
             >
               {label}
@@ -75,12 +65,8 @@ export function ReviewPanel({ planId, revision, contentHash, resourcesHash, appr
           );
         })}
       </div>
-      {(decideRefusal ?? approveRefusal) && !error && <p className="text-sm text-slate-600">{decideRefusal ?? approveRefusal}</p>}
-      {error && (
-        <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
-          {error}
-        </p>
-      )}
+      {(decideRefusal ?? approveRefusal) && !decide.error && <p className="text-sm text-slate-600">{decideRefusal ?? approveRefusal}</p>}
+      <ActionError message={decide.error} className={BLOCK_ERROR} />
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { executionKind, type PlannerTask, type SubGraph } from '@/lib/plan';
+import { ViewedCheckbox } from '@/components/review/task-views';
 import { FieldValue } from './task-fields';
 
 // Every field of every task, one row each: what an approver signs. Short values inline,
@@ -73,7 +74,10 @@ export function TaskTable({ tasks, subgraphs }: { tasks: PlannerTask[]; subgraph
             return (
               <tr key={task.task_id} className="border-b border-slate-100 align-top">
                 <th scope="row" className="max-w-56 px-2 py-1 font-normal">
-                  <div className="break-words font-mono font-semibold">{task.task_id}</div>
+                  <div className="flex items-start justify-between gap-2">
+                    <span className="break-words font-mono font-semibold">{task.task_id}</span>
+                    <ViewedCheckbox taskId={task.task_id} />
+                  </div>
                   {task.description && <div className="text-slate-700">{task.description}</div>}
                   {groupOf.has(task.task_id) && (
                     <div className="text-slate-500">

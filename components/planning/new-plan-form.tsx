@@ -3,10 +3,15 @@
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import type { BackendId } from '@/lib/planning/planning-types';
+import type { ActionResult } from '@/lib/api/action-result';
+import { ActionError } from '@/components/form/action-error';
+import { fieldErrors } from '@/components/form/field-errors';
 import { JsonField } from '@/components/form/json-field';
 import { parseJsonObject } from '@/components/form/parse-json';
+import { SubmitButton } from '@/components/form/submit-button';
+import { useServerAction } from '@/components/query/use-server-action';
 import { ProgressLog } from './progress-log';
-import { streamPlan } from './stream-plan';
+import { streamPlan, type GenerateBody, type PlanCreated, type PlanOutcome } from './stream-plan';
 
 export interface BackendOption {
   id: BackendId;
@@ -19,8 +24,14 @@ const JSON_FIELDS = [
   { key: 'job_steerability_data', label: 'Steerability data (JSON)' },
 ] as const;
 type JsonKey = (typeof JSON_FIELDS)[number]['key'];
+const JSON_KEYS = JSON_FIELDS.map(({ key }) => key);
 
 const inputClass = 'mt-1 w-full rounded border border-slate-300 px-2 py-1.5';
+
+// The planner streams its progress from a route, not a server action; its outcome is read
+// as an action's result so the form runs it like any other.
+const asResult = (outcome: PlanOutcome): ActionResult<PlanCreated> =>
+  outcome.ok ? { ok: true, data: outcome.plan } : { ok: false, error: { code: 'planning_failed', message: outcome.message } };
 
 /** Stage 1 from a goal: sends the job to the chosen planner and follows its progress. */
 export function NewPlanForm({ backends }: { backends: BackendOption[] }) {
@@ -29,49 +40,50 @@ export function NewPlanForm({ backends }: { backends: BackendOption[] }) {
   const plannerHintId = useId();
   const [task, setTask] = useState('');
   const [json, setJson] = useState<Record<JsonKey, string>>({ job_goal: '{}', job_objectives: '{}', job_steerability_data: '{}' });
-  const [jsonErrors, setJsonErrors] = useState<Partial<Record<JsonKey, string>>>({});
   const [notes, setNotes] = useState('');
   const [today, setToday] = useState('');
   const [backend, setBackend] = useState<BackendId | ''>(backends[0]?.id ?? '');
   const [progress, setProgress] = useState<string[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const create = useServerAction(
+    (body: GenerateBody) => streamPlan(body, (message) => setProgress((messages) => [...(messages ?? []), message])).then(asResult),
+    { refresh: 'never', onSuccess: (plan) => router.push(`/plans/${plan.id}`) },
+  );
+  // Once created, the form stays shut while the plan's page loads.
+  const busy = create.pending || create.data !== undefined;
+  const jsonErrors = fieldErrors(create.failure, JSON_KEYS).byField;
   const chosen = backends.find((option) => option.id === backend);
 
-  async function submit(event: React.FormEvent) {
-    event.preventDefault();
-    setError(null);
+  function submit() {
     const parsed: Partial<Record<JsonKey, Record<string, unknown>>> = {};
-    const errors: Partial<Record<JsonKey, string>> = {};
+    const details: Array<{ path: JsonKey; message: string }> = [];
     for (const { key, label } of JSON_FIELDS) {
       const result = parseJsonObject(label, json[key]);
       if (result.ok) parsed[key] = result.value;
-      else errors[key] = result.error;
+      else details.push({ path: key, message: result.error });
     }
-    setJsonErrors(errors);
-    const invalid = JSON_FIELDS.filter(({ key }) => errors[key]).map(({ label }) => label);
-    if (invalid.length > 0) {
-      setError(`Fix the JSON in ${invalid.join(', ')} before creating the plan.`);
-      return;
+    if (details.length > 0) {
+      const invalid = JSON_FIELDS.filter(({ key }) => details.some((detail) => detail.path === key)).map(({ label }) => label);
+      return create.fail(`Fix the JSON in ${invalid.join(', ')} before creating the plan.`, details);
     }
-    setBusy(true);
     setProgress([]);
-    const outcome = await streamPlan(
-      { ...parsed, task_description: task, custom_notes: notes, ...(today ? { today } : {}), ...(backend ? { backend } : {}) },
-      (message) => setProgress((messages) => [...(messages ?? []), message]),
-    );
-    if (outcome.ok) {
-      setCreated(true);
-      router.push(`/plans/${outcome.plan.id}`);
-      return;
-    }
-    setError(outcome.message);
-    setBusy(false);
+    void create.run({ ...parsed, task_description: task, custom_notes: notes, ...(today ? { today } : {}), ...(backend ? { backend } : {}) });
+  }
+
+  /** A field's error goes once its text is edited; the others and the form's alert stay until the next try. */
+  function editJson(key: JsonKey, value: string) {
+    setJson((all) => ({ ...all, [key]: value }));
+    const { failure } = create;
+    if (failure?.details && jsonErrors[key]) create.fail(failure.message, failure.details.filter((detail) => detail.path !== key));
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="space-y-4">
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+      className="space-y-4"
+    >
       <fieldset disabled={busy} className="space-y-4">
         <label className="block text-sm">
           <span className="font-medium text-slate-700">Task description</span>
@@ -91,10 +103,7 @@ export function NewPlanForm({ backends }: { backends: BackendOption[] }) {
               label={label}
               value={json[key]}
               error={jsonErrors[key]}
-              onChange={(value) => {
-                setJson((all) => ({ ...all, [key]: value }));
-                setJsonErrors((all) => ({ ...all, [key]: undefined }));
-              }}
+              onChange={(value) => editJson(key, value)}
             />
           ))}
         </div>
@@ -130,15 +139,15 @@ export function NewPlanForm({ backends }: { backends: BackendOption[] }) {
           </div>
         </div>
       </fieldset>
-      {error && (
-        <p role="alert" className="rounded border border-rose-300 bg-rose-50 px-3 py-2 text-sm text-rose-900">
-          {error}
-        </p>
-      )}
-      <button type="submit" disabled={busy} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">
-        {busy ? 'Planning…' : 'Create plan'}
-      </button>
-      {created && (
+      <ActionError message={create.error} className="block rounded border border-rose-300 bg-rose-50 px-3 py-2 text-sm text-rose-900" />
+      <SubmitButton
+        pending={busy}
+        pendingLabel="Planning…"
+        className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50"
+      >
+        Create plan
+      </SubmitButton>
+      {create.data && (
         <p role="status" className="text-sm font-medium text-emerald-700">
           Plan created
         </p>

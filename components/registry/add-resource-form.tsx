@@ -1,12 +1,14 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useId, useState, useTransition } from 'react';
+import { useId, useState } from 'react';
 import { putResourceAction } from '@/app/registry/actions';
 import { resourceKey, type Resource, type ResourceKind } from '@/lib/registry/schema';
-import { PRIMARY_BUTTON } from '@/components/form/styles';
-import { isJsonObject, parseJsonText } from '@/components/form/parse-json';
+import { FormStatus } from '@/components/form/form-status';
+import { isJsonObject, jsonOrRefuse } from '@/components/form/parse-json';
 import { JsonField } from '@/components/form/json-field';
+import { PostForm } from '@/components/form/post-form';
+import { SubmitButton } from '@/components/form/submit-button';
+import { useServerAction } from '@/components/query/use-server-action';
 
 /** Adds one resource of a kind from JSON; its key is the JSON's own id (or name, for LLMs). */
 export function AddResourceForm({
@@ -23,59 +25,36 @@ export function AddResourceForm({
   /** Keys already in this kind: adding one of them again would replace it, so ask first. */
   existingKeys: string[];
 }) {
-  const router = useRouter();
   const headingId = useId();
-  const [pending, startTransition] = useTransition();
   const [text, setText] = useState(template);
-  const [error, setError] = useState<string | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
+  const add = useServerAction(putResourceAction, { onSuccess: () => setText(template) });
   const keyField = kind === 'llms' ? 'name' : 'id';
   return (
-    <form
-      // A click before hydration submits natively: POST keeps the JSON out of the URL.
-      method="post"
+    <PostForm
       aria-labelledby={headingId}
       className="space-y-3 rounded-lg border border-dashed border-slate-300 bg-white p-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setAdded(null);
-        const parsed = parseJsonText(text);
-        if (!parsed.ok) {
-          setError(parsed.message);
-          return;
-        }
+      onSubmit={() => {
+        const parsed = jsonOrRefuse(text, add.fail);
+        if (!parsed) return;
         const key = isJsonObject(parsed.value) ? resourceKey(parsed.value as unknown as Resource) : undefined;
-        if (typeof key !== 'string' || !key) {
-          setError(`The ${singular} needs a JSON object with a "${keyField}".`);
-          return;
-        }
-        if (existingKeys.includes(key) && !window.confirm(`A ${singular} "${key}" already exists. Replace it?`)) return;
-        startTransition(async () => {
-          const result = await putResourceAction({ kind, key, resource: parsed.value });
-          if (result.ok) {
-            setError(null);
-            setAdded(key);
-            setText(template);
-            router.refresh();
-          } else {
-            setError(result.error.message);
-          }
-        });
+        if (typeof key !== 'string' || !key) return add.fail(`The ${singular} needs a JSON object with a "${keyField}".`);
+        if (existingKeys.includes(key) && !window.confirm(`A ${singular} "${key}" already exists. Replace it?`)) return add.reset();
+        void add.run({ kind, key, resource: parsed.value });
       }}
     >
       {/* Not a heading: the section's heading ("Tools") is the one to find the kind by. */}
       <p id={headingId} className="text-sm font-semibold text-slate-900">
         Add to {heading}
       </p>
-      <JsonField label={`New ${singular} (JSON)`} value={text} onChange={setText} error={error} minRows={4} maxRows={16} />
-      {added && (
-        <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
-          Saved {singular} {added}.
-        </p>
+      <JsonField label={`New ${singular} (JSON)`} value={text} onChange={setText} error={add.error} minRows={4} maxRows={16} />
+      {add.data && (
+        <FormStatus>
+          Saved {singular} {resourceKey(add.data)}.
+        </FormStatus>
       )}
-      <button type="submit" disabled={pending} aria-label={`Add ${singular}`} className={PRIMARY_BUTTON}>
-        {pending ? 'Adding…' : 'Add'}
-      </button>
-    </form>
+      <SubmitButton pending={add.pending} pendingLabel="Adding…" aria-label={`Add ${singular}`}>
+        Add
+      </SubmitButton>
+    </PostForm>
   );
 }

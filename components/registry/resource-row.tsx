@@ -23,7 +23,6 @@ function Cell({ value }: { value: string }) {
 export function ResourceRow({ kind, singular, row, canEdit }: { kind: ResourceKind; singular: string; row: RowData; canEdit: boolean }) {
   const editorId = useId();
   const [editing, setEditing] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const columnCount = 2 + row.cells.length + (canEdit ? 1 : 0);
   return (
     <>
@@ -48,13 +47,8 @@ export function ResourceRow({ kind, singular, row, canEdit }: { kind: ResourceKi
               >
                 Edit
               </button>
-              <DeleteResourceButton kind={kind} singular={singular} resourceKey={row.key} onError={setError} />
+              <DeleteResourceButton kind={kind} singular={singular} resourceKey={row.key} />
             </div>
-            {error && (
-              <p role="alert" className="mt-2 text-xs text-rose-700">
-                {error}
-              </p>
-            )}
           </td>
         )}
       </tr>

@@ -1,3 +1,4 @@
+import { FieldComparisonHead } from '@/components/plan/field-comparison-head';
 import type { ReplacementDiff } from '@/lib/replan/replan-diff';
 import { taskLabel } from '@/lib/flow/task-label';
 import { executionKind } from '@/lib/plan';
@@ -32,19 +33,7 @@ export function ReplacementCard({ diff, label, accepted, onToggle }: { diff: Rep
       {diff.fields.length > 0 && (
         <table className="w-full table-fixed text-left text-[11px]">
           <caption className="sr-only">Fields changed for {label}</caption>
-          <thead className="text-slate-500">
-            <tr>
-              <th scope="col" className="w-28 font-medium">
-                Field
-              </th>
-              <th scope="col" className="font-medium">
-                Before
-              </th>
-              <th scope="col" className="font-medium">
-                After
-              </th>
-            </tr>
-          </thead>
+          <FieldComparisonHead first="Before" second="After" className="text-slate-600" fieldWidth="w-28" />
           <tbody>
             {diff.fields.map((f) => (
               <tr key={f.field} className="align-top">

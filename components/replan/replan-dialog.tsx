@@ -1,16 +1,16 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { applyReplanAction, proposeReplanAction } from '@/app/plans/[id]/replan-actions';
 import { documentOf } from '@/lib/api/schemas';
 import { taskLabel } from '@/lib/flow/task-label';
-import type { ReplanProposalResponse } from '@/lib/replan/replan-types';
 import { useEditor, useEditorStore } from '../editor/editor-context';
 import { SidePanel } from '../editor/side-panel';
-import { SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
+import { ActionError } from '@/components/form/action-error';
+import { PanelField } from '@/components/form/panel-field';
+import { PANEL_INPUT, SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
+import { useServerAction } from '@/components/query/use-server-action';
 import { ReplacementCard } from './replacement-card';
-
 
 /**
  * Seed 000's replanning for the tasks selected when the dialog opened: they are marked
@@ -20,49 +20,37 @@ import { ReplacementCard } from './replacement-card';
  */
 export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose: () => void }) {
   const store = useEditorStore();
-  const router = useRouter();
   const dirty = useEditor((s) => s.doc !== s.savedDoc);
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
   const [instructions, setInstructions] = useState('');
-  const [proposal, setProposal] = useState<ReplanProposalResponse | null>(null);
   const [accepted, setAccepted] = useState<Set<string>>(new Set());
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  // A proposal changes nothing on the server that a page shows; applying makes a revision.
+  const proposer = useServerAction(proposeReplanAction, {
+    refresh: 'never',
+    onSuccess: (proposal) => setAccepted(new Set(proposal.diff.filter((d) => d.error === null).map((d) => d.replaces))),
+  });
+  const applier = useServerAction(applyReplanAction, {
+    onSuccess: ({ plan, revision, applied }) => {
+      const state = store.getState();
+      state.applySavedRevision(documentOf(plan), revision);
+      state.setNotice({ kind: 'info', message: `Replaced ${applied.length} task${applied.length === 1 ? '' : 's'}: saved as revision ${revision}`, taskIds: [] });
+      onClose();
+    },
+  });
+  const proposal = proposer.data;
+  const pending = proposer.pending || applier.pending;
   const byId = new Map(tasks.map((t) => [t.task_id, t]));
 
   function propose() {
-    startTransition(async () => {
-      setError(null);
-      setProposal(null);
-      const { planId, baseRevision } = store.getState();
-      try {
-        const result = await proposeReplanAction({ id: planId, task_ids: taskIds, instructions, base_revision: baseRevision });
-        if (!result.ok) return setError(result.error.message);
-        setProposal(result.data);
-        setAccepted(new Set(result.data.diff.filter((d) => d.error === null).map((d) => d.replaces)));
-      } catch {
-        setError('The server could not be reached; nothing was changed.');
-      }
-    });
+    applier.reset();
+    const { planId, baseRevision } = store.getState();
+    void proposer.run({ id: planId, task_ids: taskIds, instructions, base_revision: baseRevision });
   }
 
   function apply() {
     // Applying replaces the editor's document with the new revision; unsaved edits would vanish.
     if (!proposal || store.getState().doc !== store.getState().savedDoc) return;
-    startTransition(async () => {
-      setError(null);
-      try {
-        const result = await applyReplanAction({ id: proposal.plan_id, proposal_id: proposal.proposal_id, accepted_task_ids: [...accepted] });
-        if (!result.ok) return setError(result.error.message);
-        const state = store.getState();
-        state.applySavedRevision(documentOf(result.data.plan), result.data.revision);
-        state.setNotice({ kind: 'info', message: `Replaced ${result.data.applied.length} task${result.data.applied.length === 1 ? '' : 's'}: saved as revision ${result.data.revision}`, taskIds: [] });
-        router.refresh();
-        onClose();
-      } catch {
-        setError('The server could not be reached; nothing was changed.');
-      }
-    });
+    void applier.run({ id: proposal.plan_id, proposal_id: proposal.proposal_id, accepted_task_ids: [...accepted] });
   }
 
   const toggle = (id: string, on: boolean) => {
@@ -83,25 +71,20 @@ export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose:
           Save your changes first: the replanner works on the saved revision.
         </p>
       )}
-      <label className="block space-y-1">
-        <span className="block text-xs font-medium text-slate-600">Instructions (optional)</span>
+      <PanelField label="Instructions (optional)">
         <textarea
-          className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+          className={`w-full ${PANEL_INPUT}`}
           rows={2}
           maxLength={4000}
           placeholder="e.g. Ensure memory efficiency and clarity."
           value={instructions}
           onChange={(e) => setInstructions(e.target.value)}
         />
-      </label>
+      </PanelField>
       <button type="button" className={SMALL_BUTTON} disabled={pending || dirty} onClick={propose}>
-        {pending && !proposal ? 'Proposing…' : 'Propose replacements'}
+        {proposer.pending ? 'Proposing…' : 'Propose replacements'}
       </button>
-      {error && (
-        <p role="alert" className="text-xs text-rose-700">
-          {error}
-        </p>
-      )}
+      <ActionError message={applier.error ?? proposer.error} className="block text-xs text-rose-700" />
       {proposal && (
         <div className="space-y-3">
           <p className="text-xs text-slate-600">

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { TYPE_CODES } from '@/lib/simulate/task-estimates';
+import { SubmitButton } from '@/components/form/submit-button';
 
 export interface DryRunFormValues {
   workers: number;
@@ -72,9 +73,9 @@ export function DryRunForm({ tasks, pending, onRun }: { tasks: Array<{ id: strin
         </select>
       </label>
       <div className="flex items-end">
-        <button type="submit" disabled={pending} className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 disabled:opacity-60">
-          {pending ? 'Running…' : 'Run dry run'}
-        </button>
+        <SubmitButton pending={pending} pendingLabel="Running…">
+          Run dry run
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,12 +1,14 @@
 'use client';
 
 import Link from 'next/link';
-import { useMemo, useState, useTransition } from 'react';
+import { useMemo, useState } from 'react';
 import { runDryRunAction } from '@/app/plans/[id]/dry-run-actions';
 import { PlanEditor } from '@/components/editor/plan-editor';
+import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
+import { useServerAction } from '@/components/query/use-server-action';
 import type { PlanDocument } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
-import type { StoredDryRun } from '@/lib/server/simulate/dry-run-service';
+import type { StoredDryRun } from '@/lib/api/dry-run-response';
 import { taskVerdicts } from '@/lib/simulate/task-verdicts';
 import { DryRunForm, type DryRunFormValues } from './dry-run-form';
 import { DryRunSummary } from './dry-run-summary';
@@ -24,33 +26,21 @@ export interface DryRunWorkbenchProps {
 /** Settings, then the evidence: figures, timeline, the plan coloured by what would happen, findings and assumptions. */
 export function DryRunWorkbench({ planId, revision, doc, registry, canRun, initial }: DryRunWorkbenchProps) {
   const [run, setRun] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  // The answer is the whole result, shown here; the rest of the page does not change.
+  const dryRun = useServerAction(runDryRunAction, { refresh: 'never', onSuccess: setRun });
   const labels = useMemo(() => new Map(doc.plan.planned_tasks.map((t) => [t.task_id, t.description || t.task_id])), [doc]);
   const simulation = useMemo(() => (run ? taskVerdicts(run.result) : undefined), [run]);
-
-  function start(values: DryRunFormValues) {
-    startTransition(async () => {
-      const result = await runDryRunAction({ id: planId, options: values });
-      if (!result.ok) {
-        setError(result.error.message);
-        return;
-      }
-      setError(null);
-      setRun(result.data);
-    });
-  }
 
   return (
     <div className="space-y-4">
       {canRun ? (
         <section aria-label="Run a dry run" className="rounded-lg border border-slate-200 bg-white p-4">
-          <DryRunForm tasks={doc.plan.planned_tasks.map((t) => ({ id: t.task_id, label: labels.get(t.task_id)! }))} pending={pending} onRun={start} />
-          {error && (
-            <p role="alert" className="mt-2 rounded bg-rose-50 px-3 py-2 text-sm text-rose-800">
-              {error}
-            </p>
-          )}
+          <DryRunForm
+            tasks={doc.plan.planned_tasks.map((t) => ({ id: t.task_id, label: labels.get(t.task_id)! }))}
+            pending={dryRun.pending}
+            onRun={(options: DryRunFormValues) => void dryRun.run({ id: planId, options })}
+          />
+          <ActionError message={dryRun.error} className={`mt-2 ${BLOCK_ERROR}`} />
         </section>
       ) : (
         <p className="text-sm text-slate-600">Editors run dry runs; you see the latest one.</p>

@@ -16,9 +16,6 @@ const StorableText = z.string().refine((text) => !UNSTORABLE.test(text), 'NUL ch
 
 const Comment = StorableText.pipe(z.string().max(4000, 'Comments are at most 4,000 characters')).default('');
 
-export const SubmitRequest = z.strictObject({ revision: RevisionNumber.optional(), content_hash: ContentHash.optional() });
-export type SubmitRequest = z.infer<typeof SubmitRequest>;
-
 export const DecisionRequest = z.strictObject({
   revision: RevisionNumber,
   content_hash: ContentHash,
@@ -45,6 +42,10 @@ export const Review = z.object({
 });
 export type Review = z.infer<typeof Review>;
 
+/** An approver asked by name to review a revision. */
+export const ReviewRequest = z.object({ reviewer: z.string(), requested_by: z.string(), revision: z.number().int(), requested_at: z.string() });
+export type ReviewRequest = z.infer<typeof ReviewRequest>;
+
 export const GateResponse = z.object({
   id: z.string(),
   status: PlanStatus,
@@ -54,6 +55,8 @@ export const GateResponse = z.object({
   resources_hash: z.string().nullable(),
   approvals_required: z.number().int(),
   reviews: z.array(Review),
+  /** Who the head's content was submitted to by name, oldest request first. */
+  requested_reviewers: z.array(ReviewRequest),
 });
 export type GateResponse = z.infer<typeof GateResponse>;
 
@@ -92,6 +95,20 @@ export const Username = z
   .trim()
   .toLowerCase()
   .regex(USERNAME_PATTERN, 'Usernames are 3 to 32 characters: lower-case letters, digits, ".", "_" or "-"');
+
+export const MAX_REQUESTED_REVIEWERS = 20;
+
+export const SubmitRequest = z.strictObject({
+  revision: RevisionNumber.optional(),
+  content_hash: ContentHash.optional(),
+  /** Approvers asked by name to review it; each hears of it in their inbox. */
+  reviewers: z
+    .array(Username)
+    .max(MAX_REQUESTED_REVIEWERS, `At most ${MAX_REQUESTED_REVIEWERS} reviewers can be requested`)
+    .transform((names) => [...new Set(names)])
+    .optional(),
+});
+export type SubmitRequest = z.infer<typeof SubmitRequest>;
 
 /**
  * A person (`password`, signs in) or a service account (`service: true`, no password: API

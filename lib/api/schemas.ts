@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { FORMAT_IDS } from '@/lib/formats/format';
 import { Job, PlanDocument, SubGraph, TaskData, ViewData } from '@/lib/plan';
 import { ValidationResult } from '@/lib/validate';
+import { PlanStatus } from '@/lib/approval/plan-status';
 
 // Request and response shapes of the REST API. They are the single source for the
 // route handlers' parsing and for the OpenAPI document.
 
-export const PlanStatus = z.enum(['draft', 'in_review', 'approved', 'changes_requested', 'rejected']);
-export type PlanStatus = z.infer<typeof PlanStatus>;
+// The gate's states are the domain's (lib/approval); the API re-exports them.
+export { PlanStatus };
 
 /** A revision number; PostgreSQL stores it as a 32-bit integer. */
 export const RevisionNumber = z.number().int().min(1).max(2_147_483_647);

@@ -1,4 +1,4 @@
-import type { PlanStatus } from '@/lib/api/schemas';
+import type { PlanStatus } from './plan-status';
 
 // The approval gate's rules as pure functions of what the database holds, so the server
 // and the review screen (which greys out what would be refused) agree on every answer.
@@ -108,9 +108,4 @@ export function checkDecision(state: GateState, decision: Decision, reviewer: Re
 export function statusAfter(decision: Decision, approvalsAfter: number, requiredApprovals: number): PlanStatus {
   if (decision === 'approved') return approvalsAfter >= requiredApprovals ? 'approved' : 'in_review';
   return decision;
-}
-
-export function requiredApprovals(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.PLANGATE_REQUIRED_APPROVALS ?? 1);
-  return Number.isInteger(value) && value >= 1 ? value : 1;
 }

@@ -35,6 +35,16 @@ describe('editor store', () => {
     expect(deps().review).toEqual(['summarise']);
   });
 
+  it('remembers the revision it saved itself, which a loaded revision is not', () => {
+    const { store } = setup();
+    expect(store.getState().savedHere).toBeNull();
+    store.getState().updateTask('review', { description: 'Review it' });
+    store.getState().markSaved(4, store.getState().doc);
+    expect(store.getState()).toMatchObject({ savedHere: 4, baseRevision: 4 });
+    store.getState().loadRevision(store.getState().doc, 5);
+    expect(store.getState()).toMatchObject({ savedHere: 4, baseRevision: 5 });
+  });
+
   it('refuses a cycle with a notice naming it and changes nothing', () => {
     const { store, history } = setup();
     const before = store.getState().doc;

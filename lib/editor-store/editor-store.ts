@@ -58,6 +58,8 @@ export interface EditorState {
   /** The revision this editor's edits are based on, and the document as saved there. */
   baseRevision: number;
   savedDoc: PlanDocument;
+  /** The revision this editor saved last, if any: a head it made itself is no news to it. */
+  savedHere: number | null;
 
   selectedTaskIds: string[];
   selectedEdgeId: string | null;
@@ -117,6 +119,12 @@ export interface EditorState {
    */
   markSaved(revision: number, sent: PlanDocument, options?: { layoutOnly: boolean }): void;
   loadRevision(doc: PlanDocument, revision: number): void;
+  /**
+   * Moves this editor onto a newer revision saved elsewhere (`theirs`) with the unsaved
+   * edits merged into it (`merged`, see lib/plan/merge). Still unsaved; one undo step,
+   * which goes back to `theirs` as saved, never to the draft on the old base.
+   */
+  rebase(theirs: PlanDocument, revision: number, merged: PlanDocument): void;
 }
 
 export interface EditorInit {
@@ -211,6 +219,7 @@ export function createEditorStore(init: EditorInit) {
           doc: init.doc,
           baseRevision: init.revision,
           savedDoc: init.doc,
+          savedHere: null,
           selectedTaskIds: [],
           selectedEdgeId: null,
           notice: null,
@@ -411,7 +420,11 @@ export function createEditorStore(init: EditorInit) {
           setApproval: (approval) => set({ approval }),
 
           markSaved(revision, sent, options) {
-            set(options?.layoutOnly ? { baseRevision: revision, savedDoc: sent } : { baseRevision: revision, savedDoc: sent, approval: null });
+            set(
+              options?.layoutOnly
+                ? { baseRevision: revision, savedDoc: sent, savedHere: revision }
+                : { baseRevision: revision, savedDoc: sent, savedHere: revision, approval: null },
+            );
           },
 
           loadRevision(doc, revision) {
@@ -419,6 +432,22 @@ export function createEditorStore(init: EditorInit) {
             set({ doc, savedDoc: doc, baseRevision: revision, notice: null, selectedEdgeId: null, collapsed: doc.view.collapsed });
             history.resume();
             history.clear();
+          },
+
+          rebase(theirs, revision, merged) {
+            history.pause();
+            set({ doc: theirs, savedDoc: theirs, baseRevision: revision, selectedEdgeId: null });
+            history.resume();
+            history.clear();
+            // The merge unions both sides' groups; tasks left out of every group get one of their own.
+            const doc = merged.subgraphs.length ? resyncSubgraphs(merged) : merged;
+            const error = doc.subgraphs.length ? groupingError(doc.plan.planned_tasks, doc.subgraphs) : null;
+            const live = new Set(doc.plan.planned_tasks.map((t) => t.task_id));
+            set({
+              doc,
+              selectedTaskIds: get().selectedTaskIds.filter((id) => live.has(id)),
+              notice: error ? { kind: 'error', message: `After merging: ${error}`, taskIds: [] } : { kind: 'info', message: `Your changes are now on top of revision ${revision}; review them and save`, taskIds: [] },
+            });
           },
         };
       },

@@ -1,6 +1,8 @@
 import type { Edge, Node } from '@xyflow/react';
-import type { PlannerTask, SubGraph } from '@/lib/plan';
+import type { PlannerTask, SubGraph, TaskMark } from '@/lib/plan';
 import { NODE_SIZE } from './elk-graph';
+import { fallbackPosition } from './fallback-position';
+import { markText, type RemovedTaskNode } from './review-marks';
 import { groupNodeId, subgraphBoxes } from './subgraph-boxes';
 import { taskLabel } from './task-label';
 
@@ -19,7 +21,7 @@ export type TaskNodeData = {
 export type TaskNode = Node<TaskNodeData, 'task'>;
 export type SubgraphNodeData = { subgraphId: string; taskCount: number; collapsed: boolean; highlighted: boolean };
 export type SubgraphNode = Node<SubgraphNodeData, 'subgraph'>;
-export type CanvasNode = TaskNode | SubgraphNode;
+export type CanvasNode = TaskNode | SubgraphNode | RemovedTaskNode;
 export type DependencyEdge = Edge<{ highlighted: boolean }>;
 
 export interface FlowInputs {
@@ -33,9 +35,9 @@ export interface FlowInputs {
   subgraphs: readonly SubGraph[];
   /** Subgraphs drawn as one node: their tasks and inner edges are not drawn. */
   collapsed: ReadonlySet<string>;
+  /** On the review canvas: how each task differs from the revision reviewed against, said in its accessible name. */
+  reviewMarks?: ReadonlyMap<string, TaskMark>;
 }
-
-const fallbackPosition = (i: number) => ({ x: (i % 20) * 280, y: Math.floor(i / 20) * 120 });
 
 /** Task id → the canvas node that stands for it when its subgraph is collapsed. */
 function collapsedOwners(input: Pick<FlowInputs, 'subgraphs' | 'collapsed'>): Map<string, string> {
@@ -61,7 +63,7 @@ export function parseEdgeId(id: string): { from: string; to: string } | null {
   }
 }
 
-type NodeCacheEntry = { task: PlannerTask; x: number; y: number; selected: boolean; issues: string; highlighted: boolean; node: TaskNode };
+type NodeCacheEntry = { task: PlannerTask; x: number; y: number; selected: boolean; issues: string; highlighted: boolean; mark: TaskMark | undefined; node: TaskNode };
 
 export function createFlowMapper() {
   let nodeCache = new Map<string, NodeCacheEntry>();
@@ -127,6 +129,7 @@ export function createFlowMapper() {
       const issueInfo = input.issuesByTask.get(task.task_id);
       const issues = issueInfo ? `${issueInfo.count}:${issueInfo.hasError}` : '';
       const highlighted = input.highlighted.has(task.task_id);
+      const mark = input.reviewMarks?.get(task.task_id);
       const cached = nodeCache.get(task.task_id);
       if (
         cached &&
@@ -136,6 +139,7 @@ export function createFlowMapper() {
         cached.selected === selected &&
         cached.issues === issues &&
         cached.highlighted === highlighted &&
+        cached.mark === mark &&
         cached.node.data.readOnly === input.readOnly
       ) {
         next.set(task.task_id, cached);
@@ -150,7 +154,7 @@ export function createFlowMapper() {
         selected,
         width: NODE_SIZE.width,
         height: NODE_SIZE.height,
-        ariaLabel: `Task ${label}`,
+        ariaLabel: mark ? `Task ${label}, ${markText(mark)}` : `Task ${label}`,
         data: {
           task,
           label,
@@ -160,7 +164,7 @@ export function createFlowMapper() {
           readOnly: input.readOnly,
         },
       };
-      next.set(task.task_id, { task, x: position.x, y: position.y, selected, issues, highlighted, node });
+      next.set(task.task_id, { task, x: position.x, y: position.y, selected, issues, highlighted, mark, node });
       out.push(node);
     });
     nodeCache = next;

@@ -54,7 +54,7 @@ function readNumber(env: Env, name: string, fallback: number, min: number, max: 
  * The LLM settings from `env`, or null when no LLM is configured (LLM_BASE_URL or LLM_MODEL unset).
  * Throws an Error naming the variable when a set value is malformed.
  */
-export function llmConfigFromEnv(env: Env = process.env): LlmConfig | null {
+export function llmConfigFromEnv(env: Env): LlmConfig | null {
   const baseURL = read(env, 'LLM_BASE_URL');
   const model = read(env, 'LLM_MODEL');
   if (!baseURL || !model) return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlanDocument, addDependency, addTask, diffPlans, diffSubgraphs, isEmptyDiff, removeTasks, setPositions, updateTask, valueChanges } from '@/lib/plan';
+import { PlanDocument, addDependency, addTask, diffPlans, diffSubgraphs, isEmptyDiff, removeTasks, setPositions, taskMarks, updateTask, valueChanges } from '@/lib/plan';
 
 const base = PlanDocument.parse({
   plan: {
@@ -96,5 +96,42 @@ describe('diffPlans', () => {
     expect(valueChanges('old text', 'new text')).toEqual([{ path: '', before: 'old text', after: 'new text' }]);
     expect(valueChanges(null, { a: 1 })).toEqual([{ path: '', before: null, after: { a: 1 } }]);
     expect(valueChanges({ a: 1, b: 2, c: 3 }, {}, 2)).toHaveLength(2);
+  });
+});
+
+describe('taskMarks', () => {
+  it('marks added, replacing and changed tasks of the newer revision, and leaves the rest unmarked', () => {
+    const three = addTask(base, { task_id: 'c', execution_type: 'agent' });
+    const next = PlanDocument.parse({
+      plan: {
+        planned_tasks: [
+          { ...three.plan.planned_tasks[0], description: 'Fetch' },
+          { task_id: 'b2', main_task_id: 'b', execution_type: 'llm', dependencies: ['a'] },
+          three.plan.planned_tasks[2],
+          { task_id: 'd', execution_type: 'tool', dependencies: ['a'] },
+        ],
+      },
+    });
+    const marks = taskMarks(diffPlans(three, next));
+    expect(marks.get('a')).toEqual({ kind: 'changed', fields: ['description'] });
+    expect(marks.get('b2')).toEqual({ kind: 'replaces', replaces: 'b' });
+    expect(marks.get('d')).toEqual({ kind: 'added' });
+    expect(marks.has('c')).toBe(false);
+    // Removed tasks are not in the newer revision, so they carry no mark.
+    expect(marks.has('b')).toBe(false);
+  });
+
+  it('marks a task whose only change is a dependency, and adds dependencies to other changes', () => {
+    // One added task, so both sides carry the same creation time.
+    const three = addTask(base, { task_id: 'c', execution_type: 'agent' });
+    let next = addDependency(three, 'a', 'c');
+    expect(taskMarks(diffPlans(three, next)).get('c')).toEqual({ kind: 'changed', fields: ['dependencies'] });
+    next = updateTask(next, 'c', { description: 'Route' });
+    expect(taskMarks(diffPlans(three, next)).get('c')).toEqual({ kind: 'changed', fields: ['description', 'dependencies'] });
+    expect(taskMarks(diffPlans(three, next)).has('a')).toBe(false);
+  });
+
+  it('marks nothing when only the layout changed', () => {
+    expect(taskMarks(diffPlans(base, setPositions(base, { a: { x: 5, y: 5 } }))).size).toBe(0);
   });
 });

@@ -206,3 +206,30 @@ export function isEmptyDiff(diff: PlanDiff): boolean {
     !diff.planFieldsChanged.length
   );
 }
+
+/** How a task of the newer revision differs from the base, as the review canvas marks it. */
+export type TaskMark =
+  | { kind: 'added' }
+  | { kind: 'replaces'; replaces: string }
+  /** `fields` names what changed; `dependencies` when only its incoming edges did. */
+  | { kind: 'changed'; fields: string[] };
+
+/**
+ * One mark per task of the newer revision that is not as it was: added, a replacement of a
+ * removed task, or changed (fields or dependencies). Unchanged tasks have no entry. O(tasks + edges).
+ */
+export function taskMarks(diff: PlanDiff): Map<string, TaskMark> {
+  const marks = new Map<string, TaskMark>();
+  for (const task of diff.added) marks.set(task.task_id, { kind: 'added' });
+  for (const r of diff.replacements) for (const { task } of r.tasks) marks.set(task.task_id, { kind: 'replaces', replaces: r.replaces.task_id });
+  for (const c of diff.changed) marks.set(c.task_id, { kind: 'changed', fields: c.fields.map((f) => f.field) });
+  // A task's dependencies are its own field: an edge into it added or removed changes it.
+  const gone = new Set(diff.removed.map((t) => t.task_id));
+  for (const edge of [...diff.dependenciesAdded, ...diff.dependenciesRemoved]) {
+    if (gone.has(edge.to)) continue;
+    const mark = marks.get(edge.to);
+    if (!mark) marks.set(edge.to, { kind: 'changed', fields: ['dependencies'] });
+    else if (mark.kind === 'changed' && !mark.fields.includes('dependencies')) mark.fields.push('dependencies');
+  }
+  return marks;
+}

@@ -1,4 +1,6 @@
 export * from './schema';
+export * from './document-defaults';
+export * from './migrations';
 export * from './limits';
 export * from './hash';
 export * from './commands';

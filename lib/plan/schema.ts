@@ -4,6 +4,17 @@ import { nowTimestamp } from './timestamps';
 
 // Field names and defaults follow seed 000's PlannerTask / TaskData dataclasses so a
 // Python planner can read what we store with `TaskData.from_dict`.
+//
+// Three schemas per shape, one job each:
+// - Stored… (StoredPlanDocument): the canonical stored document, the one that is hashed.
+//   Every field is required and nothing has a default, so parsing a stored body can never
+//   mint an id or read the clock and change what the hash covers.
+// - …Input (PlanDocumentInput): what a client may send. Seed 000's constant defaults; an
+//   absent id or timestamp stays absent until completeDocument (./document-defaults) fills
+//   it once, explicitly, with the caller's clock and id source.
+// - PlannerTask, TaskData, PlanDocument: documents made in-process (importers, planners,
+//   tests): the input schema plus a fresh id and the current time where they are missing.
+//   Their output type is the stored shape.
 
 export const EXECUTION_TYPES = ['agent', 'tool', 'llm', 'dsl'] as const;
 export const ExecutionType = z.enum(EXECUTION_TYPES);
@@ -43,12 +54,38 @@ export const EstimateData = z.json().refine((value) => !jsonDeeperThan(value, PL
 });
 export type EstimateData = z.infer<typeof EstimateData>;
 
+const TaskId = z.string().min(1, 'task_id must not be empty');
+const Description = limitedText('description', PLAN_LIMITS.maxDescriptionBytes);
+const ConvertorCode = limitedText('convertor_code', PLAN_LIMITS.maxConvertorCodeBytes);
+
 // `execution_type` is kept exactly as given (seed 000's `l2_task` stays `l2_task`);
 // `executionKind` derives the kind Plangate works with.
-export const PlannerTask = z.strictObject({
-  task_id: z.string().min(1, 'task_id must not be empty').default(newId),
+export const StoredPlannerTask = z.strictObject({
+  task_id: TaskId,
+  main_task_id: z.string().nullable(),
+  description: Description.nullable(),
+  execution_type: z.string().nullable(),
+  dependencies: z.array(z.string()),
+  tool_id: z.string().nullable(),
+  function_id: z.string().nullable(),
+  agent_id: z.string().nullable(),
+  parameters: JsonObject,
+  arguments: JsonObject,
+  instructions: z.string().nullable(),
+  convertor_code: ConvertorCode.nullable(),
+  estimate_data: EstimateData.nullable(),
+  mark_replan: z.boolean(),
+  status: z.string(),
+  output: JsonObject,
+  creation_time: Timestamp,
+  last_update_time: Timestamp,
+});
+
+/** Seed 000's constant task defaults; the id and the timestamps have none (see completeDocument). */
+const plannerTaskInputFields = {
+  task_id: TaskId.optional(),
   main_task_id: z.string().nullable().default(''),
-  description: limitedText('description', PLAN_LIMITS.maxDescriptionBytes).nullable().default(''),
+  description: Description.nullable().default(''),
   execution_type: z.string().nullable().default(''),
   dependencies: z.array(z.string()).default(() => []),
   tool_id: z.string().nullable().default(null),
@@ -57,42 +94,88 @@ export const PlannerTask = z.strictObject({
   parameters: JsonObject.default(() => ({})),
   arguments: JsonObject.default(() => ({})),
   instructions: z.string().nullable().default(null),
-  convertor_code: limitedText('convertor_code', PLAN_LIMITS.maxConvertorCodeBytes).nullable().default(null),
+  convertor_code: ConvertorCode.nullable().default(null),
   estimate_data: EstimateData.nullable().default(null),
   mark_replan: z.boolean().default(false),
   status: z.string().default('pending'),
   output: JsonObject.default(() => ({})),
+  creation_time: Timestamp.optional(),
+  last_update_time: Timestamp.optional(),
+};
+
+/** A task as a client may send it: every field optional. */
+export const PlannerTaskInput = z.strictObject(plannerTaskInputFields);
+/** What a client may send for a task: every field is optional. */
+export type PlannerTaskInput = z.input<typeof PlannerTaskInput>;
+
+/** A task made in-process: missing id and timestamps are fresh. */
+export const PlannerTask = z.strictObject({
+  ...plannerTaskInputFields,
+  task_id: TaskId.default(newId),
   creation_time: Timestamp.default(nowIso),
   last_update_time: Timestamp.default(nowIso),
 });
+export type PlannerTask = z.infer<typeof StoredPlannerTask>;
 
-export type PlannerTask = z.infer<typeof PlannerTask>;
-/** What a client may send for a task: every field but the id is optional. */
-export type PlannerTaskInput = z.input<typeof PlannerTask>;
+const PlannedTasks = <T extends z.ZodType>(task: T) =>
+  z.array(task).max(PLAN_LIMITS.maxTasks, `A plan may hold at most ${PLAN_LIMITS.maxTasks.toLocaleString('en')} tasks`);
 
-export const TaskData = z.strictObject({
-  task_id: z.string().min(1).default(newId),
+export const StoredTaskData = z.strictObject({
+  task_id: z.string().min(1),
+  task_input_data: JsonObject,
+  completed_tasks: z.array(z.string()),
+  output_data: JsonObject,
+  creation_time: Timestamp,
+  update_time: Timestamp,
+  planned_tasks: PlannedTasks(StoredPlannerTask),
+  status: z.string(),
+  original_job_data: JsonObject.nullable(),
+});
+
+const taskDataInputFields = {
+  task_id: z.string().min(1).optional(),
   task_input_data: JsonObject.default(() => ({})),
   completed_tasks: z.array(z.string()).default(() => []),
   output_data: JsonObject.default(() => ({})),
-  creation_time: Timestamp.default(nowIso),
-  update_time: Timestamp.default(nowIso),
-  planned_tasks: z
-    .array(PlannerTask)
-    .max(PLAN_LIMITS.maxTasks, `A plan may hold at most ${PLAN_LIMITS.maxTasks.toLocaleString('en')} tasks`)
-    .default(() => []),
+  creation_time: Timestamp.optional(),
+  update_time: Timestamp.optional(),
+  planned_tasks: PlannedTasks(PlannerTaskInput).default(() => []),
   status: z.string().default('pending'),
   original_job_data: JsonObject.nullable().default(null),
+};
+
+export const TaskDataInput = z.strictObject(taskDataInputFields);
+export type TaskDataInput = z.input<typeof TaskDataInput>;
+
+/** A plan made in-process: missing ids and timestamps are fresh. */
+export const TaskData = z.strictObject({
+  ...taskDataInputFields,
+  task_id: z.string().min(1).default(newId),
+  creation_time: Timestamp.default(nowIso),
+  update_time: Timestamp.default(nowIso),
+  planned_tasks: PlannedTasks(PlannerTask).default(() => []),
 });
-export type TaskData = z.infer<typeof TaskData>;
-export type TaskDataInput = z.input<typeof TaskData>;
+export type TaskData = z.infer<typeof StoredTaskData>;
+
+export const StoredSubGraph = z.strictObject({
+  subgraph_id: z.string().min(1),
+  task_ids: z.array(z.string()),
+  depends_on: z.array(z.string()),
+});
 
 export const SubGraph = z.strictObject({
   subgraph_id: z.string().min(1),
   task_ids: z.array(z.string()),
   depends_on: z.array(z.string()).default(() => []),
 });
-export type SubGraph = z.infer<typeof SubGraph>;
+export type SubGraph = z.infer<typeof StoredSubGraph>;
+
+export const StoredJob = z.strictObject({
+  job_goal: JsonObject,
+  job_objectives: JsonObject,
+  job_steerability_data: JsonObject,
+  task_description: z.string(),
+});
 
 /** The job the plan was made for (seed 000's Stage 1 planner inputs). */
 export const Job = z.strictObject({
@@ -101,24 +184,42 @@ export const Job = z.strictObject({
   job_steerability_data: JsonObject.default(() => ({})),
   task_description: z.string().default(''),
 });
-export type Job = z.infer<typeof Job>;
+export type Job = z.infer<typeof StoredJob>;
 export type JobInput = z.input<typeof Job>;
 
 export const Position = z.strictObject({ x: z.number().finite(), y: z.number().finite() });
+
+export const StoredViewData = z.strictObject({
+  positions: z.record(z.string(), Position),
+  collapsed: z.array(z.string()),
+});
 
 /** How the plan is drawn. Kept apart from the tasks and never part of the content hash. */
 export const ViewData = z.strictObject({
   positions: z.record(z.string(), Position).default(() => ({})),
   collapsed: z.array(z.string()).default(() => []),
 });
-export type ViewData = z.infer<typeof ViewData>;
+export type ViewData = z.infer<typeof StoredViewData>;
 
-/** One revision's content: the tasks, their job and grouping, and how they are drawn. */
-export const PlanDocument = z.strictObject({
-  plan: TaskData,
+/** One revision's content as stored and hashed: the tasks, their job and grouping, and how they are drawn. */
+export const StoredPlanDocument = z.strictObject({
+  plan: StoredTaskData,
+  job: StoredJob,
+  subgraphs: z.array(StoredSubGraph),
+  view: StoredViewData,
+});
+export type PlanDocument = z.infer<typeof StoredPlanDocument>;
+
+/** What a sent or in-process document may leave out: seed 000's constant defaults. */
+const documentParts = {
   job: Job.default(() => Job.parse({})),
   subgraphs: z.array(SubGraph).default(() => []),
   view: ViewData.default(() => ViewData.parse({})),
-});
-export type PlanDocument = z.infer<typeof PlanDocument>;
-export type PlanDocumentInput = z.input<typeof PlanDocument>;
+};
+
+/** A document as a client sends it; completeDocument turns it into a StoredPlanDocument. */
+export const PlanDocumentInput = z.strictObject({ plan: TaskDataInput, ...documentParts });
+export type PlanDocumentInput = z.input<typeof PlanDocumentInput>;
+
+/** A document made in-process: missing ids and timestamps are fresh. */
+export const PlanDocument = z.strictObject({ plan: TaskData, ...documentParts });

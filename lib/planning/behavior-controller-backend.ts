@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { redactUrl } from '@/lib/llm/redact-url';
 import { PlannerTask } from '@/lib/plan';
@@ -21,7 +20,7 @@ async function call(baseUrl: string, path: string, phase: 'phase_1_data' | 'phas
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ search_id: randomUUID(), [phase]: { task_input_data: prompt, n_history_samples: 0, llm_data: { model } } }),
+    body: JSON.stringify({ search_id: crypto.randomUUID(), [phase]: { task_input_data: prompt, n_history_samples: 0, llm_data: { model } } }),
     signal: AbortSignal.timeout(120_000),
   }).catch((error: unknown) => {
     throw new Error(`The Behavior Controller at ${redactUrl(url)} could not be reached: ${(error as Error).message}`);
@@ -32,7 +31,7 @@ async function call(baseUrl: string, path: string, phase: 'phase_1_data' | 'phas
   return body.data.data;
 }
 
-export function behaviorControllerBackend(baseUrl: string, model = process.env.LLM_MODEL || 'controller default'): PlanningBackend {
+export function behaviorControllerBackend(baseUrl: string, model = 'controller default'): PlanningBackend {
   return {
     backend: 'behavior-controller',
     model,

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { PlannerTask, type PlanDocument } from '@/lib/plan';
 import { BACKEND_IDS, PlannedBy } from '@/lib/planning/planning-types';
-import type { PlanResponse } from '@/lib/api/schemas';
 import type { Registry } from '@/lib/registry';
-import type { ReplacementDiff } from './replan-diff';
 
 // Seed 000's replanning: tasks marked `mark_replan` are replaced, each by one or more new
 // tasks, and nothing else in the plan changes but the dependencies that named them. A
@@ -58,25 +56,6 @@ export const ApplyReplanRequest = z.strictObject({
     .max(200),
 });
 export type ApplyReplanRequest = z.infer<typeof ApplyReplanRequest>;
-
-/** A proposal as the API and the server action return it. */
-export interface ReplanProposalResponse extends ReplanProposal {
-  /** Per replacement, what the operator reviews: fields and edges before and after. */
-  diff: ReplacementDiff[];
-  /** The revision applying it made, once applied. */
-  applied_revision: number | null;
-  applied_at: string | null;
-}
-
-/** What applying a proposal returns: the new revision. */
-export interface AppliedReplan {
-  proposal_id: string;
-  revision: number;
-  content_hash: string;
-  /** The replaced tasks whose replacements are now in the plan. */
-  applied: string[];
-  plan: PlanResponse;
-}
 
 export interface ReplanInput {
   /** The revision to replan, with `mark_replan` set on exactly the tasks in `taskIds`. */

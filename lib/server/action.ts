@@ -1,5 +1,7 @@
+import 'server-only';
 import { headers } from 'next/headers';
 import type { z } from 'zod';
+import type { ActionResult } from '@/lib/api/action-result';
 import type { Role } from '@/lib/auth/roles';
 import { checkOrigin } from './auth/origin';
 import { requireRole, type Principal } from './auth/principal';
@@ -9,9 +11,7 @@ import { logError } from './http/log-error';
 // Server actions are public endpoints like any route: parse the input, run the service,
 // and hand back a typed result instead of throwing across the network boundary.
 
-export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { code: string; message: string; details?: Array<{ path: string; message: string }>; [key: string]: unknown } };
+export type { ActionResult };
 
 /** Every action names the least role that may run it; the caller is checked before the input is read. */
 export async function runAction<S extends z.ZodType, T>(

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { z } from 'zod';
 import { formatPath } from '@/lib/plan';
 
@@ -8,6 +9,7 @@ export type ErrorCode =
   | 'invalid_json'
   | 'unsupported_media_type'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'stale'
   | 'not_approved'
@@ -16,18 +18,51 @@ export type ErrorCode =
   | 'unavailable'
   | 'payload_too_large'
   | 'unprocessable'
+  | 'rate_limited'
   | 'internal';
+
+/**
+ * The one place an error code meets its HTTP status: AppError takes its status from here,
+ * and the OpenAPI document describes error bodies by it.
+ */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  invalid_json: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  stale: 409,
+  not_approved: 409,
+  integrity: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  planner_failed: 502,
+  unavailable: 503,
+} as const satisfies Record<ErrorCode, number>;
+
+export type ErrorStatus<C extends ErrorCode> = (typeof ERROR_STATUS)[C];
 
 export interface ErrorDetail {
   path: string;
   message: string;
 }
 
-/** An error a client can act on: it maps to one HTTP status and one JSON shape. */
-export class AppError extends Error {
+/**
+ * An error a client can act on: it maps to one HTTP status and one JSON shape. The status
+ * argument is typed from ERROR_STATUS, so a call site that disagrees with the table does
+ * not compile, and the status used is always the table's.
+ */
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly status: number;
+
   constructor(
-    readonly code: ErrorCode,
-    readonly status: number,
+    readonly code: C,
+    status: ErrorStatus<C>,
     message: string,
     readonly details?: ErrorDetail[],
     /** Extra machine-readable fields sent beside code and message (e.g. current_revision). */
@@ -35,6 +70,7 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
+    this.status = ERROR_STATUS[code] ?? status;
   }
 
   toJSON() {
@@ -51,3 +87,7 @@ export function fromZodError(error: z.ZodError, what: string, prefix: PropertyKe
 }
 
 export const notFound = (what: string) => new AppError('not_found', 404, `${what} not found`);
+
+/** Too many requests: 429, with the seconds to wait as `retry_after_seconds` (routes also send it as Retry-After). */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new AppError('rate_limited', 429, message, undefined, { retry_after_seconds: Math.max(1, Math.ceil(retryAfterSeconds)) });

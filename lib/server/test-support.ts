@@ -1,3 +1,4 @@
+import 'server-only';
 import { expect } from 'vitest';
 import type { TaskDataInput } from '@/lib/plan';
 import type { Principal } from './auth/principal';

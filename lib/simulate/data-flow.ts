@@ -6,8 +6,7 @@ import { storedStage2 } from '@/lib/planning/planning-types';
 import { jsonBytesWithin, mockOutput, type MockOutput } from './mock-output';
 import type { ConvertorOutcome } from './sandbox/run-convertor';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
-// A cycle (dry-run.ts calls simulateDataFlow): DRY_RUN_DATA_LIMITS is read only inside simulateDataFlow.
-import { DRY_RUN_DATA_LIMITS } from './dry-run';
+import { DRY_RUN_DATA_LIMITS } from './dry-run-limits';
 
 // What data would flow in a dry run: each task that runs produces a mock output shaped by
 // its resource's output schema, and each task's inputs are its arguments with templates

@@ -6,6 +6,7 @@ import { simulateDataFlow, type ConvertorRunner, type Finding } from './data-flo
 import { MAX_MONTE_CARLO_TASK_RUNS, monteCarloAsync, monteCarloBudgetProblem } from './monte-carlo';
 import { schedule } from './schedule';
 import { TYPE_CODES, estimateTasks } from './task-estimates';
+import { DRY_RUN_DATA_LIMITS } from './dry-run-limits';
 
 // A dry run: when each task would run on P workers, what data would flow, what it would
 // cost, and what would be skipped if some tasks failed. Pure for a given seed, apart from
@@ -71,20 +72,7 @@ export class DryRunLimitError extends DryRunError {}
 
 export { MAX_MONTE_CARLO_TASK_RUNS };
 
-/**
- * What one dry run keeps of each task's resolved input and mock output: a value whose JSON
- * is over MAX_TASK_VALUE_BYTES is left out (null), and once the values kept add up to
- * MAX_TASK_DATA_BYTES the later tasks' are left out too. An assumption says so. The
- * schedule, figures and findings are always complete.
- */
-export const DRY_RUN_DATA_LIMITS = {
-  maxTaskValueBytes: 64 * 1024,
-  maxTaskDataBytes: 2 * 1024 * 1024,
-  /** Findings listed; the count of the rest is an assumption. */
-  maxFindings: 1_000,
-  /** Characters of one finding's message. */
-  maxFindingChars: 1_000,
-} as const;
+export { DRY_RUN_DATA_LIMITS };
 
 function jsonBytes(value: unknown): number {
   if (value === null || value === undefined) return 0;

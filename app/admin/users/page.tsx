@@ -5,14 +5,13 @@ import { RoleSelect } from '@/components/admin/role-select';
 import { RoleRequired } from '@/components/auth/role-required';
 import { RelativeTime } from '@/components/plan/relative-time';
 import { hasRole } from '@/lib/auth/roles';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { listUsers } from '@/lib/server/auth/users';
 import { getDatabase } from '@/lib/server/db/connection';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Users' };
 
-export default async function UsersPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+export default async function UsersPage({ searchParams }: PageProps<'/admin/users'>) {
   const user = await requirePageUser('/admin/users', searchParams);
   if (!hasRole(user.role, 'admin')) return <RoleRequired role="admin" username={user.username} current={user.role} />;
   const { db } = await getDatabase();

@@ -5,11 +5,10 @@ import { RoleRequired } from '@/components/auth/role-required';
 import { RelativeTime } from '@/components/plan/relative-time';
 import type { WebhookDelivery } from '@/lib/api/webhook-schemas';
 import { hasRole } from '@/lib/auth/roles';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { listDeliveries, listWebhooks } from '@/lib/server/webhooks/webhook-service';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Webhooks' };
 
 const STATUS_STYLE: Record<WebhookDelivery['status'], string> = {
@@ -22,7 +21,7 @@ function attemptText(attempt: WebhookDelivery['attempt_log'][number]): string {
   return `#${attempt.attempt}: ${attempt.error ?? `HTTP ${attempt.status_code}`} (${attempt.duration_ms} ms)`;
 }
 
-export default async function WebhooksPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+export default async function WebhooksPage({ searchParams }: PageProps<'/admin/webhooks'>) {
   const user = await requirePageUser('/admin/webhooks', searchParams);
   if (!hasRole(user.role, 'admin')) return <RoleRequired role="admin" username={user.username} current={user.role} />;
   const { db } = await getDatabase();

@@ -1,6 +1,10 @@
 import { openApiDocument } from '@/lib/api/openapi';
-import { json, route } from '@/lib/server/http/route';
+import { routes } from '@/lib/api/routes';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 
 export const dynamic = 'force-static';
 
-export const GET = route(async () => json(openApiDocument()));
+export const GET = endpoint(routes.getOpenApi, async () => json(openApiDocument()));
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed('/api/openapi.json');

@@ -1,19 +1,21 @@
-import { CreatePlanRequest } from '@/lib/api/schemas';
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { readJson } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
-import { createPlan, listPlanSummaries } from '@/lib/server/plans/plan-service';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
+import { createPlan, listPlans } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = authed('viewer', async () => {
+/** One page of plans: `status`, `author`, `q`, `sort`, `order`, `limit`, `cursor` (see PlanListQuery). */
+export const GET = endpoint(routes.listPlans, async ({ query }) => {
   const { db } = await getDatabase();
-  return json({ plans: await listPlanSummaries(db) });
+  return json(await listPlans(db, query));
 });
 
-export const POST = authed('editor', async (request, _context, principal) => {
-  const body = await readJson(request, CreatePlanRequest);
+export const POST = endpoint(routes.createPlan, async ({ body, principal }) => {
   const { db } = await getDatabase();
   const created = await createPlan(db, body, principal.username);
   return json(created, 201, { Location: `/api/plans/${created.id}` });
 });
+
+export const { PUT, PATCH, DELETE } = notAllowed('/api/plans');

@@ -1,12 +1,15 @@
-import { reviewQueue } from '@/lib/server/approval/approval-service';
+import { routes } from '@/lib/api/routes';
+import { reviewQueuePage } from '@/lib/server/approval/approval-service';
 import { getDatabase } from '@/lib/server/db/connection';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
-/** The review queue: plans waiting for an approver, oldest first. */
-export const GET = authed('viewer', async () => {
+/** The review queue: plans waiting for an approver, oldest first, a page at a time. */
+export const GET = endpoint(routes.reviewQueue, async ({ query }) => {
   const { db } = await getDatabase();
-  const plans = await reviewQueue(db);
-  return json({ plans: plans.map((plan) => ({ ...plan, updated_at: plan.updated_at.toISOString() })) });
+  return json(await reviewQueuePage(db, query));
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed('/api/reviews');

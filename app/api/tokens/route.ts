@@ -1,14 +1,15 @@
-import { CreateTokenRequest } from '@/lib/api/gate-schemas';
+import { routes } from '@/lib/api/routes';
 import { issueToken } from '@/lib/server/auth/api-tokens';
 import { getDatabase } from '@/lib/server/db/connection';
-import { readOptionalJson } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
 /** A new API token for the caller, or (admins only) for the named user. Shown once. */
-export const POST = authed('viewer', async (request, _context, principal) => {
-  const body = await readOptionalJson(request, CreateTokenRequest);
+export const POST = endpoint(routes.createToken, async ({ body, principal }) => {
   const { db } = await getDatabase();
   return json(await issueToken(db, body, principal), 201);
 });
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/tokens');

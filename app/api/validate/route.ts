@@ -1,14 +1,15 @@
-import { ValidateRequest } from '@/lib/api/schemas';
-import { readJson } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
-import { validatePlanAsync } from '@/lib/validate';
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 import { getRegistry } from '@/lib/server/registry/registry-service';
+import { validatePlanAsync } from '@/lib/validate';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = authed('viewer', async (request) => {
-  const { plan } = await readJson(request, ValidateRequest);
+export const POST = endpoint(routes.validateDocument, async ({ body }) => {
   const { db } = await getDatabase();
-  return json(await validatePlanAsync(plan, await getRegistry(db)));
+  return json(await validatePlanAsync(body.plan, await getRegistry(db)));
 });
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/validate');

@@ -1,14 +1,18 @@
 import { notFound } from 'next/navigation';
+import { cache } from 'react';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { AppError } from '@/lib/server/errors';
 import { getPlan } from '@/lib/server/plans/plan-service';
+import { getRegistry } from '@/lib/server/registry/registry-service';
 
 /**
  * The plan for a page, or the not-found page for an id or revision that does not exist.
- * Signed-in users only: this is also what page metadata (the title) reads.
+ * Signed-in users only: this is also what page metadata (the title) reads. Cached per
+ * request: the segment's layout, generateMetadata and the page ask for the same plan, one
+ * read answers them all (the result is shared, so callers never mutate it).
  */
-export async function loadPlanForPage(id: string, revision?: number) {
+export const loadPlanForPage = cache(async (id: string, revision?: number) => {
   // Pages and their metadata check first, with their whole link (path and query); this is a fallback.
   await requirePageUser(`/plans/${encodeURIComponent(id)}${revision ? `/r/${revision}` : ''}`);
   const { db } = await getDatabase();
@@ -18,4 +22,7 @@ export async function loadPlanForPage(id: string, revision?: number) {
     if (error instanceof AppError && error.status === 404) notFound();
     throw error;
   }
-}
+});
+
+/** The registry, read once per request: a plan page and its header's registry notice both need it. */
+export const loadRegistryForPage = cache(async () => getRegistry((await getDatabase()).db));

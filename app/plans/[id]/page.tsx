@@ -1,17 +1,15 @@
 import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
-import { getRegistry } from '@/lib/server/registry/registry-service';
 import { getDatabase } from '@/lib/server/db/connection';
 import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
+import { decisionNotice } from '@/lib/server/comments/decision-notice';
 import { loadApprovalGuard } from './approval-guard';
-import { loadPlanForPage } from './load-plan';
+import { loadPlanForPage, loadRegistryForPage } from './load-plan';
 import { PlanHeader } from './plan-header';
 
-export const dynamic = 'force-dynamic';
-
-type Props = { params: Promise<{ id: string }>; searchParams: Promise<PageSearchParams> };
+type Props = PageProps<'/plans/[id]'>;
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const { id } = await params;
@@ -28,14 +26,20 @@ export default async function PlanPage({ params, searchParams }: Props) {
   const readOnly = !hasRole(user.role, 'editor');
   const doc = documentOf(plan);
   const { db } = await getDatabase();
-  const registry = await getRegistry(db);
+  const registry = await loadRegistryForPage();
   // Only an editor can save, so only an editor is warned what saving would void.
   const approval = readOnly ? null : await loadApprovalGuard(db, plan.id);
+  // Viewers read threads; editors and approvers write, resolve and reopen them.
+  const decision = await decisionNotice(
+    db,
+    plan.id,
+    doc.plan.planned_tasks.map((task) => task.task_id),
+  );
   return (
     <div className="flex h-full flex-col">
       <PlanHeader plan={plan} readOnly={readOnly} user={user} />
       <div className="min-h-0 flex-1">
-        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} approval={approval} />
+        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} approval={approval} comments={{ canComment: !readOnly, decision }} />
       </div>
     </div>
   );

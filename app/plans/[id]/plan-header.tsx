@@ -1,17 +1,30 @@
 import Link from 'next/link';
+import { PlanHeadStatus, PlanHeadSubmit, type PlanHead } from '@/components/plan/plan-head';
 import { StatusChip } from '@/components/plan/status-chip';
-import { SubmitForReviewButton } from '@/components/plan/submit-for-review-button';
 import type { PlanResponse } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { planPlannedBy } from '@/lib/planning/planning-types';
+import { reviewerCandidates } from '@/lib/server/approval/requested-reviewers';
 import type { Principal } from '@/lib/server/auth/principal';
+import { getDatabase } from '@/lib/server/db/connection';
 import { RegistryNotice } from './registry-notice';
+import { SubmitForReview } from './submit-for-review';
 
 const SUBMITTABLE = new Set(['draft', 'changes_requested']);
 
-export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readOnly: boolean; user: Principal }) {
+/**
+ * The plan pages' header. In the editor (not read-only) the status, hash and submit control
+ * follow the head through each save's answer (components/plan/plan-head), so a save does not
+ * render the page again; elsewhere they are what the server rendered.
+ */
+export async function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readOnly: boolean; user: Principal }) {
   const atHead = plan.revision === plan.head_revision;
   const plannedBy = planPlannedBy(plan.plan.original_job_data);
+  const live = !readOnly && atHead;
+  const head: PlanHead = { revision: plan.revision, status: plan.status, content_hash: plan.content_hash };
+  const canSubmit = atHead && hasRole(user.role, 'editor');
+  // In the editor a save can turn an approved plan back into a draft, so the names are read even before they are offered.
+  const reviewers = live && canSubmit ? await reviewerCandidates((await getDatabase()).db, user.username) : [];
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-4 py-2">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
@@ -21,10 +34,16 @@ export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readO
         /
       </nav>
       <h1 className="text-base font-semibold tracking-tight">{plan.title}</h1>
-      <StatusChip status={plan.status} />
-      <span className="font-mono text-[11px] text-slate-500" title={plan.content_hash}>
-        {plan.content_hash.slice(0, 19)}
-      </span>
+      {live ? (
+        <PlanHeadStatus planId={plan.id} rendered={head} />
+      ) : (
+        <>
+          <StatusChip status={plan.status} />
+          <span className="font-mono text-[11px] text-slate-500" title={plan.content_hash}>
+            {plan.content_hash.slice(0, 19)}
+          </span>
+        </>
+      )}
       {plannedBy && (
         <span className="rounded bg-violet-50 px-2 py-0.5 text-xs text-violet-800 ring-1 ring-inset ring-violet-200" title={plannedBy.label}>
           Planned by {plannedBy.label}
@@ -35,9 +54,12 @@ export function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse; readO
           Revision {plan.revision} · read-only
         </span>
       )}
-      {atHead && SUBMITTABLE.has(plan.status) && hasRole(user.role, 'editor') && (
-        <SubmitForReviewButton planId={plan.id} revision={plan.revision} contentHash={plan.content_hash} />
-      )}
+      {canSubmit &&
+        (live ? (
+          <PlanHeadSubmit planId={plan.id} rendered={head} reviewers={reviewers} />
+        ) : (
+          SUBMITTABLE.has(plan.status) && <SubmitForReview planId={plan.id} revision={plan.revision} contentHash={plan.content_hash} user={user} />
+        ))}
       <nav aria-label="Plan" className="ml-auto flex gap-4 text-sm">
         {readOnly && !atHead && (
           <Link href={`/plans/${plan.id}`} className="text-brand-700 hover:underline">

@@ -1,11 +1,11 @@
 import { registryNotice } from '@/lib/server/approval/registry-binding';
 import { getDatabase } from '@/lib/server/db/connection';
-import { getRegistry } from '@/lib/server/registry/registry-service';
+import { loadRegistryForPage } from './load-plan';
 
 /** Says why a plan whose content was approved is back in draft: the registry changed under it. */
 export async function RegistryNotice({ planId }: { planId: string }) {
   const { db } = await getDatabase();
-  const notice = await registryNotice(db, planId, await getRegistry(db));
+  const notice = await registryNotice(db, planId, await loadRegistryForPage());
   if (!notice) return null;
   const named = notice.changes.map((c) => `${c.kind}/${c.key} (${c.change})`).join(', ');
   return (

@@ -2,10 +2,8 @@ import type { Metadata } from 'next';
 import { RoleRequired } from '@/components/auth/role-required';
 import { NewPlanForm, type BackendOption } from '@/components/planning/new-plan-form';
 import { hasRole } from '@/lib/auth/roles';
-import { availableBackends, chooseBackend } from '@/lib/planning/choose-backend';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
-
-export const dynamic = 'force-dynamic';
+import { availableBackends, chooseBackend } from '@/lib/server/planning/choose-backend';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 
 export const metadata: Metadata = { title: 'New plan from a goal' };
 
@@ -24,7 +22,7 @@ function backendOptions(): BackendOption[] {
   }
 }
 
-export default async function NewPlanPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+export default async function NewPlanPage({ searchParams }: PageProps<'/plans/new'>) {
   const user = await requirePageUser('/plans/new', searchParams);
   if (!hasRole(user.role, 'editor')) return <RoleRequired role="editor" username={user.username} current={user.role} />;
   return (

@@ -1,24 +1,33 @@
+import 'server-only';
 import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { ApprovedResponse, DecisionRequest, GateResponse, Review, SubmitRequest } from '@/lib/api/gate-schemas';
 import type { PlanStatus } from '@/lib/api/schemas';
 import { ResourceSnapshot, diffSnapshots, resourcesHash, snapshotResources, type ResourceChange } from '@/lib/approval/approved-resources';
-import { checkDecision, checkSubmit, requiredApprovals, statusAfter, type Decision, type GateState, type Refusal } from '@/lib/approval/gate';
+import { checkDecision, checkSubmit, statusAfter, type Decision, type GateState, type Refusal } from '@/lib/approval/gate';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
-import { PlanDocument } from '@/lib/plan';
-import { validatePlanAsync, type ValidationResult } from '@/lib/validate';
-import type { z } from 'zod';
+import { CURRENT_SCHEMA_VERSION, documentSchema, readStoredDocument, type PlanDocument } from '@/lib/plan';
+import { ValidationResult, validatePlanAsync } from '@/lib/validate';
+import { z } from 'zod';
+import { LIST_LIMIT, type PageQuery } from '@/lib/api/list-schemas';
+import { TimestampKey, decodeCursor, encodeCursor, pageOf, timestampKey } from '../db/page-cursor';
 import { appendAudit, auditEventOf, listPlanAudit, verifyPlanRevision } from '../audit/audit-log';
 import { reviewDigest } from '../audit/digests';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { dryRuns, planReviews, planRevisions, plans } from '../db/schema';
+import { parseJsonColumn } from '../db/json-column';
 import { getRegistry } from '../registry/registry-service';
-import { AppError, notFound } from '../errors';
+import { requiredApprovals } from './required-approvals';
+import { AppError, notFound, type ErrorStatus } from '../errors';
 import { serverContentHash } from '../plans/document-hashes';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
+import { recordDecisionComment } from '../comments/comment-service';
 import { recentEditors } from './recent-editors';
 import { lockRegistryForDecision, newestApproval, registryNotice } from './registry-binding';
 import { emitWebhookEvent } from '../webhooks/events';
+import { notifyApprovalsVoided } from '../inbox/approval-voided';
+import { notify } from '../inbox/notify';
+import { checkRequestedReviewers, recordReviewRequests, requestedReviewers } from './requested-reviewers';
 
 // Every gate transition is one transaction that first locks the plan row. Saves take the
 // same lock (their guarded UPDATE), so a decision and a new revision never interleave:
@@ -28,6 +37,12 @@ import { emitWebhookEvent } from '../webhooks/events';
 type ReviewRow = typeof planReviews.$inferSelect;
 
 const DECISION_EVENTS = { approved: 'plan.approved', changes_requested: 'plan.changes_requested', rejected: 'plan.rejected' } as const;
+const DECISION_VERBS = { approved: 'approved', changes_requested: 'requested changes to', rejected: 'rejected' } as const;
+
+async function planTitle(tx: Database, id: string): Promise<string> {
+  const [row] = await tx.select({ title: plans.title }).from(plans).where(eq(plans.id, id));
+  return row?.title ?? id;
+}
 
 function toReview(row: ReviewRow): Review {
   return {
@@ -37,7 +52,7 @@ function toReview(row: ReviewRow): Review {
     decision: row.decision as Decision,
     reviewer: row.reviewer,
     comment: row.comment,
-    validation: row.validation,
+    validation: parseJsonColumn(ValidationResult, row.validation, { table: 'plan_reviews', column: 'validation', row: row.id }),
     resources_hash: row.resourcesHash,
     created_at: row.createdAt.toISOString(),
     superseded_at: row.supersededAt?.toISOString() ?? null,
@@ -63,7 +78,7 @@ function refuse(refusal: Refusal, validation: ValidationResult, state: GateState
           .slice(0, 50)
           .map((issue) => ({ path: issue.task_ids.join(', '), message: issue.message }))
       : undefined;
-  throw new AppError(code, status, refusal.message, details, {
+  throw new AppError(code, status as ErrorStatus<typeof code>, refusal.message, details, {
     reason: refusal.code,
     status: state.status,
     head_revision: state.headRevision,
@@ -88,8 +103,8 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
     .select()
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
-  const parsed = PlanDocument.safeParse(head?.body);
-  if (!parsed.success) throw integrity(`revision ${plan.headRevision} is missing or its stored body is not a valid plan document`);
+  const parsed = head ? readStoredDocument(head.body, head.schemaVersion, documentSchema) : null;
+  if (!parsed?.success) throw integrity(`revision ${plan.headRevision} is missing or its stored body is not a valid plan document`);
   const document = parsed.data;
   const registry = await getRegistry(tx);
   const validation = withTitleIssue(await validatePlanAsync(document.plan, registry, document.subgraphs), plan.title);
@@ -152,15 +167,27 @@ export async function submitForReview(db: Database, id: string, claim: SubmitReq
       claim.revision !== undefined ? { revision: claim.revision, contentHash: claim.content_hash ?? state.headContentHash } : undefined,
     );
     if (refusal) refuse(refusal, validation, state);
+    const reviewers = claim.reviewers ?? [];
+    await checkRequestedReviewers(tx, reviewers, principal.username);
     await tx.update(plans).set({ status: 'in_review', submittedBy: principal.username }).where(eq(plans.id, id));
+    await recordReviewRequests(tx, { planId: id, revision: state.headRevision, reviewers, requestedBy: principal.username });
     await appendAudit(tx, {
       kind: 'submitted',
       actor: principal.username,
       planId: id,
       revision: state.headRevision,
       contentHash: state.headContentHash,
+      ...(reviewers.length ? { detail: { reviewers } } : {}),
     });
-    await emitWebhookEvent(tx, { event: 'plan.submitted', planId: id, actor: principal.username });
+    await emitWebhookEvent(tx, { event: 'plan.submitted', planId: id, actor: principal.username, detail: { reviewers } });
+    await notify(tx, {
+      recipients: reviewers,
+      kind: 'review_requested',
+      planId: id,
+      revision: state.headRevision,
+      actor: principal.username,
+      summary: `${principal.username} asked you to review r${state.headRevision} of “${await planTitle(tx, id)}”.`,
+    });
     return { id, status: 'in_review' as const, revision: state.headRevision, content_hash: state.headContentHash };
   });
 }
@@ -210,6 +237,8 @@ export async function decide(db: Database, id: string, decision: Decision, reque
           detail: { review_id: row.id, reviewer: row.reviewer, by_decision: decision },
         });
       }
+      // The submitter hears of the decision itself, below.
+      await notifyApprovalsVoided(tx, { planId: id, actor: principal.username, voided, reason: { kind: 'objection', decision }, tellSubmitter: false });
     }
     const approvals = decision === 'approved' ? state.approvedBy.length + 1 : 0;
     const status = statusAfter(decision, approvals, state.requiredApprovals);
@@ -230,11 +259,23 @@ export async function decide(db: Database, id: string, decision: Decision, reque
         dry_run_id: await latestDryRunId(tx, id, state.headRevision),
       },
     });
+    // The comment also opens a thread on the plan, answerable and resolvable like any other.
+    const said = request.comment.trim();
+    if (said) await recordDecisionComment(tx, { planId: id, revision: state.headRevision, reviewId: review.id, author: principal.username, body: said });
     await emitWebhookEvent(tx, {
       event: DECISION_EVENTS[decision],
       planId: id,
       actor: principal.username,
       detail: { review_id: review.id, comment: request.comment, approvals, approvals_required: state.requiredApprovals },
+    });
+    const progress = decision === 'approved' && status !== 'approved' ? ` (${approvals} of ${state.requiredApprovals} approvals)` : '';
+    await notify(tx, {
+      recipients: [...(state.submittedBy ? [state.submittedBy] : []), ...state.recentAuthors],
+      kind: 'decision',
+      planId: id,
+      revision: state.headRevision,
+      actor: principal.username,
+      summary: `${principal.username} ${DECISION_VERBS[decision]} r${state.headRevision} of “${await planTitle(tx, id)}”${progress}${request.comment ? `: ${request.comment}` : '.'}`,
     });
     return { id, status, revision: state.headRevision, content_hash: state.headContentHash, review: toReview(review) };
   });
@@ -246,10 +287,10 @@ export async function getGate(db: Database, id: string): Promise<GateResponse> {
   if (!plan) throw notFound(`Plan "${id}"`);
   const reviews = await db.select().from(planReviews).where(eq(planReviews.planId, id)).orderBy(desc(planReviews.id));
   const [head] = await db
-    .select({ body: planRevisions.body })
+    .select({ body: planRevisions.body, schemaVersion: planRevisions.schemaVersion })
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
-  const document = PlanDocument.safeParse(head?.body);
+  const document = head ? readStoredDocument(head.body, head.schemaVersion, documentSchema) : { success: false as const };
   return {
     id,
     status: plan.status as PlanStatus,
@@ -258,6 +299,7 @@ export async function getGate(db: Database, id: string): Promise<GateResponse> {
     resources_hash: document.success ? resourcesHash(snapshotResources(document.data.plan.planned_tasks, await getRegistry(db))) : null,
     approvals_required: requiredApprovals(),
     reviews: reviews.map(toReview),
+    requested_reviewers: await requestedReviewers(db, id, plan.contentRevision),
   };
 }
 
@@ -325,13 +367,20 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     // in the database after approval is refused, not handed over.
     if (!head) throw integrity(`revision ${plan.headRevision} is missing`, { revision: plan.headRevision });
     const raw = (head.body ?? {}) as Partial<Record<'plan' | 'job' | 'subgraphs', unknown>>;
-    const document = PlanDocument.safeParse(head.body);
-    if (!document.success) throw integrity(`revision ${head.revision}'s stored body is not a valid plan document`);
+    // Read through the migrations: a revision written under an older schema version is
+    // validated and bound to its resources as today's schema reads it.
+    const document = readStoredDocument(head.body, head.schemaVersion, documentSchema);
+    if (!document.success) throw integrity(`revision ${head.revision}'s stored body is not a valid plan document (${document.error})`);
     const { plan: taskData, job, subgraphs } = document.data;
-    await yieldToEventLoop();
-    const recomputed = serverContentHash({ plan: taskData, job, subgraphs });
+    // The content hash covers the body as written. Under today's schema version the parsed
+    // document is that body and is checked too; a migrated one differs from it by design,
+    // so the body as written is what is verified and handed over, and the executor's hash
+    // of what it receives still matches content_hash.
+    const asWritten = head.schemaVersion === CURRENT_SCHEMA_VERSION;
     await yieldToEventLoop();
     const rawHash = serverContentHash({ plan: raw.plan as never, job: raw.job as never, subgraphs: raw.subgraphs as never });
+    await yieldToEventLoop();
+    const recomputed = asWritten ? serverContentHash({ plan: taskData, job, subgraphs }) : rawHash;
     await yieldToEventLoop();
     if (recomputed !== head.contentHash || rawHash !== head.contentHash || head.contentHash !== plan.headContentHash) {
       throw integrity(`revision ${head.revision}'s stored body no longer hashes to ${head.contentHash}`, { revision: head.revision });
@@ -357,7 +406,7 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     return {
       revision: head.revision,
       content_hash: head.contentHash,
-      document: { plan: taskData, job, subgraphs },
+      document: asWritten ? { plan: taskData, job, subgraphs } : ({ plan: raw.plan, job: raw.job, subgraphs: raw.subgraphs } as Pick<PlanDocument, 'plan' | 'job' | 'subgraphs'>),
       resources: { hash: newest.resourcesHash!, ...snapshot.data },
       approvals: approvals.map(toReview),
     };
@@ -375,12 +424,41 @@ export async function lastApprovedRevision(db: Database, id: string): Promise<nu
   return row?.revision ?? null;
 }
 
-export async function reviewQueue(db: Database) {
-  return db
-    .select({ id: plans.id, title: plans.title, revision: plans.headRevision, content_hash: plans.headContentHash, submitted_by: plans.submittedBy, updated_at: plans.updatedAt })
+/** Plans in review, oldest first (ties by id), after the cursor's (updated_at, id). */
+async function reviewQueueRows(db: Database, query: PageQuery) {
+  const list = 'reviews';
+  const where = [inArray(plans.status, ['in_review'])];
+  if (query.cursor) {
+    const [at, id] = decodeCursor(query.cursor, list, z.tuple([TimestampKey, z.string().max(200)]));
+    where.push(sql`(${plans.updatedAt}, ${plans.id}) > (${at}::timestamptz, ${id})`);
+  }
+  const rows = await db
+    .select({
+      id: plans.id,
+      title: plans.title,
+      revision: plans.headRevision,
+      content_hash: plans.headContentHash,
+      submitted_by: plans.submittedBy,
+      updated_at: plans.updatedAt,
+      key: timestampKey(plans.updatedAt),
+    })
     .from(plans)
-    .where(inArray(plans.status, ['in_review']))
-    .orderBy(asc(plans.updatedAt));
+    .where(and(...where))
+    .orderBy(asc(plans.updatedAt), asc(plans.id))
+    .limit(query.limit + 1);
+  const page = pageOf(rows, query.limit, (last) => encodeCursor(list, [last.key, last.id]));
+  return { items: page.items.map(({ key: _key, ...row }) => row), next_cursor: page.next_cursor };
+}
+
+/** The review queue's first LIST_LIMIT.max plans, for the reviews page. */
+export async function reviewQueue(db: Database) {
+  return (await reviewQueueRows(db, { limit: LIST_LIMIT.max })).items;
+}
+
+/** One page of the review queue in the REST shape (see PageQuery). */
+export async function reviewQueuePage(db: Database, query: PageQuery) {
+  const page = await reviewQueueRows(db, query);
+  return { plans: page.items.map((plan) => ({ ...plan, updated_at: plan.updated_at.toISOString() })), next_cursor: page.next_cursor };
 }
 
 export async function planAudit(db: Database, id: string) {

@@ -1,16 +1,15 @@
-import { DecisionRequest } from '@/lib/api/gate-schemas';
+import 'server-only';
+import type { Routes } from '@/lib/api/routes';
 import type { Decision } from '@/lib/approval/gate';
 import { getDatabase } from '../db/connection';
-import { readJson } from '../http/read-json';
-import { authed, json } from '../http/route';
+import { endpoint } from '../http/endpoint';
+import { json } from '../http/route';
 import { decide } from './approval-service';
 
 /** POST /api/plans/{id}/approve | request-changes | reject: one handler, three decisions. */
-export function decisionRoute(decision: Decision) {
-  return authed('approver', async (request, { params }: { params: Promise<{ id: string }> }, principal) => {
-    const { id } = await params;
-    const body = await readJson(request, DecisionRequest);
+export function decisionRoute(spec: Routes['approvePlan' | 'requestChanges' | 'rejectPlan'], decision: Decision) {
+  return endpoint(spec, async ({ params, body, principal }) => {
     const { db } = await getDatabase();
-    return json(await decide(db, id, decision, body, principal));
+    return json(await decide(db, params.id, decision, body, principal));
   });
 }

@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { ResourceSnapshot } from '@/lib/approval/approved-resources';
 import type { Database } from '../db/client';

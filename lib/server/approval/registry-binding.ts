@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ResourceSnapshot, diffSnapshots, resolveTargets, type ResourceChange } from '@/lib/approval/approved-resources';
 import type { Registry } from '@/lib/registry';
@@ -5,6 +6,7 @@ import { appendAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { planReviews, plans } from '../db/schema';
 import { emitWebhookEvent } from '../webhooks/events';
+import { notifyApprovalsVoided } from '../inbox/approval-voided';
 
 // An approval binds the registry resources its plan routes to (lib/approval/approved-
 // resources). This is the server side of that binding: voiding approvals a registry write
@@ -73,6 +75,12 @@ export async function voidApprovalsOnRegistryChange(tx: Database, registry: Regi
         reviews: voided.map(({ review }) => ({ review_id: review.id, reviewer: review.reviewer, revision: review.revision })),
         resources: voided.flatMap(({ changes }) => (changes ?? []).map(({ kind, key, change }) => ({ kind, key, change }))),
       },
+    });
+    await notifyApprovalsVoided(tx, {
+      planId,
+      actor,
+      voided: voided.map(({ review }) => review),
+      reason: { kind: 'registry_changed', resources: [...new Set(voided.flatMap(({ changes }) => (changes ?? []).map(({ kind, key }) => `${kind}/${key}`)))] },
     });
   }
   return planIds;

@@ -1,4 +1,5 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import 'server-only';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { auditEvents, auditHead } from '../db/schema';
 import { AppError } from '../errors';
@@ -43,6 +44,9 @@ export const AUDIT_KINDS = [
   'registry_changed',
   'webhook_created',
   'webhook_deleted',
+  'comment_created',
+  'comment_resolved',
+  'comment_reopened',
   // An operator trusted a chain that had no signed head (one from before heads were signed).
   'audit_adopted',
 ] as const;
@@ -208,6 +212,12 @@ export async function prepareAuditTrail(db: Database): Promise<AuditProblem | nu
   return problem?.problem ?? null;
 }
 
-export async function listPlanAudit(db: Database, planId: string): Promise<AuditRow[]> {
-  return db.select().from(auditEvents).where(eq(auditEvents.planId, planId)).orderBy(asc(auditEvents.seq));
+/** A plan's events, oldest first; with `page`, at most `limit` of them after seq `afterSeq`. */
+export async function listPlanAudit(db: Database, planId: string, page?: { afterSeq: number; limit: number }): Promise<AuditRow[]> {
+  const query = db
+    .select()
+    .from(auditEvents)
+    .where(page ? and(eq(auditEvents.planId, planId), gt(auditEvents.seq, page.afterSeq)) : eq(auditEvents.planId, planId))
+    .orderBy(asc(auditEvents.seq));
+  return page ? query.limit(page.limit) : query;
 }

@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { PlanDocument, contentHash } from '@/lib/plan';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { readOrCreateKey } from '../keys/key-file';
 
 /** The key file of the session-signing secret in PLANGATE_KEY_DIR. */

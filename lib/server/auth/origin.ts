@@ -1,3 +1,4 @@
+import 'server-only';
 import { AppError } from '../errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,3 +1,4 @@
+import 'server-only';
 import { hasRole, roleOf, type Role } from '@/lib/auth/roles';
 import { getDatabase } from '../db/connection';
 import { AppError } from '../errors';

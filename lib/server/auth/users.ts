@@ -1,3 +1,4 @@
+import 'server-only';
 import { asc, eq, sql } from 'drizzle-orm';
 import { hashPassword } from 'better-auth/crypto';
 import type { UserResponse } from '@/lib/api/gate-schemas';

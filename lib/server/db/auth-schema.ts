@@ -1,3 +1,4 @@
+import 'server-only';
 import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 // The tables better-auth reads and writes (its core schema plus the username plugin and

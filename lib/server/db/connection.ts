@@ -1,28 +1,34 @@
-import { prepareAuditTrail } from '../audit/audit-log';
-import { ensureEnvAdminToken } from '../auth/api-tokens';
-import { seedDemoPlans, demoPlansEnabled } from '../demo/seed-demo-plans';
-import { demoUsersEnabled, seedDemoUsers } from '../demo/seed-demo-users';
-import { seedDemoRegistry } from '../registry/registry-service';
-import { startWebhookDispatcher } from '../webhooks/dispatcher';
+import 'server-only';
 import { databaseConfigFromEnv, openDatabase, type DatabaseHandle } from './client';
 
 // One handle per process, kept on globalThis so Next's module reloading in development
 // does not open a second PGlite on the same directory (one process per directory).
 const globalKey = Symbol.for('plangate.database');
-type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DatabaseHandle> };
+// The start-up work (audit key, demo data, admin token, webhook dispatcher) lives in
+// lib/server/bootstrap.ts, which registers it here. Connection knows only the slot, so the
+// database layer imports nothing above it (no cycle through auth and the services). The slot
+// is on globalThis because instrumentation.ts and the routes are separate bundles.
+const bootstrapKey = Symbol.for('plangate.databaseBootstrap');
+type Bootstrap = (handle: DatabaseHandle) => Promise<void>;
+type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DatabaseHandle>; [bootstrapKey]?: Bootstrap };
+
+/**
+ * Sets the work run on every fresh handle before anyone else gets it. A failed open (or
+ * failed bootstrap) is forgotten, so the next getDatabase() tries both again.
+ */
+export function setDatabaseBootstrap(bootstrap: Bootstrap): void {
+  (globalThis as GlobalWithDb)[bootstrapKey] = bootstrap;
+}
 
 async function open(): Promise<DatabaseHandle> {
   const handle = await openDatabase(databaseConfigFromEnv());
-  // Makes the audit key on first start and says loudly when the trail cannot be trusted.
-  await prepareAuditTrail(handle.db);
-  if (demoPlansEnabled()) {
-    await seedDemoPlans(handle.db);
-    await seedDemoRegistry(handle.db);
+  const bootstrap = (globalThis as GlobalWithDb)[bootstrapKey];
+  try {
+    if (bootstrap) await bootstrap(handle);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
   }
-  if (demoUsersEnabled(handle.kind)) await seedDemoUsers(handle.db);
-  await ensureEnvAdminToken(handle.db, process.env.PLANGATE_ADMIN_TOKEN);
-  // Sends the outgoing webhooks the actions queue; closing the database stops it.
-  startWebhookDispatcher(handle);
   if (handle.kind === 'pglite') {
     // PGlite writes its files from this process; closing it on the way out leaves the
     // data directory clean for the next start.
@@ -35,7 +41,7 @@ async function open(): Promise<DatabaseHandle> {
   return handle;
 }
 
-/** The process's database, opened, migrated and seeded on first use. */
+/** The process's database, opened, migrated and bootstrapped on first use. */
 export function getDatabase(): Promise<DatabaseHandle> {
   const store = globalThis as GlobalWithDb;
   store[globalKey] ??= open().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import 'server-only';
 import path from 'node:path';
 
 // Resolved from the working directory because Next bundles server code into .next/,

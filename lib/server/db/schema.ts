@@ -1,6 +1,6 @@
+import 'server-only';
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, index, foreignKey } from 'drizzle-orm/pg-core';
-import type { PlanDocument } from '@/lib/plan';
 import type { ValidationResult } from '@/lib/validate';
 import { authSchema, user } from './auth-schema';
 
@@ -34,7 +34,11 @@ export const planRevisions = pgTable(
     planId: text('plan_id').notNull(),
     revision: integer('revision').notNull(),
     parentRevision: integer('parent_revision'),
-    body: jsonb('body').$type<PlanDocument>().notNull(),
+    // Read through lib/plan/migrations (readStoredDocument), never cast: the body is as it was
+    // written under `schema_version`, which may be older than today's schema.
+    body: jsonb('body').$type<unknown>().notNull(),
+    /** The document schema version the body was written under (lib/plan/migrations). */
+    schemaVersion: integer('schema_version').notNull().default(1),
     contentHash: text('content_hash').notNull(),
     author: text('author').notNull(),
     message: text('message').notNull().default(''),
@@ -246,6 +250,111 @@ export const webhookDeliveries = pgTable(
   (t) => [index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt), index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt)],
 );
 
+/**
+ * A comment thread's entries. A thread is anchored to a task (or to the plan when task_id is
+ * null) and outlives revisions: it is shown on every later revision while its task exists.
+ * The first comment of a thread is its root (thread_id = id) and carries the thread's
+ * resolved state.
+ */
+export const planComments = pgTable(
+  'plan_comments',
+  {
+    id: text('id').primaryKey(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    threadId: text('thread_id').notNull(),
+    taskId: text('task_id'),
+    // The revision on screen when it was written.
+    revision: integer('revision').notNull(),
+    author: text('author').notNull(),
+    body: text('body').notNull(),
+    // Set when the comment came with a review decision (request changes, reject, approve).
+    reviewId: integer('review_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    resolvedBy: text('resolved_by'),
+  },
+  (t) => [
+    index('plan_comments_plan_idx').on(t.planId, t.createdAt),
+    index('plan_comments_thread_idx').on(t.threadId),
+    // The per-author rate limit counts a user's recent comments.
+    index('plan_comments_author_idx').on(t.author, t.createdAt),
+  ],
+);
+
+/** Reviewers named when a revision was sent to review: the people asked to act on it. */
+export const reviewRequests = pgTable(
+  'review_requests',
+  {
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    reviewer: text('reviewer').notNull(),
+    requestedBy: text('requested_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.revision, t.reviewer] }), index('review_requests_reviewer_idx').on(t.reviewer, t.createdAt)],
+);
+
+/** What a user should know about: written in the transaction of the action that caused it. */
+export const inboxItems = pgTable(
+  'inbox_items',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    recipient: text('recipient').notNull(),
+    // 'review_requested' | 'decision' | 'comment' | 'mention' | 'approval_voided'
+    kind: text('kind').notNull(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    revision: integer('revision'),
+    taskId: text('task_id'),
+    actor: text('actor').notNull(),
+    summary: text('summary').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('inbox_items_recipient_idx').on(t.recipient, t.createdAt),
+    // The header's unread count runs on every page and poll: only unread rows are indexed.
+    index('inbox_items_unread_idx').on(t.recipient).where(sql`${t.readAt} is null`),
+  ],
+);
+
+/** A reviewer's "viewed" mark on one task of one revision. */
+export const reviewTaskViews = pgTable(
+  'review_task_views',
+  {
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    username: text('username').notNull(),
+    taskId: text('task_id').notNull(),
+    viewedAt: timestamp('viewed_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.revision, t.username, t.taskId] })],
+);
+
+/** Who has a plan open, refreshed by each open editor's heartbeat; stale rows mean gone. */
+export const planPresence = pgTable(
+  'plan_presence',
+  {
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    // One row per browser tab, so two tabs of one user do not hide each other's edits.
+    sessionId: text('session_id').notNull(),
+    revision: integer('revision').notNull(),
+    dirty: boolean('dirty').notNull().default(false),
+    lastSeen: timestamp('last_seen', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.sessionId] }), index('plan_presence_seen_idx').on(t.planId, t.lastSeen), index('plan_presence_last_seen_idx').on(t.lastSeen)],
+);
+
 export const dbSchema = {
   plans,
   planRevisions,
@@ -260,5 +369,10 @@ export const dbSchema = {
   appSettings,
   webhooks,
   webhookDeliveries,
+  planComments,
+  reviewRequests,
+  inboxItems,
+  reviewTaskViews,
+  planPresence,
   ...authSchema,
 };

@@ -1,3 +1,4 @@
+import 'server-only';
 import { Client } from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './client';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { pythonUtcIso, type PlanDocumentInput, type PlannerTaskInput } from '@/lib/plan';
 
 // Demo plans for a fresh install, built from the seeds' own examples

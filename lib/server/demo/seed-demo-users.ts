@@ -1,3 +1,4 @@
+import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Role } from '@/lib/auth/roles';
 import type { Database, DatabaseKind } from '../db/client';

@@ -1,3 +1,4 @@
+import 'server-only';
 // What the server logs of an unexpected error: its class, message, stack and causes, and
 // nothing else, cut to a few kB. A thrown error can carry a whole request body or query
 // parameters (a database driver's "Failed query: … params: …" message, a zod error's

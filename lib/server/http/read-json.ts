@@ -1,3 +1,4 @@
+import 'server-only';
 import type { z } from 'zod';
 import { PLAN_LIMITS, formatBytes } from '@/lib/plan';
 import { AppError, fromZodError } from '../errors';
@@ -58,6 +59,11 @@ export async function readJsonValue(request: Request, what = 'request body'): Pr
 
 /** For bodies whose every field is optional: no body at all reads as `{}`. */
 export async function readOptionalJson<S extends z.ZodType>(request: Request, schema: S, what = 'request body'): Promise<z.infer<S>> {
-  if (!request.headers.get('content-type') && (request.headers.get('content-length') ?? '0') === '0') return parseBody(schema, {}, what);
-  return readJson(request, schema, what);
+  return parseBody(schema, await readOptionalJsonValue(request, what), what);
+}
+
+/** The body as parsed JSON, or `{}` when there is none at all (no type, no length). */
+export async function readOptionalJsonValue(request: Request, what = 'request body'): Promise<unknown> {
+  if (!request.headers.get('content-type') && (request.headers.get('content-length') ?? '0') === '0') return {};
+  return readJsonValue(request, what);
 }

@@ -1,3 +1,4 @@
+import 'server-only';
 import { NextResponse } from 'next/server';
 import { revisionFromText } from '@/lib/api/schemas';
 import type { Role } from '@/lib/auth/roles';
@@ -19,7 +20,13 @@ export function route<C>(handler: Handler<C>): Handler<C> {
     try {
       return await handler(request, context);
     } catch (error) {
-      if (error instanceof AppError) return json(error.toJSON(), error.status);
+      if (error instanceof AppError) {
+        const retry = error.extra?.retry_after_seconds;
+        return json(error.toJSON(), error.status, typeof retry === 'number' ? { 'Retry-After': String(retry) } : undefined);
+      }
+      // The client went away mid-request (a tab closing while it said goodbye): nobody is
+      // left to answer and nothing failed on our side.
+      if (request.signal.aborted) return json({ error: { code: 'bad_request', message: 'The request was aborted' } }, 400);
       // Method and path only: the query string and the body may hold anything, at any size.
       logError(`${request.method} ${new URL(request.url).pathname} failed`, error);
       return json({ error: { code: 'internal', message: 'Internal server error' } }, 500);

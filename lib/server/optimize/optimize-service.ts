@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import 'server-only';
+import { OptimizeRequest } from '@/lib/api/request-schemas';
 import { buildGraphIndex, topologicalOrder } from '@/lib/graph';
 import { llmConfigFromEnv, type LlmConfig } from '@/lib/llm/llm-config';
 import type { OptimizeReport } from '@/lib/optimize/grouping-report';
@@ -17,11 +18,7 @@ import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 // included) or of the head revision (the API); nothing is stored. A client that wants
 // it saves the plan with these `subgraphs` (a new revision, so a new review).
 
-export const OptimizeRequest = z.strictObject({
-  strategy: z.enum(['rule', 'llm']).default('rule'),
-  workers: z.number().int().min(1).max(10_000).default(4),
-});
-export type OptimizeRequest = z.infer<typeof OptimizeRequest>;
+export { OptimizeRequest };
 
 /** The model's part in an answer to strategy 'llm'. */
 export interface LlmGroupingOutcome {

@@ -1,6 +1,8 @@
+import 'server-only';
 import { ZodError, type z } from 'zod';
+import type { Routes } from '@/lib/api/routes';
 import { Phase2OfferError } from '@/lib/planning/behavior-controller-protocol';
-import { chooseBackend } from '@/lib/planning/choose-backend';
+import { chooseBackend } from './choose-backend';
 import type { PlanningBackend } from '@/lib/planning/planning-types';
 import { getDatabase } from '../db/connection';
 import { AppError, fromZodError } from '../errors';
@@ -16,8 +18,10 @@ type Handler<P> = (payload: P, backend: PlanningBackend, registry: Registry) => 
  * `{ success, data }` or `{ success: false, error }`, so a controller client never has to
  * read Plangate's own error shape (authentication aside).
  */
-export function behaviorControllerRoute<S extends z.ZodType>(schema: S, handle: Handler<z.infer<S>>) {
-  return authed('editor', async (request) => {
+export function behaviorControllerRoute<B extends z.ZodType>(spec: Pick<Routes['processPhase1Task'], 'role'> & { body: B }, handle: Handler<z.infer<B>>) {
+  // The payload schema and the role are the route table's.
+  const schema = spec.body;
+  return authed(spec.role, async (request) => {
     let value: unknown;
     try {
       value = await readJsonValue(request);

@@ -1,8 +1,9 @@
-import { z } from 'zod';
+import 'server-only';
+import { GenerateRequest, Stage2Request } from '@/lib/api/request-schemas';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { PlannerTask, nowTimestamp } from '@/lib/plan';
-import { chooseBackend } from '@/lib/planning/choose-backend';
-import { BACKEND_IDS, Stage1Input, type BackendId, type PlanPlannedBy, type PlanningBackend, type Progress } from '@/lib/planning/planning-types';
+import { chooseBackend } from './choose-backend';
+import { type BackendId, type PlanPlannedBy, type PlanningBackend, type Progress } from '@/lib/planning/planning-types';
 import { checkedStage2 } from '@/lib/planning/stage2-check';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
@@ -15,13 +16,7 @@ import { getRegistry } from '../registry/registry-service';
 // (the editor and the gate show and enforce that); a Stage 2 answer is stored only once
 // its uid and input pass the registry.
 
-export const GenerateRequest = Stage1Input.extend({ backend: z.enum(BACKEND_IDS).optional() });
-export const Stage2Request = z.strictObject({
-  task_ids: z.array(z.string().min(1)).min(1, 'Name at least one task').max(200),
-  input_data: z.record(z.string(), z.unknown()).optional(),
-  base_revision: z.number().int().min(1).optional(),
-  backend: z.enum(BACKEND_IDS).optional(),
-});
+export { GenerateRequest, Stage2Request };
 
 /**
  * What `choose` gives for the backend a request names (or the configured one). A planner
@@ -45,10 +40,9 @@ export function plannerFailed(backend: Pick<PlanningBackend, 'label' | 'backend'
   return new AppError('planner_failed', 502, `${backend.label} failed: ${(error as Error).message}`, undefined, { backend: backend.backend, model: backend.model });
 }
 
-export async function generatePlan(db: Database, raw: unknown, principal: Principal, progress: Progress = () => {}) {
-  const parsed = GenerateRequest.safeParse(raw);
-  if (!parsed.success) throw fromZodError(parsed.error, 'request body');
-  const { backend: requested, ...input } = parsed.data;
+/** Stage 1 for a job parsed by the caller (the endpoint layer parses the request once). */
+export async function generatePlan(db: Database, job: GenerateRequest, principal: Principal, progress: Progress = () => {}) {
+  const { backend: requested, ...input } = job;
   const backend = backendFor(requested);
   const registry = await getRegistry(db);
   const { tasks, notes } = await backend.stage1(input, registry, progress).catch((error: unknown) => {
@@ -87,10 +81,8 @@ export async function computeStage2(db: Database, task: PlannerTask, inputData: 
 }
 
 /** Stage 2 for stored tasks: each result goes onto its task (parameters.stage2) in one new revision. */
-export async function runStage2(db: Database, id: string, raw: unknown, principal: Principal) {
-  const parsed = Stage2Request.safeParse(raw);
-  if (!parsed.success) throw fromZodError(parsed.error, 'request body');
-  const { task_ids, input_data, base_revision, backend } = parsed.data;
+export async function runStage2(db: Database, id: string, request: Stage2Request, principal: Principal) {
+  const { task_ids, input_data, base_revision, backend } = request;
   const head = await getPlan(db, id);
   if (base_revision !== undefined && base_revision !== head.revision) {
     throw new AppError('conflict', 409, `Plan "${id}" is at revision ${head.revision}, not ${base_revision}`, undefined, { current_revision: head.revision });

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { PlanDocument } from '@/lib/plan';
 import { canonicalJson, sha256Of } from '../audit/digests';
 

@@ -1,3 +1,4 @@
+import 'server-only';
 // Crockford-style alphabet: no look-alike characters, so ids survive being read aloud
 // or typed from a screenshot of a shared link.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { FormatError, FORMAT_IDS, type FormatId } from '@/lib/formats/format';
 import { importPlan } from '@/lib/formats/import-plan';
 import { formatById } from '@/lib/formats/registry';

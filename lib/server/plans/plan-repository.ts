@@ -1,9 +1,13 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import 'server-only';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planReviews, planRevisions, plans } from '../db/schema';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
+import { notifyApprovalsVoided } from '../inbox/approval-voided';
 import type { PlanDocument } from '@/lib/plan';
+import { CURRENT_SCHEMA_VERSION, documentSchema, readStoredDocument, type DocumentSchemaRegistry } from '@/lib/plan/migrations';
+import { AppError } from '../errors';
 
 // Data access only: callers hand in parsed, hashed documents. Every write is one
 // transaction, so a plan never exists without its first revision and a head pointer
@@ -41,6 +45,7 @@ export async function insertPlan(db: Database, input: NewRevision & { id: string
       revision: 1,
       parentRevision: null,
       body: input.document,
+      schemaVersion: CURRENT_SCHEMA_VERSION,
       contentHash: input.contentHash,
       author: input.author,
       message: input.message,
@@ -101,6 +106,7 @@ export async function saveRevision(
       revision: next,
       parentRevision: input.baseRevision,
       body: input.document,
+      schemaVersion: CURRENT_SCHEMA_VERSION,
       contentHash: input.contentHash,
       author: input.author,
       message: input.message,
@@ -140,13 +146,10 @@ export async function saveRevision(
         actor: input.author,
         detail: { reason: 'revision', by_revision: next, reviews: voided.map((r) => ({ review_id: r.id, reviewer: r.reviewer, revision: r.revision })) },
       });
+      await notifyApprovalsVoided(tx, { planId: input.id, actor: input.author, voided, reason: { kind: 'revision', byRevision: next } });
     }
     return { kind: 'saved', plan: row, layoutOnly };
   });
-}
-
-export async function listPlans(db: Database): Promise<PlanRow[]> {
-  return db.select().from(plans).orderBy(desc(plans.updatedAt), desc(plans.id));
 }
 
 export async function findPlan(db: Database, id: string): Promise<PlanRow | undefined> {
@@ -162,20 +165,55 @@ export async function findRevision(db: Database, id: string, revision: number): 
   return row;
 }
 
-export type RevisionSummary = Omit<RevisionRow, 'body'>;
+/**
+ * A revision's document as today's schema reads it: the stored body, migrated from the
+ * schema version it was written under, then parsed. The row keeps the body as written,
+ * which is what its content hash covers. A body no migration or parse accepts is an
+ * integrity error naming the row, never a crash.
+ */
+export function revisionDocument<T = PlanDocument>(
+  row: Pick<RevisionRow, 'planId' | 'revision' | 'body' | 'schemaVersion'>,
+  registry: DocumentSchemaRegistry<T> = documentSchema as unknown as DocumentSchemaRegistry<T>,
+): T {
+  const read = readStoredDocument(row.body, row.schemaVersion, registry);
+  if (read.success) return read.data;
+  throw new AppError(
+    'integrity',
+    409,
+    `plan_revisions row (plan "${row.planId}", revision ${row.revision}, schema version ${row.schemaVersion}) cannot be read: ${read.error}`,
+    undefined,
+    { reason: 'integrity', table: 'plan_revisions', plan_id: row.planId, revision: row.revision },
+  );
+}
+
+/** findRevision with its document read through the migrations (see revisionDocument). */
+export async function readRevision<T = PlanDocument>(
+  db: Database,
+  id: string,
+  revision: number,
+  registry?: DocumentSchemaRegistry<T>,
+): Promise<(RevisionRow & { document: T }) | undefined> {
+  const row = await findRevision(db, id, revision);
+  return row && { ...row, document: revisionDocument(row, registry) };
+}
+
+export type RevisionSummary = Omit<RevisionRow, 'body' | 'schemaVersion'>;
+
+/** What a revision list shows of each revision: everything but the (large) body. */
+export const revisionSummaryColumns = {
+  planId: planRevisions.planId,
+  revision: planRevisions.revision,
+  parentRevision: planRevisions.parentRevision,
+  contentHash: planRevisions.contentHash,
+  author: planRevisions.author,
+  message: planRevisions.message,
+  layoutOnly: planRevisions.layoutOnly,
+  createdAt: planRevisions.createdAt,
+};
 
 export async function listRevisions(db: Database, id: string): Promise<RevisionSummary[]> {
   return db
-    .select({
-      planId: planRevisions.planId,
-      revision: planRevisions.revision,
-      parentRevision: planRevisions.parentRevision,
-      contentHash: planRevisions.contentHash,
-      author: planRevisions.author,
-      message: planRevisions.message,
-      layoutOnly: planRevisions.layoutOnly,
-      createdAt: planRevisions.createdAt,
-    })
+    .select(revisionSummaryColumns)
     .from(planRevisions)
     .where(eq(planRevisions.planId, id))
     .orderBy(asc(planRevisions.revision));

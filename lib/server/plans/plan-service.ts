@@ -1,5 +1,18 @@
-import { PLAN_LIMITS, PlanDocument, TaskData, formatBytes } from '@/lib/plan';
+import 'server-only';
+import {
+  PLAN_LIMITS,
+  PlanDocumentInput,
+  TaskDataInput,
+  completeDocument,
+  formatBytes,
+  nowTimestamp,
+  type DocumentDefaults,
+  type ParsedTaskDataInput,
+  type PlanDocument,
+  type TaskData,
+} from '@/lib/plan';
 import type { CreatePlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
+import { PlanListQuery, type PageQuery, type PlanListPage } from '@/lib/api/list-schemas';
 import { titleIssue, validatePlanAsync, type ValidationResult } from '@/lib/validate';
 import type { Database } from '../db/client';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
@@ -8,6 +21,7 @@ import { AppError, fromZodError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
 import { documentHashes } from './document-hashes';
 import * as repo from './plan-repository';
+import { listPlanPage, listRevisionPage } from './plan-list-queries';
 
 // The one place plans are created, read and saved: route handlers and server actions
 // both call these, so the REST API and the UI cannot drift apart.
@@ -36,7 +50,15 @@ export function checkPlanId(id: string): void {
   if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
 }
 
-const TASK_DATA_FIELDS = (Object.keys(TaskData.shape) as Array<keyof TaskData>).filter((field) => field !== 'planned_tasks');
+const TASK_DATA_FIELDS = (Object.keys(TaskDataInput.shape) as Array<keyof TaskData>).filter((field) => field !== 'planned_tasks');
+
+/**
+ * The ids and the time this create or save fills in where the client sent none: one
+ * timestamp for the whole save, in Python's `utcnow().isoformat()` form (lib/plan/timestamps).
+ */
+function documentDefaults(): DocumentDefaults {
+  return { now: nowTimestamp(), newId: () => crypto.randomUUID() };
+}
 
 /**
  * Fills what a client left out of a saved plan from the base revision, instead of from
@@ -68,7 +90,7 @@ function toIso(date: Date): string {
 }
 
 function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanResponse {
-  const body = PlanDocument.parse(revision.body);
+  const body = repo.revisionDocument(revision);
   return {
     id: plan.id,
     title: plan.title,
@@ -101,7 +123,10 @@ async function hashed(document: PlanDocument): Promise<{ contentHash: string; bo
 export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
   // The request was just parsed (up to 10 MB): let other requests in before parsing again.
   await yieldToEventLoop();
-  const document = PlanDocument.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view });
+  const document = completeDocument(
+    PlanDocumentInput.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view }),
+    documentDefaults(),
+  );
   await yieldToEventLoop();
   checkStorable(document, input.title, input.message);
   const hashes = await hashed(document);
@@ -129,21 +154,24 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
       current_revision: plan.headRevision,
     });
   }
-  const previous = PlanDocument.parse(base.body);
+  const previous = repo.revisionDocument(base);
   await yieldToEventLoop();
-  let plan = input.plan;
+  let plan: ParsedTaskDataInput = input.plan;
   if (rawPlan !== undefined) {
-    const merged = TaskData.safeParse(withBaseDefaults(rawPlan, previous.plan));
+    const merged = TaskDataInput.safeParse(withBaseDefaults(rawPlan, previous.plan));
     if (!merged.success) throw fromZodError(merged.error, 'request body', ['plan']);
     plan = merged.data;
     await yieldToEventLoop();
   }
-  const document = PlanDocument.parse({
-    plan,
-    job: input.job ?? previous.job,
-    subgraphs: input.subgraphs ?? previous.subgraphs,
-    view: input.view ?? previous.view,
-  });
+  const document = completeDocument(
+    PlanDocumentInput.parse({
+      plan,
+      job: input.job ?? previous.job,
+      subgraphs: input.subgraphs ?? previous.subgraphs,
+      view: input.view ?? previous.view,
+    }),
+    documentDefaults(),
+  );
   await yieldToEventLoop();
   checkStorable(document, input.title, input.message);
   const hashes = await hashed(document);
@@ -170,16 +198,31 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
   return { revision: result.plan.headRevision, content_hash: hash, layout_only: result.layoutOnly };
 }
 
+/**
+ * One page of the plan list (see PlanListQuery): filtered, sorted and paged by the
+ * database. `author` is the plan's creator, the author of its revision 1.
+ */
+export async function listPlans(db: Database, query: PlanListQuery = PlanListQuery.parse({})): Promise<PlanListPage> {
+  const page = await listPlanPage(db, query);
+  return {
+    plans: page.items.map((row) => ({
+      id: row.id,
+      title: row.title,
+      status: row.status as PlanResponse['status'],
+      revision: row.headRevision,
+      content_hash: row.headContentHash,
+      task_count: row.taskCount,
+      author: row.author,
+      created_at: toIso(row.createdAt),
+      updated_at: toIso(row.updatedAt),
+    })),
+    next_cursor: page.next_cursor,
+  };
+}
+
+/** The first page of plans, most recently updated first. */
 export async function listPlanSummaries(db: Database) {
-  const rows = await repo.listPlans(db);
-  return rows.map((row) => ({
-    id: row.id,
-    title: row.title,
-    status: row.status as PlanResponse['status'],
-    revision: row.headRevision,
-    content_hash: row.headContentHash,
-    updated_at: toIso(row.updatedAt),
-  }));
+  return (await listPlans(db)).plans;
 }
 
 /** The head revision, or the given one. */
@@ -197,7 +240,11 @@ export async function getRevisions(db: Database, id: string) {
   const plan = await repo.findPlan(db, id);
   if (!plan) throw notFound(`Plan "${id}"`);
   const rows = await repo.listRevisions(db, id);
-  return rows.map((row) => ({
+  return rows.map(revisionSummaryOf);
+}
+
+function revisionSummaryOf(row: Pick<repo.RevisionRow, 'revision' | 'parentRevision' | 'contentHash' | 'author' | 'message' | 'layoutOnly' | 'createdAt'>) {
+  return {
     revision: row.revision,
     parent_revision: row.parentRevision,
     content_hash: row.contentHash,
@@ -205,7 +252,16 @@ export async function getRevisions(db: Database, id: string) {
     message: row.message,
     layout_only: row.layoutOnly,
     created_at: toIso(row.createdAt),
-  }));
+  };
+}
+
+/** One page of a plan's revisions, oldest first. */
+export async function getRevisionPage(db: Database, id: string, query: PageQuery) {
+  checkPlanId(id);
+  const plan = await repo.findPlan(db, id);
+  if (!plan) throw notFound(`Plan "${id}"`);
+  const page = await listRevisionPage(db, id, query);
+  return { revisions: page.items.map(revisionSummaryOf), next_cursor: page.next_cursor };
 }
 
 export async function validateStoredPlan(db: Database, id: string): Promise<ValidationResult> {

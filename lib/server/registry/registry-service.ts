@@ -1,9 +1,11 @@
+import 'server-only';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { DEMO_REGISTRY, RESOURCE_KINDS, RESOURCE_SCHEMAS, STORED_RESOURCE_SCHEMAS, Registry, duplicateKeys, resourceKey, type Resource, type ResourceKind } from '@/lib/registry';
 import { lockRegistryForWrite, voidApprovalsOnRegistryChange } from '../approval/registry-binding';
 import { appendAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { registryResources } from '../db/schema';
+import { parseJsonColumn } from '../db/json-column';
 import { AppError, fromZodError, notFound } from '../errors';
 
 // The registry is read whole (it is small: tens to hundreds of resources) and written
@@ -19,7 +21,9 @@ export async function getRegistry(db: Database): Promise<Registry> {
     if (!RESOURCE_KINDS.includes(kind)) continue;
     // Rows written before the schema complexity budget may be over it: still readable
     // (validation then skips their parameter checks with a warning), never a 500.
-    (registry[kind] as Resource[]).push(STORED_RESOURCE_SCHEMAS[kind].parse(row.body) as Resource);
+    // A row no schema accepts (edited by hand) is an integrity error naming it, not a 500.
+    const resource = parseJsonColumn(STORED_RESOURCE_SCHEMAS[kind], row.body, { table: 'registry_resources', column: 'body', row: `${row.kind}/${row.key}` });
+    (registry[kind] as Resource[]).push(resource as Resource);
   }
   return registry;
 }

@@ -1,13 +1,16 @@
+import 'server-only';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { SavePlanRequest, documentOf } from '@/lib/api/schemas';
 import type { PlanDocument } from '@/lib/plan';
 import { applyReplacements, ReplanError } from '@/lib/replan/apply-replacements';
-import { chooseReplanner } from '@/lib/replan/choose-replanner';
+import { chooseReplanner } from './choose-replanner';
 import { replanDiff } from '@/lib/replan/replan-diff';
-import { ApplyReplanRequest, ReplanProposal, ReplanRequest, type AppliedReplan, type ReplanProposalResponse } from '@/lib/replan/replan-types';
+import type { AppliedReplan, ReplanProposalResponse } from '@/lib/api/replan-responses';
+import { ApplyReplanRequest, ReplanProposal, ReplanRequest } from '@/lib/replan/replan-types';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { replanProposals } from '../db/schema';
+import { parseJsonColumn } from '../db/json-column';
 import { AppError, fromZodError, notFound } from '../errors';
 import { chooseOrRefuse, plannerFailed } from '../planning/planning-service';
 import { PLAN_ID_PATTERN, newPlanId } from '../plans/plan-id';
@@ -24,9 +27,13 @@ const StoredBody = ReplanProposal.pick({ task_ids: true, instructions: true, rep
 
 type Row = typeof replanProposals.$inferSelect;
 
+function storedBody(row: Pick<Row, 'id' | 'body'>) {
+  return parseJsonColumn(StoredBody, row.body, { table: 'replan_proposals', column: 'body', row: row.id });
+}
+
 function toResponse(row: Row, doc: PlanDocument): ReplanProposalResponse {
   const proposal = ReplanProposal.parse({
-    ...StoredBody.parse(row.body),
+    ...storedBody(row),
     proposal_id: row.id,
     plan_id: row.planId,
     revision: row.revision,
@@ -131,7 +138,7 @@ export async function applyReplanProposal(db: Database, planId: string, proposal
       applied_revision: row.appliedRevision,
     });
   }
-  const { replacements } = StoredBody.parse(row.body);
+  const { replacements } = storedBody(row);
   const proposed = replacements.map((r) => r.replaces);
   const accepted = [...new Set(parsed.data.accepted_task_ids)];
   const unknown = accepted.find((id) => !proposed.includes(id));

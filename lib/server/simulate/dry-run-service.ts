@@ -1,33 +1,29 @@
+import 'server-only';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { DryRunError, DryRunLimitError, DryRunOptions, dryRun, type DryRunResult } from '@/lib/simulate/dry-run';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { dryRuns } from '../db/schema';
-import { AppError, fromZodError } from '../errors';
+import { AppError } from '../errors';
 import { checkPlanId, getPlan } from '../plans/plan-service';
 import { getRegistry } from '../registry/registry-service';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
+import type { DryRunSummary, StoredDryRun } from '@/lib/api/dry-run-response';
+import { StoredDryRun as StoredDryRunSchema } from '@/lib/api/operation-schemas';
+import { parseJsonColumn } from '../db/json-column';
 
 // Dry runs of stored revisions. Each is kept with the revision and hash it ran on, so the
 // review shows the evidence for exactly what is being approved, and the next run of the
 // plan can say what changed. What one keeps is bounded by dryRun (DRY_RUN_DATA_LIMITS):
 // a few MB for a 20,000-task plan, and never a convertor's output over 1 MB.
 
-export type DryRunSummary = Omit<DryRunResult, 'tasks'>;
-
-export interface StoredDryRun {
-  id: number;
-  revision: number;
-  content_hash: string;
-  created_by: string;
-  created_at: string;
-  result: DryRunResult;
-  /** The plan's dry run before this one (any revision), for comparison. */
-  previous: (Pick<StoredDryRun, 'id' | 'revision' | 'created_at'> & { summary: DryRunSummary }) | null;
-}
+export type { DryRunSummary, StoredDryRun };
 
 type Row = typeof dryRuns.$inferSelect;
+
+const StoredResult = StoredDryRunSchema.shape.result;
+const PreviousSummary = StoredDryRunSchema.shape.previous.unwrap().shape.summary;
 
 
 /** The columns of a row but its result, which the caller already holds (it can be megabytes of JSON to read back). */
@@ -41,6 +37,7 @@ async function withPrevious(db: Database, row: RowWithoutResult, result: DryRunR
     .where(and(eq(dryRuns.planId, row.planId), lt(dryRuns.id, row.id)))
     .orderBy(desc(dryRuns.id))
     .limit(1);
+  if (previous) parseJsonColumn(PreviousSummary, previous.summary, { table: 'dry_runs', column: 'result', row: previous.id });
   return {
     id: row.id,
     revision: row.revision,
@@ -54,9 +51,8 @@ async function withPrevious(db: Database, row: RowWithoutResult, result: DryRunR
   };
 }
 
-export async function runDryRun(db: Database, id: string, raw: unknown, principal: Principal, revision?: number): Promise<StoredDryRun> {
-  const options = DryRunOptions.safeParse(raw);
-  if (!options.success) throw fromZodError(options.error, 'dry-run options');
+/** Options parsed by the caller: the endpoint layer or the server action. */
+export async function runDryRun(db: Database, id: string, options: DryRunOptions, principal: Principal, revision?: number): Promise<StoredDryRun> {
   const plan = await getPlan(db, id, revision);
   const registry = await getRegistry(db);
   // Reading a 20,000-task plan, the dry run's set-up, and storing its result are each a few
@@ -65,7 +61,7 @@ export async function runDryRun(db: Database, id: string, raw: unknown, principa
   await yieldToEventLoop();
   let result: DryRunResult;
   try {
-    result = await dryRun(plan.plan, registry, options.data, (code, input) => runConvertor(code, input));
+    result = await dryRun(plan.plan, registry, options, (code, input) => runConvertor(code, input));
   } catch (error) {
     if (error instanceof DryRunLimitError) throw new AppError('bad_request', 400, error.message);
     if (error instanceof DryRunError) throw new AppError('unprocessable', 422, error.message);
@@ -78,7 +74,7 @@ export async function runDryRun(db: Database, id: string, raw: unknown, principa
       planId: id,
       revision: plan.revision,
       contentHash: plan.content_hash,
-      options: options.data,
+      options,
       result: result as unknown as Record<string, unknown>,
       createdBy: principal.username,
     })
@@ -95,5 +91,10 @@ export async function latestDryRun(db: Database, id: string, revision: number): 
     .where(and(eq(dryRuns.planId, id), eq(dryRuns.revision, revision)))
     .orderBy(desc(dryRuns.id))
     .limit(1);
-  return row ? withPrevious(db, row, row.result as unknown as DryRunResult) : null;
+  if (!row) return null;
+  // Checked against the response's schema (lib/api), then served as stored: the check
+  // refuses a row that no longer has a dry run's shape, and nothing the schema leaves open
+  // (findings, resolved inputs) is reshaped on the way out.
+  parseJsonColumn(StoredResult, row.result, { table: 'dry_runs', column: 'result', row: row.id });
+  return withPrevious(db, row, row.result as unknown as DryRunResult);
 }

@@ -1,3 +1,4 @@
+import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../db/client';
 import { webhookDeliveries, webhooks, type WebhookAttempt } from '../db/schema';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { WebhookEvent, WebhookPayload } from '@/lib/api/webhook-schemas';

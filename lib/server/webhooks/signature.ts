@@ -1,3 +1,4 @@
+import 'server-only';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // X-Plangate-Signature: "sha256=" + hex HMAC-SHA256, keyed with the webhook's secret, of

@@ -1,3 +1,4 @@
+import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import {

@@ -1,23 +1,21 @@
-import { SavePlanRequest } from '@/lib/api/schemas';
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { parseBody, readJsonValue } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { etagged, planEtag } from '@/lib/server/http/etag';
+import { json } from '@/lib/server/http/route';
 import { getPlan, savePlan } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
-type Context = { params: Promise<{ id: string }> };
-
-export const GET = authed('viewer', async (_request, { params }: Context) => {
-  const { id } = await params;
+export const GET = endpoint(routes.getPlan, async ({ params, request }) => {
   const { db } = await getDatabase();
-  return json(await getPlan(db, id));
+  const plan = await getPlan(db, params.id);
+  return etagged(request, plan, planEtag(plan));
 });
 
-export const PUT = authed('editor', async (request, { params }: Context, principal) => {
-  const { id } = await params;
-  const value = await readJsonValue(request);
-  const body = parseBody(SavePlanRequest, value);
+export const PUT = endpoint(routes.savePlan, async ({ params, body, rawBody, principal }) => {
   const { db } = await getDatabase();
-  return json(await savePlan(db, id, body, principal.username, (value as { plan?: unknown }).plan));
+  return json(await savePlan(db, params.id, body, principal.username, (rawBody as { plan?: unknown }).plan));
 });
+
+export const { POST, PATCH, DELETE } = notAllowed('/api/plans/{id}');

@@ -1,9 +1,10 @@
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
 import { AppError } from '@/lib/server/errors';
-import { readJsonValue } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
-import { generatePlan } from '@/lib/server/planning/planning-service';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
 import { logError } from '@/lib/server/http/log-error';
+import { json } from '@/lib/server/http/route';
+import { generatePlan } from '@/lib/server/planning/planning-service';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,8 +13,7 @@ export const dynamic = 'force-dynamic';
  * accepts `application/x-ndjson` gets progress lines while the planner works, then one
  * `{ type: 'done', … }` or `{ type: 'error', error }` line.
  */
-export const POST = authed('editor', async (request, _context, principal) => {
-  const body = await readJsonValue(request);
+export const POST = endpoint(routes.generatePlan, async ({ body, principal, request }) => {
   const { db } = await getDatabase();
   if (!(request.headers.get('accept') ?? '').includes('application/x-ndjson')) {
     const created = await generatePlan(db, body, principal);
@@ -48,3 +48,5 @@ export const POST = authed('editor', async (request, _context, principal) => {
   });
   return new Response(stream, { status: 200, headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' } });
 });
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/plans/generate');

@@ -1,14 +1,15 @@
-import { ImportRequest } from '@/lib/api/schemas';
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { readJson } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 import { importPlanText } from '@/lib/server/plans/plan-interop';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = authed('editor', async (request, _context, principal) => {
-  const body = await readJson(request, ImportRequest);
+export const POST = endpoint(routes.importPlan, async ({ body, principal }) => {
   const { db } = await getDatabase();
   const imported = await importPlanText(db, body, principal.username);
   return json(imported, 201, { Location: `/api/plans/${imported.id}` });
 });
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/plans/import');

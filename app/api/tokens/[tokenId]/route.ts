@@ -1,12 +1,15 @@
+import { routes } from '@/lib/api/routes';
 import { revokeToken } from '@/lib/server/auth/api-tokens';
 import { getDatabase } from '@/lib/server/db/connection';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
 /** Revokes a token at once; its owner or an admin may. */
-export const DELETE = authed('viewer', async (_request, { params }: { params: Promise<{ tokenId: string }> }, principal) => {
-  const { tokenId } = await params;
+export const DELETE = endpoint(routes.revokeToken, async ({ params, principal }) => {
   const { db } = await getDatabase();
-  return json(await revokeToken(db, tokenId, principal));
+  return json(await revokeToken(db, params.tokenId, principal));
 });
+
+export const { GET, POST, PUT, PATCH } = notAllowed('/api/tokens/{tokenId}');

@@ -2,23 +2,21 @@ import type { Metadata } from 'next';
 import { DryRunWorkbench } from '@/components/simulate/dry-run-workbench';
 import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
-import { getRegistry } from '@/lib/server/registry/registry-service';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
-import { loadPlanForPage } from '../load-plan';
+import { loadPlanForPage, loadRegistryForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Dry run' };
 
 /** What would happen if the saved head revision ran: the evidence an approver reads. */
-export default async function DryRunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<PageSearchParams> }) {
+export default async function DryRunPage({ params, searchParams }: PageProps<'/plans/[id]/dry-run'>) {
   const { id } = await params;
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/dry-run`, searchParams);
   const plan = await loadPlanForPage(id);
   const { db } = await getDatabase();
-  const [registry, latest] = await Promise.all([getRegistry(db), latestDryRun(db, id, plan.revision)]);
+  const [registry, latest] = await Promise.all([loadRegistryForPage(), latestDryRun(db, id, plan.revision)]);
   return (
     <div className="flex min-h-full flex-col">
       <PlanHeader plan={plan} readOnly user={user} />

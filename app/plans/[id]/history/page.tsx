@@ -1,11 +1,10 @@
 import type { Metadata } from 'next';
 import { planAudit } from '@/lib/server/approval/approval-service';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { loadPlanForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'History' };
 
 const LABELS: Record<string, string> = {
@@ -19,7 +18,7 @@ const LABELS: Record<string, string> = {
 };
 
 /** The plan's audit trail: every transition, who made it, on which revision and hash. */
-export default async function HistoryPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<PageSearchParams> }) {
+export default async function HistoryPage({ params, searchParams }: PageProps<'/plans/[id]/history'>) {
   const { id } = await params;
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/history`, searchParams);
   const plan = await loadPlanForPage(id);

@@ -1,11 +1,15 @@
 import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
-import { getRegistry } from '@/lib/server/registry/registry-service';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
 import { formatMs, formatUsd } from '@/components/simulate/format';
 import Link from 'next/link';
 import { FirstRevisionView, PlanDiffView } from '@/components/plan/plan-diff-view';
 import { TaskTable } from '@/components/plan/task-table';
+import { CommentThreads } from '@/components/comments/comment-threads';
+import { taskLabel } from '@/lib/flow/task-label';
+import { ReviewLegend } from '@/components/review/review-legend';
+import { TaskViewsProvider, ViewedProgress } from '@/components/review/task-views';
+import { reviewMarksData } from '@/lib/flow/review-marks';
 import { ResourceChangesView } from '@/components/plan/resource-changes-view';
 import { resourcesHash } from '@/lib/approval/approved-resources';
 import { ReviewList } from '@/components/plan/review-list';
@@ -16,15 +20,14 @@ import { hasRole } from '@/lib/auth/roles';
 import { diffPlans } from '@/lib/plan';
 import { getGate, lastApprovedRevision, readGate } from '@/lib/server/approval/approval-service';
 import { resourceChangesSinceLastApproval } from '@/lib/server/approval/registry-binding';
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
-import { loadPlanForPage } from '../load-plan';
+import { loadPlanForPage, loadRegistryForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Review' };
 
-type Props = { params: Promise<{ id: string }>; searchParams: Promise<PageSearchParams> };
+type Props = PageProps<'/plans/[id]/review'>;
 
 export default async function ReviewPage({ params, searchParams }: Props) {
   const { id } = await params;
@@ -35,13 +38,16 @@ export default async function ReviewPage({ params, searchParams }: Props) {
     readGate(db, id),
     getGate(db, id),
     lastApprovedRevision(db, id),
-    getRegistry(db),
+    loadRegistryForPage(),
     latestDryRun(db, id, plan.revision),
   ]);
   // The diff an approver needs is what changed since the last approval (or since the start).
   const base = approved !== null && approved < plan.revision ? approved : 1;
   const before = await loadPlanForPage(id, base);
   const doc = documentOf(plan);
+  // One diff serves the list of changes and the canvas's marks; a first revision has neither.
+  const diff = base === plan.revision ? null : diffPlans(before, doc);
+  const marks = diff ? reviewMarksData(diff, before.view.positions) : null;
   const claim = { revision: plan.revision, contentHash: plan.content_hash };
   const decideRefusal = checkDecision(state, 'rejected', user, claim)?.message ?? null;
   const approveRefusal = checkDecision(state, 'approved', user, claim)?.message ?? null;
@@ -49,6 +55,8 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   const covered = Object.entries(resources.definitions).flatMap(([kind, list]) =>
     (list as Array<{ id?: string; name?: string }>).map((r) => `${kind}/${r.id ?? r.name}`),
   );
+  // The comment form needs names, not tasks: the full tasks are already sent once, to the canvas.
+  const commentTasks = doc.plan.planned_tasks.map((task) => ({ id: task.task_id, label: taskLabel(task) }));
   const errors = validation.issues.filter((issue) => issue.severity === 'error');
   const warnings = validation.issues.filter((issue) => issue.severity === 'warning');
 
@@ -56,117 +64,124 @@ export default async function ReviewPage({ params, searchParams }: Props) {
     <div className="flex min-h-full flex-col">
       <PlanHeader plan={plan} readOnly user={user} />
       {/* The whole width and most of the viewport below the headers, so nodes are readable at the fitted zoom. */}
-      <section aria-label="Plan (read-only)" className="mx-4 mt-4 h-[calc(100vh-9rem)] min-h-[32rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
-        <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly registry={registry} />
-      </section>
-      <div className="grid flex-1 gap-4 p-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
-        <div className="space-y-4">
-          <section aria-labelledby="diff-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
-            <h2 id="diff-heading" className="text-lg font-semibold">
-              {base === plan.revision
-                ? `Revision ${base}: every task`
-                : approved !== null && approved < plan.revision
-                  ? `Changes since approved revision ${base}`
-                  : `Changes since revision ${base}`}
-            </h2>
-            {base === plan.revision ? (
-              <FirstRevisionView tasks={doc.plan.planned_tasks} subgraphs={doc.subgraphs} />
-            ) : (
-              <PlanDiffView diff={diffPlans(before, doc)} />
-            )}
-          </section>
-          <section aria-labelledby="tasks-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
-            <h2 id="tasks-heading" className="text-lg font-semibold">
-              Tasks ({doc.plan.planned_tasks.length})
-            </h2>
-            <p className="text-sm text-slate-600">Every field of every task in revision {plan.revision}, as stored and as approved.</p>
-            <TaskTable tasks={doc.plan.planned_tasks} subgraphs={doc.subgraphs} />
-          </section>
-          <section aria-labelledby="resources-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
-            <h2 id="resources-heading" className="text-lg font-semibold">
-              Registry resources
-            </h2>
-            <p className="text-sm text-slate-600">
-              An approval covers the plan and the {covered.length} registry resource{covered.length === 1 ? '' : 's'} it routes to
-              {covered.length ? `: ${covered.join(', ')}` : ''}. A change to any of them voids it.
-            </p>
-            {resourceChanges && (
-              <>
-                <h3 className="text-sm font-semibold">Changed since approved revision {resourceChanges.approvedRevision}</h3>
-                <ResourceChangesView changes={resourceChanges.changes} />
-              </>
-            )}
-          </section>
+      <section aria-label="Plan (read-only)" className="mx-4 mt-4 flex h-[calc(100vh-9rem)] min-h-[32rem] flex-col overflow-hidden rounded-lg border border-slate-200 bg-white">
+        <div className="border-b border-slate-200 px-3 py-1.5">
+          <ReviewLegend data={marks} base={base} revision={plan.revision} />
         </div>
-        <aside className="space-y-4">
-          <section aria-labelledby="validation-heading" className="rounded-lg border border-slate-200 bg-white p-4">
-            <h2 id="validation-heading" className="text-lg font-semibold">
-              Validation
-            </h2>
-            <p className={`mt-1 text-sm ${errors.length ? 'text-rose-700' : 'text-emerald-700'}`}>
-              {errors.length ? `${errors.length} error${errors.length === 1 ? '' : 's'}` : 'No errors'}
-              {warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}
-            </p>
-            {validation.issues.length > 0 && (
-              <ul className="mt-2 max-h-48 space-y-1 overflow-y-auto text-sm">
-                {validation.issues.slice(0, 100).map((issue, index) => (
-                  <li key={index} className={issue.severity === 'error' ? 'text-rose-800' : 'text-amber-800'}>
-                    {issue.message}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-          <section aria-labelledby="dry-run-heading" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
-            <h2 id="dry-run-heading" className="text-lg font-semibold">
-              Dry run
-            </h2>
-            {dryRun ? (
-              <p className="mt-1 text-slate-700">
-                Run #{dryRun.id} on {dryRun.result.workers} workers: makespan {formatMs(dryRun.result.makespan_ms)}, cost {formatUsd(dryRun.result.total_cost_usd)},{' '}
-                {dryRun.result.findings.length} finding{dryRun.result.findings.length === 1 ? '' : 's'}.{' '}
-                <Link href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
-                  See the dry run
-                </Link>
+        <div className="min-h-0 flex-1">
+          <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly registry={registry} reviewMarks={marks ?? undefined} />
+        </div>
+      </section>
+      <TaskViewsProvider planId={plan.id} revision={plan.revision}>
+        <div className="grid flex-1 gap-4 p-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
+          <div className="space-y-4">
+            <section aria-labelledby="diff-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+              <h2 id="diff-heading" className="text-lg font-semibold">
+                {base === plan.revision
+                  ? `Revision ${base}: every task`
+                  : approved !== null && approved < plan.revision
+                    ? `Changes since approved revision ${base}`
+                    : `Changes since revision ${base}`}
+              </h2>
+              {diff ? <PlanDiffView diff={diff} /> : <FirstRevisionView tasks={doc.plan.planned_tasks} subgraphs={doc.subgraphs} />}
+            </section>
+            <section aria-labelledby="tasks-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+              <h2 id="tasks-heading" className="text-lg font-semibold">
+                Tasks ({doc.plan.planned_tasks.length})
+              </h2>
+              <p className="text-sm text-slate-600">Every field of every task in revision {plan.revision}, as stored and as approved.</p>
+              <TaskTable tasks={doc.plan.planned_tasks} subgraphs={doc.subgraphs} />
+            </section>
+            <section aria-labelledby="resources-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+              <h2 id="resources-heading" className="text-lg font-semibold">
+                Registry resources
+              </h2>
+              <p className="text-sm text-slate-600">
+                An approval covers the plan and the {covered.length} registry resource{covered.length === 1 ? '' : 's'} it routes to
+                {covered.length ? `: ${covered.join(', ')}` : ''}. A change to any of them voids it.
               </p>
-            ) : (
-              <p className="mt-1 text-slate-600">
-                No dry run of revision {plan.revision} yet.{' '}
-                <Link href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
-                  Run one
-                </Link>
+              {resourceChanges && (
+                <>
+                  <h3 className="text-sm font-semibold">Changed since approved revision {resourceChanges.approvedRevision}</h3>
+                  <ResourceChangesView changes={resourceChanges.changes} />
+                </>
+              )}
+            </section>
+          </div>
+          <aside className="space-y-4">
+            <section aria-labelledby="validation-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+              <h2 id="validation-heading" className="text-lg font-semibold">
+                Validation
+              </h2>
+              <p className={`mt-1 text-sm ${errors.length ? 'text-rose-700' : 'text-emerald-700'}`}>
+                {errors.length ? `${errors.length} error${errors.length === 1 ? '' : 's'}` : 'No errors'}
+                {warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}
               </p>
-            )}
-          </section>
-          <section aria-labelledby="decision-heading" className="rounded-lg border border-slate-200 bg-white p-4">
-            <h2 id="decision-heading" className="mb-2 text-lg font-semibold">
-              Decision
-            </h2>
-            <p className="mb-3 text-sm text-slate-600">
-              {state.approvedBy.length} of{' '}
-              {gate.approvals_required} required approval{gate.approvals_required === 1 ? '' : 's'}
-            </p>
-            {hasRole(user.role, 'approver') ? (
-              <ReviewPanel
-                planId={plan.id}
-                revision={plan.revision}
-                contentHash={plan.content_hash}
-                resourcesHash={resourcesHash(resources)}
-                approveRefusal={approveRefusal}
-                decideRefusal={decideRefusal}
-              />
-            ) : (
-              <p className="text-sm text-slate-600">Approvers decide here; you have the {user.role} role.</p>
-            )}
-          </section>
-          <section aria-labelledby="decisions-heading" className="rounded-lg border border-slate-200 bg-white p-4">
-            <h2 id="decisions-heading" className="text-lg font-semibold">
-              Decisions
-            </h2>
-            <ReviewList reviews={gate.reviews} />
-          </section>
-        </aside>
-      </div>
+              {validation.issues.length > 0 && (
+                <ul className="mt-2 max-h-48 space-y-1 overflow-y-auto text-sm">
+                  {validation.issues.slice(0, 100).map((issue, index) => (
+                    <li key={index} className={issue.severity === 'error' ? 'text-rose-800' : 'text-amber-800'}>
+                      {issue.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+            <section aria-labelledby="dry-run-heading" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+              <h2 id="dry-run-heading" className="text-lg font-semibold">
+                Dry run
+              </h2>
+              {dryRun ? (
+                <p className="mt-1 text-slate-700">
+                  Run #{dryRun.id} on {dryRun.result.workers} workers: makespan {formatMs(dryRun.result.makespan_ms)}, cost {formatUsd(dryRun.result.total_cost_usd)},{' '}
+                  {dryRun.result.findings.length} finding{dryRun.result.findings.length === 1 ? '' : 's'}.{' '}
+                  <Link href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
+                    See the dry run
+                  </Link>
+                </p>
+              ) : (
+                <p className="mt-1 text-slate-600">
+                  No dry run of revision {plan.revision} yet.{' '}
+                  <Link href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
+                    Run one
+                  </Link>
+                </p>
+              )}
+            </section>
+            <section aria-labelledby="decision-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+              <h2 id="decision-heading" className="mb-2 text-lg font-semibold">
+                Decision
+              </h2>
+              <p className="mb-3 text-sm text-slate-600">
+                {state.approvedBy.length} of{' '}
+                {gate.approvals_required} required approval{gate.approvals_required === 1 ? '' : 's'}
+              </p>
+              <div className="mb-3">
+                <ViewedProgress total={doc.plan.planned_tasks.length} />
+              </div>
+              {hasRole(user.role, 'approver') ? (
+                <ReviewPanel
+                  planId={plan.id}
+                  revision={plan.revision}
+                  contentHash={plan.content_hash}
+                  resourcesHash={resourcesHash(resources)}
+                  approveRefusal={approveRefusal}
+                  decideRefusal={decideRefusal}
+                />
+              ) : (
+                <p className="text-sm text-slate-600">Approvers decide here; you have the {user.role} role.</p>
+              )}
+            </section>
+            <CommentThreads planId={plan.id} revision={plan.revision} tasks={commentTasks} canComment={hasRole(user.role, 'editor')} />
+            <section aria-labelledby="decisions-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+              <h2 id="decisions-heading" className="text-lg font-semibold">
+                Decisions
+              </h2>
+              <ReviewList reviews={gate.reviews} requested={gate.requested_reviewers} />
+            </section>
+          </aside>
+        </div>
+      </TaskViewsProvider>
     </div>
   );
 }

@@ -8,14 +8,13 @@ import { getDatabase } from '@/lib/server/db/connection';
 import { getRevisions } from '@/lib/server/plans/plan-service';
 import { loadPlanForPage } from '../load-plan';
 
-export const dynamic = 'force-dynamic';
-
-type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ from?: string; to?: string }> };
+type Props = PageProps<'/plans/[id]/revisions'>;
 
 export const metadata: Metadata = { title: 'Revisions' };
 
-function pick(value: string | undefined, fallback: number, max: number): number {
-  const n = Number(value);
+// A repeated parameter (?to=1&to=2) is not a revision number: the fallback.
+function pick(value: string | string[] | undefined, fallback: number, max: number): number {
+  const n = typeof value === 'string' ? Number(value) : NaN;
   return Number.isInteger(n) && n >= 1 && n <= max ? n : fallback;
 }
 

@@ -1,5 +1,9 @@
+import { routes } from '@/lib/api/routes';
 import { decisionRoute } from '@/lib/server/approval/decision-route';
+import { notAllowed } from '@/lib/server/http/endpoint';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = decisionRoute('approved');
+export const POST = decisionRoute(routes.approvePlan, 'approved');
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/approve');

@@ -1,11 +1,15 @@
-import { planAudit } from '@/lib/server/approval/approval-service';
+import { routes } from '@/lib/api/routes';
+import { planAuditPage } from '@/lib/server/audit/plan-audit-page';
 import { getDatabase } from '@/lib/server/db/connection';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = authed('viewer', async (_request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
+/** A plan's audit events, oldest first, a page at a time. */
+export const GET = endpoint(routes.getAudit, async ({ params, query }) => {
   const { db } = await getDatabase();
-  return json({ events: await planAudit(db, id) });
+  return json(await planAuditPage(db, params.id, query));
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/audit');

@@ -1,15 +1,13 @@
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { authed, parseRevisionParam } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
 import { exportPlan } from '@/lib/server/plans/plan-interop';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = authed('viewer', async (request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
-  const query = new URL(request.url).searchParams;
-  const revision = query.get('revision');
+export const GET = endpoint(routes.exportPlan, async ({ params, query }) => {
   const { db } = await getDatabase();
-  const exported = await exportPlan(db, id, query.get('format') ?? 'taskdata', revision ? parseRevisionParam(revision) : undefined);
+  const exported = await exportPlan(db, params.id, query.format, query.revision);
   return new Response(exported.text, {
     headers: {
       'Content-Type': `${exported.mediaType}; charset=utf-8`,
@@ -19,3 +17,5 @@ export const GET = authed('viewer', async (request, { params }: { params: Promis
     },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/export');

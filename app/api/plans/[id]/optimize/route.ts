@@ -1,14 +1,15 @@
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { readOptionalJson } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
-import { OptimizeRequest, proposeSubgraphs } from '@/lib/server/optimize/optimize-service';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
+import { proposeSubgraphs } from '@/lib/server/optimize/optimize-service';
 
 export const dynamic = 'force-dynamic';
 
 /** A proposed SubGraph grouping of the head revision with its report (and, for strategy 'llm', the model's verdict); save it with PUT to apply. */
-export const POST = authed('editor', async (request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
-  const body = await readOptionalJson(request, OptimizeRequest.partial());
+export const POST = endpoint(routes.optimizePlan, async ({ params, body }) => {
   const { db } = await getDatabase();
-  return json(await proposeSubgraphs(db, id, body));
+  return json(await proposeSubgraphs(db, params.id, body));
 });
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/optimize');

@@ -1,11 +1,14 @@
+import { routes } from '@/lib/api/routes';
 import { getGate } from '@/lib/server/approval/approval-service';
 import { getDatabase } from '@/lib/server/db/connection';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = authed('viewer', async (_request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
+export const GET = endpoint(routes.getReviews, async ({ params }) => {
   const { db } = await getDatabase();
-  return json(await getGate(db, id));
+  return json(await getGate(db, params.id));
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/reviews');

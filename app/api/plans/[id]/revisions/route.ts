@@ -1,11 +1,15 @@
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { authed, json } from '@/lib/server/http/route';
-import { getRevisions } from '@/lib/server/plans/plan-service';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
+import { getRevisionPage } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = authed('viewer', async (_request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
+/** A plan's revisions, oldest first, a page at a time. */
+export const GET = endpoint(routes.listRevisions, async ({ params, query }) => {
   const { db } = await getDatabase();
-  return json({ revisions: await getRevisions(db, id) });
+  return json(await getRevisionPage(db, params.id, query));
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/revisions');

@@ -1,28 +1,26 @@
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { readJsonValue } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
+import { notFound } from '@/lib/server/errors';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 import { getPlan } from '@/lib/server/plans/plan-service';
 import { latestDryRun, runDryRun } from '@/lib/server/simulate/dry-run-service';
-import { notFound } from '@/lib/server/errors';
 
 export const dynamic = 'force-dynamic';
 
-type Context = { params: Promise<{ id: string }> };
-
 /** A dry run of the head revision: { workers, limits?, fail_task_ids?, failure_probability?, runs?, seed? }. */
-export const POST = authed('editor', async (request, { params }: Context, principal) => {
-  const { id } = await params;
-  const body = await readJsonValue(request);
+export const POST = endpoint(routes.runDryRun, async ({ params, body, principal }) => {
   const { db } = await getDatabase();
-  return json(await runDryRun(db, id, body, principal), 201);
+  return json(await runDryRun(db, params.id, body, principal), 201);
 });
 
 /** The latest dry run of the head revision. */
-export const GET = authed('viewer', async (_request, { params }: Context) => {
-  const { id } = await params;
+export const GET = endpoint(routes.getLatestDryRun, async ({ params }) => {
   const { db } = await getDatabase();
-  const plan = await getPlan(db, id);
-  const latest = await latestDryRun(db, id, plan.revision);
-  if (!latest) throw notFound(`A dry run of revision ${plan.revision} of plan "${id}"`);
+  const plan = await getPlan(db, params.id);
+  const latest = await latestDryRun(db, params.id, plan.revision);
+  if (!latest) throw notFound(`A dry run of revision ${plan.revision} of plan "${params.id}"`);
   return json(latest);
 });
+
+export const { PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/simulate');

@@ -1,14 +1,14 @@
-import { SubmitRequest } from '@/lib/api/gate-schemas';
+import { routes } from '@/lib/api/routes';
 import { submitForReview } from '@/lib/server/approval/approval-service';
 import { getDatabase } from '@/lib/server/db/connection';
-import { readOptionalJson } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = authed('editor', async (request, { params }: { params: Promise<{ id: string }> }, principal) => {
-  const { id } = await params;
-  const claim = await readOptionalJson(request, SubmitRequest);
+export const POST = endpoint(routes.submitPlan, async ({ params, body, principal }) => {
   const { db } = await getDatabase();
-  return json(await submitForReview(db, id, claim, principal));
+  return json(await submitForReview(db, params.id, body, principal));
 });
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/submit');

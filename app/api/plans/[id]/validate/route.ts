@@ -1,11 +1,14 @@
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 import { validateStoredPlan } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = authed('viewer', async (_request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
+export const POST = endpoint(routes.validatePlan, async ({ params }) => {
   const { db } = await getDatabase();
-  return json(await validateStoredPlan(db, id));
+  return json(await validateStoredPlan(db, params.id));
 });
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/validate');

@@ -1,16 +1,12 @@
-import { requirePageUser, type PageSearchParams } from '@/lib/server/auth/page-auth';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { PlanEditor } from '@/components/editor/plan-editor';
-import { getRegistry } from '@/lib/server/registry/registry-service';
-import { getDatabase } from '@/lib/server/db/connection';
 import { documentOf, revisionFromText } from '@/lib/api/schemas';
-import { loadPlanForPage } from '../../load-plan';
+import { loadPlanForPage, loadRegistryForPage } from '../../load-plan';
 import { PlanHeader } from '../../plan-header';
 
-export const dynamic = 'force-dynamic';
-
-type Props = { params: Promise<{ id: string; rev: string }>; searchParams: Promise<PageSearchParams> };
+type Props = PageProps<'/plans/[id]/r/[rev]'>;
 
 function revisionOf(rev: string): number {
   return revisionFromText(rev) ?? notFound();
@@ -31,7 +27,7 @@ export default async function RevisionPage({ params, searchParams }: Props) {
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/r/${encodeURIComponent(rev)}`, searchParams);
   const plan = await loadPlanForPage(id, revisionOf(rev));
   const doc = documentOf(plan);
-  const registry = await getRegistry((await getDatabase()).db);
+  const registry = await loadRegistryForPage();
   return (
     <div className="flex h-full flex-col">
       <PlanHeader plan={plan} readOnly user={user} />

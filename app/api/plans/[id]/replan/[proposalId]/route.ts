@@ -1,12 +1,15 @@
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { authed, json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
 import { getReplanProposal } from '@/lib/server/replan/replan-service';
 
 export const dynamic = 'force-dynamic';
 
 /** A stored replan proposal with its diff against the revision it was made for. */
-export const GET = authed('viewer', async (_request, { params }: { params: Promise<{ id: string; proposalId: string }> }) => {
-  const { id, proposalId } = await params;
+export const GET = endpoint(routes.getReplanProposal, async ({ params }) => {
   const { db } = await getDatabase();
-  return json(await getReplanProposal(db, id, proposalId));
+  return json(await getReplanProposal(db, params.id, params.proposalId));
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/replan/{proposalId}');

@@ -1,12 +1,17 @@
+import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
-import { authed, json, parseRevisionParam } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { etagged, planEtag } from '@/lib/server/http/etag';
+import { parseRevisionParam } from '@/lib/server/http/route';
 import { getPlan } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = authed('viewer', async (_request, { params }: { params: Promise<{ id: string; rev: string }> }) => {
-  const { id, rev } = await params;
-  const revision = parseRevisionParam(rev);
+export const GET = endpoint(routes.getRevision, async ({ params, request }) => {
+  const revision = parseRevisionParam(params.rev);
   const { db } = await getDatabase();
-  return json(await getPlan(db, id, revision));
+  const plan = await getPlan(db, params.id, revision);
+  return etagged(request, plan, planEtag(plan));
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed('/api/plans/{id}/revisions/{rev}');

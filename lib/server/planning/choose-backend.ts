@@ -1,8 +1,12 @@
+import 'server-only';
 import { llmConfigFromEnv, type LlmConfig } from '@/lib/llm/llm-config';
-import { behaviorControllerBackend } from './behavior-controller-backend';
-import { llmBackend } from './llm-backend';
-import { BACKEND_IDS, type BackendId, type PlanningBackend } from './planning-types';
-import { ruleBasedBackend } from './rule-based-backend';
+import { behaviorControllerBackend } from '@/lib/planning/behavior-controller-backend';
+import { llmBackend } from '@/lib/planning/llm-backend';
+import { BACKEND_IDS, type BackendId, type PlanningBackend } from '@/lib/planning/planning-types';
+import { ruleBasedBackend } from '@/lib/planning/rule-based-backend';
+
+// Choosing a backend from the environment is the server's composition, not planning: the
+// planners in lib/planning take their configuration as arguments and read no environment.
 
 /**
  * The backend PLANGATE_PLANNER names (rule-based by default, the offline choice), or the
@@ -15,7 +19,7 @@ export function chooseBackend(requested?: BackendId, env: NodeJS.ProcessEnv = pr
   if (id === 'behavior-controller') {
     if (!env.BEHAVIOR_CONTROLLER_URL) throw new Error('The Behavior Controller planner needs BEHAVIOR_CONTROLLER_URL');
     if (!URL.canParse(env.BEHAVIOR_CONTROLLER_URL)) throw new Error('BEHAVIOR_CONTROLLER_URL is not a URL');
-    return behaviorControllerBackend(env.BEHAVIOR_CONTROLLER_URL);
+    return behaviorControllerBackend(env.BEHAVIOR_CONTROLLER_URL, env.LLM_MODEL || undefined);
   }
   return ruleBasedBackend;
 }

@@ -1,8 +1,9 @@
-import { chosenBackendId, requiredLlmConfig } from '@/lib/planning/choose-backend';
+import 'server-only';
+import { chosenBackendId, requiredLlmConfig } from '../planning/choose-backend';
 import type { BackendId } from '@/lib/planning/planning-types';
-import { llmReplanner } from './llm-replanner';
-import type { Replanner } from './replan-types';
-import { ruleBasedReplanner } from './rule-based-replanner';
+import { llmReplanner } from '@/lib/replan/llm-replanner';
+import type { Replanner } from '@/lib/replan/replan-types';
+import { ruleBasedReplanner } from '@/lib/replan/rule-based-replanner';
 
 /**
  * The replanner for the backend a request names, else PLANGATE_PLANNER's (rule-based by

@@ -1,0 +1,15 @@
+import { routes } from '@/lib/api/routes';
+import { getDatabase } from '@/lib/server/db/connection';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
+import { markRead } from '@/lib/server/inbox/inbox-service';
+
+export const dynamic = 'force-dynamic';
+
+// Reading one's own inbox changes no plan, so a viewer may do it too.
+export const POST = endpoint(routes.markInboxRead, async ({ body, principal }) => {
+  const { db } = await getDatabase();
+  return json(await markRead(db, principal.username, body));
+});
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/inbox/read');

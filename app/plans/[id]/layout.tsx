@@ -1,0 +1,15 @@
+import { currentUser } from '@/lib/server/auth/page-auth';
+import { loadPlanForPage } from './load-plan';
+
+/**
+ * Runs before the loading.tsx skeletons below it start the response, when the HTTP status
+ * can still change: a link to a plan that does not exist answers 404, not a 200 carrying a
+ * not-found page. The plan read is cached for the request, so the page reuses it. Signed-out
+ * visitors go on to the page, which sends them to sign-in with the link's whole query (a
+ * layout is not given the query).
+ */
+export default async function PlanLayout({ children, params }: LayoutProps<'/plans/[id]'>) {
+  const { id } = await params;
+  if (await currentUser()) await loadPlanForPage(id);
+  return children;
+}

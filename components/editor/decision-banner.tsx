@@ -1,0 +1,49 @@
+'use client';
+
+import { useCommentsContext } from '@/components/comments/comments-context';
+import { taskLabel } from '@/lib/flow/task-label';
+import { useEditor } from './editor-context';
+import { tasksById } from './task-index';
+
+const VERB = { changes_requested: 'requested changes to', rejected: 'rejected' } as const;
+
+/**
+ * The newest request for changes (or rejection) where the editor works on it: who, on which
+ * revision, their comment, and the tasks it is about as links that select and show them.
+ */
+export function DecisionBanner({ onReveal }: { onReveal: (taskId: string) => void }) {
+  const comments = useCommentsContext();
+  const decision = comments?.decision;
+  const tasks = useEditor((s) => s.doc.plan.planned_tasks);
+  if (!comments || !decision) return null;
+  const byId = tasksById(tasks);
+  const named = decision.taskIds.filter((id) => byId.has(id));
+  const title = `${decision.reviewer} ${VERB[decision.decision]} revision ${decision.revision}`;
+  return (
+    <section aria-label={title} className="space-y-1 border-b border-rose-300 bg-rose-50 px-3 py-2 text-sm text-rose-950">
+      <p>
+        <strong>{title}</strong>
+        {decision.comment ? ':' : '.'}
+      </p>
+      {decision.comment && <blockquote className="whitespace-pre-wrap break-words border-l-2 border-rose-300 pl-2">{decision.comment}</blockquote>}
+      {named.length > 0 && (
+        <nav aria-label="Tasks the decision names" className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <span className="text-xs font-medium">About:</span>
+          {named.map((id) => (
+            <a
+              key={id}
+              href={`/plans/${encodeURIComponent(comments.planId)}?task=${encodeURIComponent(id)}`}
+              className="text-xs font-medium text-rose-900 underline hover:text-rose-950"
+              onClick={(event) => {
+                event.preventDefault();
+                onReveal(id);
+              }}
+            >
+              {taskLabel(byId.get(id), id)}
+            </a>
+          ))}
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_PASSWORDS } from './auth-support';
+import { actionRequest, serverActions } from './server-actions';
+
+// A session that ends mid-edit costs nothing: Save asks to sign in again, on the page,
+// and then saves the edits that were waiting, under the same user's name only.
+
+const plan = {
+  planned_tasks: [
+    { task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'papers_search' },
+    { task_id: 'review', description: 'Review', execution_type: 'agent', agent_id: 'reviewer', dependencies: ['fetch'] },
+  ],
+};
+
+/** Opens a new plan, edits one task's description, then ends the session (this browser loses its cookies). */
+async function editThenLoseSession(page: Page, task: string, description: string): Promise<string> {
+  const { id } = await (await page.request.post('/api/plans', { data: { title: 'Session expiry plan', plan } })).json();
+  await page.goto(`/plans/${id}`);
+  await page.getByRole('group', { name: `Task ${task}` }).click();
+  await page.getByRole('textbox', { name: 'Description' }).fill(description);
+  await page.getByRole('textbox', { name: 'Description' }).blur();
+  await page.context().clearCookies();
+  return id;
+}
+
+/** Signs in again in the dialog, as the user the page was opened by: the only one it takes. */
+async function signInInline(page: Page, password: string) {
+  const dialog = page.getByRole('dialog', { name: 'Sign in again' });
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  return dialog;
+}
+
+async function savedDescription(page: Page, id: string, task: string) {
+  const saved = await (await page.request.get(`/api/plans/${id}`)).json();
+  return { revision: saved.revision, description: saved.plan.planned_tasks.find((t: { task_id: string }) => t.task_id === task).description };
+}
+
+test('an expired session keeps the edits: Save signs in inline and then saves them', async ({ page }) => {
+  const beats: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/presence') && request.method() === 'POST') beats.push(request.url());
+  });
+  const id = await editThenLoseSession(page, 'Review', 'Review after the session ended');
+  // The editor notices by itself, and stops asking while nobody is signed in.
+  await expect(page.getByRole('status').filter({ hasText: 'Your session ended' })).toBeVisible({ timeout: 5_000 });
+  const beatsWhenEnded = beats.length;
+  await page.waitForTimeout(6_000);
+  expect(beats.length).toBe(beatsWhenEnded);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Sign in again' })).toContainText('Your session ended; sign in again to save your changes — they are kept.');
+
+  // A wrong password is refused in the dialog; the edits stay.
+  const dialog = await signInInline(page, 'not-the-password');
+  await expect(dialog.getByRole('alert')).toContainText('Wrong username or password');
+  await expect(page.getByRole('group', { name: 'Task Review after the session ended' })).toBeVisible();
+
+  const resumed = page.waitForRequest((request) => request.url().endsWith('/presence') && request.method() === 'POST');
+  await signInInline(page, DEMO_PASSWORDS.editor);
+  await expect(dialog).toBeHidden();
+  // The live state beats again.
+  await resumed;
+  await expect(page.getByText('Revision 2')).toBeVisible();
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+  expect(await savedDescription(page, id, 'review')).toEqual({ revision: 2, description: 'Review after the session ended' });
+});
+
+test('only the user whose session ended may sign in again here; another account goes through the sign-in page', async ({ page }) => {
+  const id = await editThenLoseSession(page, 'Fetch', 'Fetch, kept');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in again' });
+  // The edits are saved as their author: the name is theirs and cannot be changed here.
+  const username = dialog.getByRole('textbox', { name: 'Username' });
+  await expect(username).toHaveValue('editor');
+  await expect(username).not.toBeEditable();
+  await expect(dialog.getByRole('link', { name: 'Open the sign-in page to switch account' })).toHaveAttribute('href', `/sign-in?next=${encodeURIComponent(`/plans/${id}`)}`);
+  await expect(page.getByRole('group', { name: 'Task Fetch, kept' })).toBeVisible();
+
+  await signInInline(page, DEMO_PASSWORDS.editor);
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+  expect(await savedDescription(page, id, 'fetch')).toEqual({ revision: 2, description: 'Fetch, kept' });
+  const history = await (await page.request.get(`/api/plans/${id}/revisions`)).json();
+  expect(history.revisions.at(-1).author).toBe('editor');
+});
+
+test('the inline sign-in refuses another account before signing it in, even with its right password', async ({ page, playwright, baseURL }) => {
+  const { id } = await (await page.request.post('/api/plans', { data: { title: 'Inline sign-in plan', plan } })).json();
+  const anonymous = await playwright.request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  try {
+    const action = serverActions(id).find((a) => a.name === 'signInInlineAction')!;
+    const other = await anonymous.post(
+      action.page,
+      actionRequest(action, [{ username: 'approver', password: DEMO_PASSWORDS.approver, expected_username: 'editor' }], { Origin: baseURL! }),
+    );
+    expect(await other.text()).toContain('To keep your edits as yours, sign in as editor; or open the sign-in page to switch account.');
+    // Nobody was signed in: the approver's session would let the editor's edits be saved as theirs.
+    expect((await anonymous.storageState()).cookies.map((c) => c.name).filter((name) => name.includes('session'))).toEqual([]);
+    expect((await anonymous.get('/api/plans')).status()).toBe(401);
+  } finally {
+    await anonymous.dispose();
+  }
+});

@@ -1,0 +1,5 @@
+import { z } from 'zod';
+
+/** Where a plan stands at the approval gate (ARCHITECTURE.md, "The approval gate"). */
+export const PlanStatus = z.enum(['draft', 'in_review', 'approved', 'changes_requested', 'rejected']);
+export type PlanStatus = z.infer<typeof PlanStatus>;

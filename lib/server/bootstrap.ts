@@ -1,0 +1,40 @@
+import 'server-only';
+import { prepareAuditTrail } from './audit/audit-log';
+import { ensureEnvAdminToken } from './auth/api-tokens';
+import { getDatabase, setDatabaseBootstrap } from './db/connection';
+import type { DatabaseHandle } from './db/client';
+import { seedDemoPlans, demoPlansEnabled } from './demo/seed-demo-plans';
+import { demoUsersEnabled, seedDemoUsers } from './demo/seed-demo-users';
+import { seedDemoRegistry } from './registry/registry-service';
+import { startWebhookDispatcher } from './webhooks/dispatcher';
+
+// The server's start-up work on a freshly opened database. It sits above every service it
+// calls; lib/server/db/connection.ts only runs it, so the database layer depends on nothing
+// above it.
+async function prepareDatabase(handle: DatabaseHandle): Promise<void> {
+  // Makes the audit key on first start and says loudly when the trail cannot be trusted.
+  await prepareAuditTrail(handle.db);
+  if (demoPlansEnabled()) {
+    await seedDemoPlans(handle.db);
+    await seedDemoRegistry(handle.db);
+  }
+  if (demoUsersEnabled(handle.kind)) await seedDemoUsers(handle.db);
+  await ensureEnvAdminToken(handle.db, process.env.PLANGATE_ADMIN_TOKEN);
+  // Sends the outgoing webhooks the actions queue; closing the database stops it.
+  startWebhookDispatcher(handle);
+}
+
+/**
+ * Called once by instrumentation.ts when the Next.js server starts: registers the start-up
+ * work, then opens the database so demo users, plans and the admin token exist before the
+ * first request. If the database cannot be reached yet, the server still starts and the
+ * next getDatabase() retries the open and the start-up work together.
+ */
+export async function bootstrapServer(): Promise<void> {
+  setDatabaseBootstrap(prepareDatabase);
+  try {
+    await getDatabase();
+  } catch (error) {
+    console.error('Plangate could not open its database at start-up; it will retry on the first request.', error);
+  }
+}

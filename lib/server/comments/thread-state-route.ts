@@ -1,0 +1,14 @@
+import 'server-only';
+import type { Routes } from '@/lib/api/routes';
+import { getDatabase } from '../db/connection';
+import { endpoint } from '../http/endpoint';
+import { json } from '../http/route';
+import { setThreadResolved } from './comment-service';
+
+/** POST /api/plans/{id}/comments/{commentId}/resolve | reopen: one handler, both directions. */
+export function threadStateRoute(spec: Routes['resolveThread' | 'reopenThread'], resolved: boolean) {
+  return endpoint(spec, async ({ params, principal }) => {
+    const { db } = await getDatabase();
+    return json(await setThreadResolved(db, params.id, params.commentId, resolved, principal));
+  });
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "plan_revisions" ADD COLUMN "schema_version" integer DEFAULT 1 NOT NULL;
