@@ -7,6 +7,7 @@ export * from './commands';
 export * from './diff';
 export * from './json-path';
 export * from './step-templates';
+export * from './state-paths';
 export * from './execution-kind';
 export * from './timestamps';
 export * from './invisible-characters';

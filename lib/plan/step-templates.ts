@@ -1,8 +1,64 @@
 // Seed 001's step templates: "${step[0].data.*.id}", "${step[1].data[0].facility.name}".
-// One reading of them for validation (which step is meant) and the dry run (what it yields).
+// One reading of them for the planner-agent importer, validation (which step is meant),
+// the replanner (renumbering) and the dry run (what it yields).
+//
+// A template opens with "${", optional spaces, "step[", the step number and "]"; the
+// path after it runs to the closing "}". An opening without a number ("${step[x]") is
+// a malformed template: the importer refuses it, the others leave it as text.
 
-/** Every template in a string: the step number and the path after it (".data.*.id"). */
+/** Every template in a string: the step number (group 1) and the path after it (group 2, ".data.*.id"). */
 export const STEP_TEMPLATE = /\$\{\s*step\[(\d+)\]([^}]*)\}/g;
+const WHOLE_STEP_TEMPLATE = new RegExp(`^${STEP_TEMPLATE.source}$`);
+/** "${step[" and, when well formed, the step number and "]" (group 1). */
+const OPENING = /(\$\{\s*step\[)(?:(\d+)\])?/g;
+
+export interface StepTemplate {
+  /** The template as written: "${step[0].data.*.id}". */
+  text: string;
+  /** Where it starts in the string it was found in. */
+  index: number;
+  step: number;
+  /** What follows "]": ".data.*.id" ('' for the whole output). */
+  path: string;
+}
+
+function template(match: RegExpExecArray | RegExpMatchArray): StepTemplate {
+  return { text: match[0], index: match.index ?? 0, step: Number(match[1]), path: match[2] };
+}
+
+/** The well-formed templates in `text`, in order. */
+export function findStepTemplates(text: string): StepTemplate[] {
+  if (!text.includes('step[')) return [];
+  return [...text.matchAll(STEP_TEMPLATE)].map(template);
+}
+
+/** `text` as exactly one template (nothing around it), else null. */
+export function parseStepTemplate(text: string): StepTemplate | null {
+  const match = WHOLE_STEP_TEMPLATE.exec(text);
+  return match && template(match);
+}
+
+/**
+ * The step number of every template opening in `text`, in order; undefined for a malformed
+ * one ("${step[x]…}"). An opening counts even if its "}" is missing.
+ */
+export function stepTemplateNumbers(text: string): Array<number | undefined> {
+  if (!text.includes('step[')) return [];
+  return [...text.matchAll(OPENING)].map((m) => (m[2] === undefined ? undefined : Number(m[2])));
+}
+
+/**
+ * `text` with the number of every template opening that `renumber` maps to another number
+ * rewritten ("${step[0].x}" → "${step[4].x}"); the rest, spaces included, as written.
+ */
+export function rewriteStepNumbers(text: string, renumber: (n: number) => number | undefined): string {
+  if (!text.includes('step[')) return text;
+  return text.replace(OPENING, (raw: string, opening: string, n: string | undefined) => {
+    if (n === undefined) return raw;
+    const next = renumber(Number(n));
+    return next === undefined || next === Number(n) ? raw : `${opening}${next}]`;
+  });
+}
 
 /**
  * Which task `step[n]` names: imported step lists name their tasks step-<n>; a plan that
@@ -75,13 +131,7 @@ export function evaluateStepPath(value: unknown, path: string): { found: true; v
  */
 export function renumberStepTemplates<T>(value: T, renumber: (n: number) => number | undefined): T {
   const visit = (item: unknown): unknown => {
-    if (typeof item === 'string') {
-      if (!item.includes('step[')) return item;
-      return item.replace(STEP_TEMPLATE, (raw: string, n: string) => {
-        const next = renumber(Number(n));
-        return next === undefined || next === Number(n) ? raw : raw.replace(`[${n}]`, `[${next}]`);
-      });
-    }
+    if (typeof item === 'string') return rewriteStepNumbers(item, renumber);
     if (Array.isArray(item)) {
       const mapped = item.map(visit);
       return mapped.some((m, i) => m !== item[i]) ? mapped : item;
