@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpointFor } from './endpoint';
 import { schemaComplexityProblem } from './schema-budget';
 
 // The resources a plan's tasks are routed to (seed 000's agents, tools/functions, LLMs and
@@ -33,6 +34,7 @@ function resourceSchemas(schemaField: typeof JsonSchemaObject | typeof BudgetedJ
       description: Description,
       traits: z.array(z.string().max(200)).max(100).default([]),
       input_schema: schemaField.optional(),
+      endpoint: endpointFor('agents').optional(),
     }),
     tool: z.strictObject({
       id: ResourceId,
@@ -41,18 +43,21 @@ function resourceSchemas(schemaField: typeof JsonSchemaObject | typeof BudgetedJ
       output_schema: schemaField.optional(),
       default_latency_ms: z.number().nonnegative().optional(),
       default_cost_usd: z.number().nonnegative().optional(),
+      endpoint: endpointFor('tools').optional(),
     }),
     llm: z.strictObject({
       name: ResourceId,
       description: Description,
       context_size: z.number().int().positive().optional(),
       cost_per_1k_tokens: z.number().nonnegative().optional(),
+      endpoint: endpointFor('llms').optional(),
     }),
     dsl: z.strictObject({
       id: ResourceId,
       description: Description,
       steps: z.array(z.string().max(2000)).max(500).default([]),
       input_schema: schemaField.optional(),
+      endpoint: endpointFor('dsl_workflows').optional(),
     }),
   };
 }
