@@ -34,8 +34,9 @@ describe('Variable References', () => {
     expect(findVariableReferences('†state.step-1.$ref and †state.0').map((r) => r.segments)).toEqual([['step-1', '$ref'], ['0']]);
   });
 
-  it('ends a reference at the first character that is not part of a segment', () => {
+  it('ends a reference at the first character that is not part of a segment, or at a step template', () => {
     expect(findVariableReferences('"†state.receipt." or (†state.a.b)').map((r) => r.text)).toEqual(['†state.receipt', '†state.a.b']);
+    expect(findVariableReferences('†state.a${step[0].x}').map((r) => r.text)).toEqual(['†state.a']);
   });
 
   it('finds nothing in text without a dagger', () => {

@@ -6,9 +6,10 @@
 // A segment is `.name` or `[index]`. A name is what a step template's path accepts
 // (`[\w$-]+`, see evaluateStepPath), so a state value is read the same way a step output
 // is: the seed's names are JavaScript identifiers, and plans written for the step
-// templates also use hyphens and leading digits ("†state.step-1", "†state.0").
+// templates also use hyphens and leading digits ("†state.step-1", "†state.0"). A "$" that
+// opens "${" ends the name: "†state.a${step[0].x}" is a state path, then a step template.
 
-const SEGMENT = String.raw`(?:\.[\w$-]+|\[\d+\])`;
+const SEGMENT = String.raw`(?:\.(?:[\w-]|\$(?!\{))+|\[\d+\])`;
 const REFERENCE = new RegExp(String.raw`†(state|input)(${SEGMENT}*)`, 'g');
 const WHOLE_STATE_PATH = new RegExp(String.raw`^†state(${SEGMENT}+)$`);
 const SEGMENT_TEXT = /[^.[\]]+/g;

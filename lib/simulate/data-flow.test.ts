@@ -121,4 +121,22 @@ describe('data flow limits', () => {
       'The resolved value of argument "b" would be at least 65 kB; the limit is 64 kB per value, so it is left unresolved (null)',
     ]);
   });
+
+  it('reads state written under either of an _outputPath\'s paths, by dot or index, and says when the written value lacks a field', async () => {
+    const tasks: TaskDataInput = {
+      planned_tasks: [
+        { task_id: 't0', execution_type: 'tool', tool_id: 'big', parameters: { _outputPath: '†state.found || †state.error' } },
+        {
+          task_id: 't1',
+          execution_type: 'tool',
+          tool_id: 'contaminants_list',
+          arguments: { a: '†state.error.x', b: 'got †state.found.x${step[0].x}', c: '†state.found[0]', d: '†state.elsewhere' },
+          dependencies: ['t0'],
+        },
+      ],
+    };
+    const result = await run(withConst('v'), tasks);
+    expect(result.tasks[1].resolved_input).toEqual({ a: 'v', b: 'got vv', c: '†state.found[0]', d: '†state.elsewhere' });
+    expect(result.findings.map((f) => f.message)).toEqual(['†state.found[0] is written by an upstream task, but its mock output has no such field']);
+  });
 });

@@ -1,5 +1,18 @@
 import type { GraphIndex } from '@/lib/graph';
-import { STEP_TEMPLATE, evaluateStepPath, executionKind, stepResolver, type PlannerTask } from '@/lib/plan';
+import {
+  evaluateStepPath,
+  executionKind,
+  findStepTemplates,
+  findVariableReferences,
+  parseStatePath,
+  parseStepTemplate,
+  splitOutputPath,
+  statePathsOverlap,
+  statePathSegments,
+  stepResolver,
+  stripStatePrefix,
+  type PlannerTask,
+} from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import { storedStage2 } from '@/lib/planning/planning-types';
@@ -58,11 +71,15 @@ function formatMegabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB` : `${Math.ceil(bytes / 1024)} kB`;
 }
 
-const STATE_PATH = /†state((?:\.[\w-]+)+)/g;
-/** Either template, in one pass: step (groups 1 and 2) or state (group 3). */
-const ANY_TEMPLATE = new RegExp(`${STEP_TEMPLATE.source}|${STATE_PATH.source}`, 'g');
-const WHOLE_STEP = /^\$\{\s*step\[(\d+)\]([^}]*)\}$/;
-const WHOLE_STATE = /^†state((?:\.[\w-]+)+)$/;
+type Template = { text: string; index: number } & ({ step: number; path: string } | { segments: string[] });
+
+/** The step templates and `†state` paths in `text`, in order; a state path inside a step template is part of it. */
+function templatesIn(text: string): Template[] {
+  const states = findVariableReferences(text).filter((r) => r.root === 'state' && r.segments.length > 0);
+  const all: Template[] = [...findStepTemplates(text), ...states].sort((a, b) => a.index - b.index);
+  let end = 0;
+  return all.filter((t) => t.index >= end && ((end = t.index + t.text.length), true));
+}
 
 export interface DataFlow {
   resolvedInputs: unknown[];
@@ -106,12 +123,26 @@ function stringBytesWithin(value: unknown, limit: number): number {
   return bytes;
 }
 
-function readState(state: Map<string, unknown>, path: string): { found: boolean; value?: unknown } {
-  const keys = path.slice(1).split('.');
-  for (let cut = keys.length; cut > 0; cut--) {
-    const root = keys.slice(0, cut).join('.');
+/**
+ * The state paths a task's `_outputPath` writes. A part without the "†state." prefix
+ * ("result") names the same state as with it, as the dry run has always read it.
+ */
+function statePathsWritten(task: PlannerTask): string[][] {
+  const output = (task.parameters as Record<string, unknown>)._outputPath;
+  if (typeof output !== 'string') return [];
+  return splitOutputPath(output)
+    .map((part) => statePathSegments(stripStatePrefix(part)))
+    .filter((segments) => segments.length > 0);
+}
+
+/** The key a written `†state` path is kept under: its segments, so `.0` and `[0]` are one. */
+const stateKey = (segments: readonly string[]) => segments.join('.');
+
+function readState(state: Map<string, unknown>, segments: readonly string[]): { found: boolean; value?: unknown } {
+  for (let cut = segments.length; cut > 0; cut--) {
+    const root = stateKey(segments.slice(0, cut));
     if (state.has(root)) {
-      const rest = keys.slice(cut).map((k) => `.${k}`).join('');
+      const rest = segments.slice(cut).map((k) => `.${k}`).join('');
       const result = evaluateStepPath(state.get(root), rest);
       return result.found ? { found: true, value: result.value } : { found: false };
     }
@@ -133,11 +164,8 @@ export async function simulateDataFlow(
   const mockOutputs: unknown[] = new Array(tasks.length).fill(null);
   const findings: Finding[] = [];
   const state = new Map<string, unknown>();
-  const written = new Set<string>();
-  for (const task of tasks) {
-    const output = (task.parameters as Record<string, unknown>)._outputPath;
-    if (typeof output === 'string') for (const path of output.split('||')) written.add(path.trim().replace(/^†state\./, ''));
-  }
+  const written: string[][] = [];
+  for (const task of tasks) written.push(...statePathsWritten(task));
   let convertors = 0;
   let convertorBytes = 0;
   let sliceStart = performance.now();
@@ -198,7 +226,7 @@ export async function simulateDataFlow(
     };
 
     const resolveString = (text: string, argument: string): unknown => {
-      const whole = WHOLE_STEP.exec(text);
+      const whole = parseStepTemplate(text);
       const stepValue = (n: number, path: string, raw: string): unknown => {
         const source = stepTask(n);
         if (source === undefined || !ran(source)) {
@@ -214,23 +242,23 @@ export async function simulateDataFlow(
       };
       if (whole) {
         // A plain path reads a part of the mock output as it is; `*` makes a new array, so it is measured.
-        if (!whole[2].includes('*')) return stepValue(Number(whole[1]), whole[2], text);
+        if (!whole.path.includes('*')) return stepValue(whole.step, whole.path, text);
         if (resolutionStopped) return null;
-        const value = stepValue(Number(whole[1]), whole[2], text);
+        const value = stepValue(whole.step, whole.path, text);
         const bytes = jsonBytesWithin(value, maxTaskValueBytes);
         if (bytes < 0) return tooLarge(argument, maxTaskValueBytes + 1);
         return spend(argument, bytes) ? value : null;
       }
-      const wholeState = WHOLE_STATE.exec(text);
-      const stateValue = (path: string, raw: string): unknown => {
-        const result = readState(state, path);
+      const wholeState = parseStatePath(text);
+      const stateValue = (segments: readonly string[], raw: string): unknown => {
+        const result = readState(state, segments);
         if (result.found) return result.value;
-        if ([...written].some((w) => `.${w}` === path || path.startsWith(`.${w}.`) || w.startsWith(path.slice(1)))) {
+        if (written.some((w) => statePathsOverlap(w, segments))) {
           finding('unresolved_reference', `${raw} is written by an upstream task, but its mock output has no such field`);
         }
         return raw; // state nobody writes is input the plan expects to find
       };
-      if (wholeState) return stateValue(wholeState[1], text);
+      if (wholeState && wholeState.text === text) return stateValue(wholeState.segments, text);
 
       // Templates inside text: the pieces are measured as they are read, and the string is
       // built only once it is known to be within maxTaskValueBytes.
@@ -248,16 +276,16 @@ export async function simulateDataFlow(
         return bytes <= maxTaskValueBytes;
       };
       let found = false;
-      for (const match of text.matchAll(ANY_TEMPLATE)) {
+      for (const match of templatesIn(text)) {
         if (resolutionStopped) return null;
         found = true;
         if (!add(text.slice(at, match.index))) return tooLarge(argument, bytes);
-        const value = match[1] !== undefined ? stepValue(Number(match[1]), match[2], match[0]) : stateValue(match[3], match[0]);
+        const value = 'step' in match ? stepValue(match.step, match.path, match.text) : stateValue(match.segments, match.text);
         if (stringBytesWithin(value, maxTaskValueBytes - bytes) < 0) {
           return tooLarge(argument, Math.max(maxTaskValueBytes + 1, typeof value === 'string' ? bytes + value.length : 0));
         }
         add(typeof value === 'string' ? value : String(value)); // within the limit: measured just above
-        at = match.index + match[0].length;
+        at = match.index + match.text.length;
       }
       if (!found) return text;
       if (!add(text.slice(at))) return tooLarge(argument, bytes);
@@ -313,8 +341,7 @@ export async function simulateDataFlow(
 
     const target = task.tool_id ?? task.agent_id ?? task.function_id;
     mockOutputs[i] = makeMock(task, target, tool?.output_schema, tool?.output_schema ? tool : undefined);
-    const outputPath = (task.parameters as Record<string, unknown>)._outputPath;
-    if (typeof outputPath === 'string') for (const path of outputPath.split('||')) state.set(path.trim().replace(/^†state\./, ''), mockOutputs[i]);
+    for (const path of statePathsWritten(task)) state.set(stateKey(path), mockOutputs[i]);
   }
   const assumptions: string[] = [];
   const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;

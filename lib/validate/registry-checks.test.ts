@@ -89,4 +89,14 @@ describe('registry-aware validation', () => {
     };
     expect(codes(state, null)).toEqual([['reference_not_upstream', 'Task "r" reads †state.items.0, written by "w", but does not depend on it']]);
   });
+
+  it('relates state by whole segments: an index reads what its list\'s writer wrote, a longer name is other state', () => {
+    const state: TaskDataInput = {
+      planned_tasks: [
+        { task_id: 'w', execution_type: 'tool', tool_id: 'x', parameters: { _outputPath: '†state.receipt || †state.items' } },
+        { task_id: 'r', execution_type: 'tool', tool_id: 'y', arguments: { first: 'first: †state.items[0].name', other: '†state.receipts' } },
+      ],
+    };
+    expect(codes(state, null)).toEqual([['reference_not_upstream', 'Task "r" reads †state.items[0].name, written by "w", but does not depend on it']]);
+  });
 });

@@ -1,5 +1,15 @@
 import { ancestors, type GraphIndex } from '@/lib/graph';
-import { STEP_TEMPLATE, executionKind, stepResolver, taskTarget, type PlannerTask } from '@/lib/plan';
+import {
+  executionKind,
+  findStepTemplates,
+  findVariableReferences,
+  parseStatePath,
+  splitOutputPath,
+  statePathsOverlap,
+  stepResolver,
+  taskTarget,
+  type PlannerTask,
+} from '@/lib/plan';
 import { schemaComplexityProblem, type JsonSchemaObject, type Registry } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
@@ -47,8 +57,6 @@ function targetOf(task: PlannerTask): { id: string; field: string; kind: TargetK
   const target = taskTarget(task);
   return target && { id: target.id, field: target.field, kind: target.kind === 'dsl' ? 'dsl workflow' : target.kind };
 }
-
-const STATE_REF = /†state((?:\.[\w-]+)+)/g;
 
 /** A value filled in at run time: its type is the referenced data's, not checkable here. */
 function isTemplate(value: unknown): boolean {
@@ -101,30 +109,28 @@ function parameterIssues(task: PlannerTask, schema: JsonSchemaObject, issues: Va
   }
 }
 
-function stateWriters(tasks: readonly PlannerTask[]): Array<{ path: string; task: number }> {
-  const writers: Array<{ path: string; task: number }> = [];
+function stateWriters(tasks: readonly PlannerTask[]): Array<{ segments: string[]; task: number }> {
+  const writers: Array<{ segments: string[]; task: number }> = [];
   tasks.forEach((task, i) => {
     const output = (task.parameters as Record<string, unknown> | undefined)?._outputPath;
     if (typeof output !== 'string') return;
-    for (const path of output.split('||')) {
-      const match = /^†state((?:\.[\w-]+)+)$/.exec(path.trim());
-      if (match) writers.push({ path: match[1], task: i });
+    for (const part of splitOutputPath(output)) {
+      const path = parseStatePath(part);
+      if (path) writers.push({ segments: path.segments, task: i });
     }
   });
   return writers;
 }
-
-const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
 
 function referenceIssues(tasks: readonly PlannerTask[], index: GraphIndex, issues: ValidationIssue[]): void {
   const writers = stateWriters(tasks);
   const stepTask = stepResolver(index.ids, index.idToIndex);
   tasks.forEach((task, i) => {
     const steps = new Set<number>();
-    const states = new Set<string>();
+    const states = new Map<string, string[]>();
     visitStrings([task.arguments, task.parameters && { ...task.parameters, _outputPath: undefined }], (text) => {
-      for (const match of text.matchAll(STEP_TEMPLATE)) steps.add(Number(match[1]));
-      for (const match of text.matchAll(STATE_REF)) states.add(match[1]);
+      for (const template of findStepTemplates(text)) steps.add(template.step);
+      for (const read of findVariableReferences(text)) if (read.root === 'state' && read.segments.length) states.set(read.path, read.segments);
     });
     if (steps.size === 0 && states.size === 0) return;
     const upstream = new Set(ancestors(index, i));
@@ -146,8 +152,8 @@ function referenceIssues(tasks: readonly PlannerTask[], index: GraphIndex, issue
         });
       }
     }
-    for (const path of states) {
-      const sources = writers.filter((w) => w.task !== i && related(w.path, path));
+    for (const [path, segments] of states) {
+      const sources = writers.filter((w) => w.task !== i && statePathsOverlap(w.segments, segments));
       // State nobody in the plan writes is input the plan expects to find (seed 002).
       if (sources.length && !sources.some((w) => upstream.has(w.task))) {
         issues.push({
