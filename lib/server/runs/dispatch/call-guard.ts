@@ -114,7 +114,8 @@ export function guardCall(request: DispatchRequest, url: string, headers: Record
     const message = error instanceof Error ? error.message : String(error);
     const code = errorCode(error);
     if (code) return new DispatchError(`Could not reach ${endpoint}: ${code}${message && !message.includes(code) ? ` (${message})` : ''}`);
-    return new DispatchError(`The call to ${endpoint} failed: ${message}`);
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+    return new DispatchError(`The call to ${endpoint} failed: ${message}${cause && !message.includes(cause) ? ` (${cause})` : ''}`);
   };
 
   return { endpoint, timeoutMs, signal, fetch: cappedFetch, failure };
