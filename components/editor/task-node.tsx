@@ -3,18 +3,11 @@
 import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import { memo, useContext } from 'react';
 import type { TaskNode } from '@/lib/flow/plan-to-flow';
-import { executionKind } from '@/lib/plan';
+import { OTHER_EXECUTION_TYPE, executionKind, executionTypeDescriptor } from '@/lib/plan';
 import { CommentCountBadge } from '@/components/comments/comment-count-badge';
 import { MARK_STYLE, ReviewMarkBadge, ReviewMarksContext } from './review-marks-context';
 import { SIM_STYLE, SimulationContext } from './simulation-context';
 
-const TYPE_STYLE: Record<string, { icon: string; label: string; accent: string }> = {
-  agent: { icon: '◆', label: 'Agent', accent: 'border-l-violet-500 text-violet-700' },
-  tool: { icon: '⚙', label: 'Tool', accent: 'border-l-cyan-600 text-cyan-700' },
-  llm: { icon: '✦', label: 'LLM', accent: 'border-l-pink-500 text-pink-700' },
-  dsl: { icon: '▤', label: 'DSL', accent: 'border-l-yellow-500 text-yellow-700' },
-};
-const UNKNOWN = { icon: '?', label: 'No type', accent: 'border-l-rose-500 text-rose-700' };
 
 // Below this zoom the text is unreadable anyway; drawing a plain box keeps a 2,000-task
 // canvas light while zoomed out.
@@ -25,7 +18,8 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
   const { task, label, issueCount, hasError, highlighted, readOnly } = data;
   // Seed 000's l2_task is drawn as its sub_type's kind; the stored spelling is unchanged.
   const kind = executionKind(task);
-  const style = TYPE_STYLE[kind] ?? UNKNOWN;
+  const known = executionTypeDescriptor(kind);
+  const style = known ?? OTHER_EXECUTION_TYPE;
   const simple = useStore(zoomedOut);
   const target = task.agent_id ?? task.tool_id ?? task.function_id;
   const simulated = useContext(SimulationContext)?.get(task.task_id);
@@ -50,7 +44,7 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
           <div className="flex items-center justify-between gap-2 text-xs">
             <span className="flex items-center gap-1 font-medium">
               <span aria-hidden>{style.icon}</span>
-              {kind && !TYPE_STYLE[kind] ? kind : style.label}
+              {kind && !known ? kind : style.label}
             </span>
             <span className="flex items-center gap-1">
               {simulated && (

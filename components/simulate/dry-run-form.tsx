@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { TYPE_CODES } from '@/lib/simulate/task-estimates';
+import { EXECUTION_TYPES } from '@/lib/plan';
 import { SubmitButton } from '@/components/form/submit-button';
 
 export interface DryRunFormValues {
@@ -14,7 +14,6 @@ export interface DryRunFormValues {
 }
 
 const INPUT = 'mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm';
-const LIMITED_TYPES = TYPE_CODES.filter((type) => type !== 'other');
 
 /** The dry run's settings: workers, per-type limits, tasks forced to fail, and Monte Carlo failures. */
 export function DryRunForm({ tasks, pending, onRun }: { tasks: Array<{ id: string; label: string }>; pending: boolean; onRun: (values: DryRunFormValues) => void }) {
@@ -50,7 +49,7 @@ export function DryRunForm({ tasks, pending, onRun }: { tasks: Array<{ id: strin
       <fieldset className="sm:col-span-2">
         <legend className="text-sm">At most at once (empty: no limit)</legend>
         <div className="mt-1 grid grid-cols-4 gap-2">
-          {LIMITED_TYPES.map((type) => (
+          {EXECUTION_TYPES.map((type) => (
             <label key={type} className="text-xs">
               {type} limit
               <input type="number" min={1} value={limits[type] ?? ''} onChange={(e) => setLimits({ ...limits, [type]: e.target.value })} className={INPUT} />

@@ -1,3 +1,4 @@
+import { EXECUTION_TYPE_DESCRIPTORS, EXECUTION_TYPE_LIST, type ExecutionTypeDescriptor } from './execution-types';
 import { EXECUTION_TYPES, type ExecutionType, type PlannerTask } from './schema';
 
 // A task's `execution_type` is stored exactly as its planner wrote it (seed 000's executor
@@ -5,22 +6,11 @@ import { EXECUTION_TYPES, type ExecutionType, type PlannerTask } from './schema'
 // anything). Plangate's own checks, dry run and UI need one of four kinds; this derives it
 // on read and never writes it back.
 
-// Spellings other planners use for our four types. Seed 000 routes `l2_task` by
-// `parameters.sub_type`, whose tool spelling is "tools"; its replanning example says "tool_call".
-const EXECUTION_TYPE_ALIASES: Record<string, ExecutionType> = {
-  agent: 'agent',
-  agents: 'agent',
-  tool: 'tool',
-  tools: 'tool',
-  tool_call: 'tool',
-  function: 'tool',
-  llm: 'llm',
-  dsl: 'dsl',
-  workflow: 'dsl',
-};
-
-/** Seed 000's `parameters.sub_type` spelling of each kind (PlanAndExecuteL2's routing table). */
-export const SEED_SUB_TYPES: Record<ExecutionType, string> = { agent: 'agent', tool: 'tools', llm: 'llm', dsl: 'dsl' };
+// Each type's own name and the spellings other planners use for it (execution-types.ts).
+// Seed 000 routes `l2_task` by `parameters.sub_type`, whose tool spelling is "tools".
+const EXECUTION_TYPE_ALIASES: ReadonlyMap<string, ExecutionType> = new Map(
+  EXECUTION_TYPE_LIST.flatMap((d) => [d.type, ...d.aliases].map((spelling) => [spelling, d.type] as const)),
+);
 
 /**
  * The canonical execution type for a raw value, or the raw value unchanged when it is
@@ -30,9 +20,9 @@ export function normaliseExecutionType(raw: string, parameters: Record<string, u
   const key = raw.trim().toLowerCase();
   if (key === 'l2_task') {
     const subType = parameters.sub_type;
-    return typeof subType === 'string' ? (EXECUTION_TYPE_ALIASES[subType.trim().toLowerCase()] ?? raw) : raw;
+    return typeof subType === 'string' ? (EXECUTION_TYPE_ALIASES.get(subType.trim().toLowerCase()) ?? raw) : raw;
   }
-  return EXECUTION_TYPE_ALIASES[key] ?? raw;
+  return EXECUTION_TYPE_ALIASES.get(key) ?? raw;
 }
 
 export function isExecutionType(value: string): value is ExecutionType {
@@ -47,14 +37,6 @@ export function executionKind(task: Pick<PlannerTask, 'execution_type'> & { para
   return normaliseExecutionType(task.execution_type ?? '', task.parameters ?? {});
 }
 
-/** The field that names the resource a task of each kind is routed to. */
-export const TARGET_FIELDS: Record<ExecutionType, 'agent_id' | 'tool_id' | 'function_id'> = {
-  agent: 'agent_id',
-  tool: 'tool_id',
-  llm: 'function_id',
-  dsl: 'function_id',
-};
-
 /**
  * Where a task is routed: its kind, the field naming the resource and that name, or null
  * when its kind is unknown or the field is empty. Validation, the missing-target check and
@@ -62,10 +44,10 @@ export const TARGET_FIELDS: Record<ExecutionType, 'agent_id' | 'tool_id' | 'func
  */
 export function taskTarget(
   task: Pick<PlannerTask, 'execution_type' | 'agent_id' | 'tool_id' | 'function_id'> & { parameters?: PlannerTask['parameters'] },
-): { kind: ExecutionType; field: (typeof TARGET_FIELDS)[ExecutionType]; id: string } | null {
+): { kind: ExecutionType; field: ExecutionTypeDescriptor['targetField']; id: string } | null {
   const kind = executionKind(task);
   if (!isExecutionType(kind)) return null;
-  const field = TARGET_FIELDS[kind];
+  const field = EXECUTION_TYPE_DESCRIPTORS[kind].targetField;
   const id = task[field];
   return id ? { kind, field, id } : null;
 }

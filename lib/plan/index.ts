@@ -9,6 +9,7 @@ export * from './json-path';
 export * from './step-templates';
 export * from './state-paths';
 export * from './execution-kind';
+export * from './execution-types';
 export * from './timestamps';
 export * from './invisible-characters';
 export * from './estimate-data';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { extractJson } from '@/lib/llm/extract-json';
-import { JsonObject, PlannerTask, SEED_SUB_TYPES, executionKind, isExecutionType } from '@/lib/plan';
-import type { Registry } from '@/lib/registry';
+import { EXECUTION_TYPE_DESCRIPTORS, EXECUTION_TYPE_LIST, JsonObject, PlannerTask, executionKind, isExecutionType, type ExecutionType } from '@/lib/plan';
+import { resourceKey, type Registry, type Resource } from '@/lib/registry';
 import { offeredInPrompt, offeredRegistry } from './phase2-offer';
 import { candidatesFor } from './stage2-check';
 import type { Stage1InputRaw } from './planning-types';
@@ -51,11 +51,11 @@ export function phase1Answer(tasks: readonly PlannerTask[]): SeedPlannerTask[] {
     }
     // PlanAndExecuteL2 takes only "l2_task" tasks and routes them by sub_type; seed 000's
     // own loop skips every other execution_type, so that is what a phase-1 answer says.
-    return { ...task, execution_type: 'l2_task', parameters: { ...task.parameters, sub_type: SEED_SUB_TYPES[kind] } };
+    return { ...task, execution_type: 'l2_task', parameters: { ...task.parameters, sub_type: EXECUTION_TYPE_DESCRIPTORS[kind].seedSubType } };
   });
 }
 
-const KIND_WORDS: Array<[RegExp, string]> = [
+const KIND_WORDS: Array<[RegExp, ExecutionType]> = [
   [/\bagents?\b/i, 'agent'],
   [/\btools?\b/i, 'tool'],
   [/\bdsl\b|\bworkflows?\b/i, 'dsl'],
@@ -89,12 +89,9 @@ export function stage2RequestOf(
     return { task, inputData, offered };
   }
   const offered = offeredInPrompt(taskInputData, registry);
-  const named: Array<[string, string]> = [
-    ...registry.agents.map((a) => [a.id, 'agent'] as [string, string]),
-    ...[...registry.tools, ...registry.functions].map((t) => [t.id, 'tool'] as [string, string]),
-    ...registry.dsl_workflows.map((d) => [d.id, 'dsl'] as [string, string]),
-    ...registry.llms.map((l) => [l.name, 'llm'] as [string, string]),
-  ];
+  const named = EXECUTION_TYPE_LIST.flatMap(({ type, registryKinds }) =>
+    registryKinds.flatMap((kind): Resource[] => registry[kind]).map((resource) => [resourceKey(resource), type] as const),
+  );
   const mentioned = named.filter(([key]) => offered.includes(key)).sort((a, b) => taskInputData.indexOf(a[0]) - taskInputData.indexOf(b[0]))[0];
   const executionType = mentioned?.[1] ?? KIND_WORDS.find(([pattern]) => pattern.test(taskInputData))?.[1] ?? 'llm';
   const target = mentioned?.[0] ?? null;
@@ -102,9 +99,7 @@ export function stage2RequestOf(
     task_id: 'controller-task',
     description: taskInputData.slice(0, 10_000),
     execution_type: executionType,
-    agent_id: executionType === 'agent' ? target : null,
-    tool_id: executionType === 'tool' ? target : null,
-    function_id: executionType === 'llm' || executionType === 'dsl' ? target : null,
+    [EXECUTION_TYPE_DESCRIPTORS[executionType].targetField]: target,
   });
   return { task, inputData: jsonObjectIn(taskInputData), offered };
 }

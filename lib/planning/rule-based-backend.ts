@@ -1,4 +1,4 @@
-import { PlannerTask, executionKind } from '@/lib/plan';
+import { PlannerTask, executionKind, executionTypeDescriptor } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { PlanningBackend, Stage1Input, Stage2Result } from './planning-types';
 import { QueryPlanError } from './rule-based/query-planner';
@@ -50,7 +50,8 @@ export const ruleBasedBackend: PlanningBackend = {
   async stage2(task, inputData, registry): Promise<Stage2Result> {
     const kind = executionKind(task);
     const candidates = candidatesFor(task, registry);
-    const own = task.tool_id ?? task.agent_id ?? task.function_id;
+    const field = executionTypeDescriptor(kind)?.targetField;
+    const own = field && task[field];
     const uid = own && candidates.has(own) ? own : [...candidates.keys()][0];
     if (!uid) throw new Error(`The registry has no ${kind} resource to execute task "${task.task_id}"`);
     const schema = candidates.get(uid);

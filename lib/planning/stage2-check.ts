@@ -1,22 +1,13 @@
 import { schemaChecker } from '@/lib/registry/schema-checker';
-import { executionKind, type PlannerTask } from '@/lib/plan';
-import type { JsonSchemaObject, Registry } from '@/lib/registry';
+import { executionKind, executionTypeDescriptor, type PlannerTask } from '@/lib/plan';
+import { resourceKey, type JsonSchemaObject, type Registry, type Resource } from '@/lib/registry';
 import type { PlanningBackend, Stage2Result } from './planning-types';
 
 /** The registry resources a task of this execution type may be executed by, with their input schemas. */
 export function candidatesFor(task: PlannerTask, registry: Registry): Map<string, JsonSchemaObject | undefined> {
-  switch (executionKind(task)) {
-    case 'agent':
-      return new Map(registry.agents.map((a) => [a.id, a.input_schema]));
-    case 'tool':
-      return new Map([...registry.tools, ...registry.functions].map((t) => [t.id, t.input_schema]));
-    case 'llm':
-      return new Map(registry.llms.map((l) => [l.name, undefined]));
-    case 'dsl':
-      return new Map(registry.dsl_workflows.map((d) => [d.id, d.input_schema]));
-    default:
-      return new Map();
-  }
+  const kinds = executionTypeDescriptor(executionKind(task))?.registryKinds ?? [];
+  const resources = kinds.flatMap((kind): Resource[] => registry[kind]);
+  return new Map(resources.map((resource) => [resourceKey(resource), 'input_schema' in resource ? resource.input_schema : undefined]));
 }
 
 /** What is wrong with a Stage 2 answer for this task: an unknown uid, or input_data its schema refuses. */

@@ -1,4 +1,4 @@
-import { executionKind, readEstimate, type PlannerTask } from '@/lib/plan';
+import { EXECUTION_TYPES, OTHER_EXECUTION_TYPE, executionKind, executionTypeDescriptor, readEstimate, type PlannerTask } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 
 // How long each task takes and what it costs in a dry run: the task's own estimate, else
@@ -7,10 +7,12 @@ import type { Registry } from '@/lib/registry';
 // free-form (seed 000: `Any`): the keys read are latency_ms, cost_usd and tokens when they
 // are non-negative numbers; whatever else a task's estimate holds is listed as not used.
 
-export const TYPE_CODES = ['agent', 'tool', 'llm', 'dsl', 'other'] as const;
+/** The dry run's task types, by code: the four execution types, then every other value. */
+export const TYPE_CODES = [...EXECUTION_TYPES, 'other'] as const;
 export type TypeName = (typeof TYPE_CODES)[number];
 
-export const DEFAULT_LATENCY_MS: Record<TypeName, number> = { agent: 5000, tool: 1000, llm: 3000, dsl: 2000, other: 1000 };
+const OTHER_CODE = TYPE_CODES.indexOf('other');
+const defaultLatencyMs = (type: TypeName) => (executionTypeDescriptor(type) ?? OTHER_EXECUTION_TYPE).defaultLatencyMs;
 const DEFAULT_LLM_TOKENS = 1000;
 /** Tasks named one by one in the "not used" assumption; the rest are counted. */
 const UNREAD_LISTED = 5;
@@ -21,11 +23,6 @@ export interface TaskEstimates {
   costs: Float64Array;
   types: Uint8Array;
   assumptions: string[];
-}
-
-export function typeCode(type: string): number {
-  const code = TYPE_CODES.indexOf(type as TypeName);
-  return code === -1 ? TYPE_CODES.indexOf('other') : code;
 }
 
 export function estimateTasks(tasks: readonly PlannerTask[], registry: Registry): TaskEstimates {
@@ -42,7 +39,8 @@ export function estimateTasks(tasks: readonly PlannerTask[], registry: Registry)
   const unread: string[] = [];
   let unreadTasks = 0;
   tasks.forEach((task, i) => {
-    const code = typeCode(executionKind(task));
+    const kind = executionKind(task);
+    const code = executionTypeDescriptor(kind) ? TYPE_CODES.indexOf(kind as TypeName) : OTHER_CODE;
     const type = TYPE_CODES[code];
     types[i] = code;
     const tool = task.tool_id ? tools.get(task.tool_id) : undefined;
@@ -56,7 +54,7 @@ export function estimateTasks(tasks: readonly PlannerTask[], registry: Registry)
       durations[i] = tool.default_latency_ms;
       registryLatency++;
     } else {
-      durations[i] = DEFAULT_LATENCY_MS[type];
+      durations[i] = defaultLatencyMs(type);
       defaulted.set(type, (defaulted.get(type) ?? 0) + 1);
     }
     if (estimate.cost_usd !== undefined) costs[i] = estimate.cost_usd;
@@ -70,7 +68,7 @@ export function estimateTasks(tasks: readonly PlannerTask[], registry: Registry)
   });
   const assumptions: string[] = [];
   for (const [type, count] of defaulted) {
-    assumptions.push(`${count} ${type} task${count === 1 ? '' : 's'} without a latency estimate: ${DEFAULT_LATENCY_MS[type].toLocaleString('en')} ms each (default for ${type})`);
+    assumptions.push(`${count} ${type} task${count === 1 ? '' : 's'} without a latency estimate: ${defaultLatencyMs(type).toLocaleString('en')} ms each (default for ${type})`);
   }
   if (registryLatency) assumptions.push(`${registryLatency} task${registryLatency === 1 ? '' : 's'} use their tool's default latency from the registry`);
   if (registryCost) assumptions.push(`${registryCost} task${registryCost === 1 ? '' : 's'} use their tool's default cost from the registry`);

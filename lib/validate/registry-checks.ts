@@ -1,5 +1,7 @@
 import { ancestors, type GraphIndex } from '@/lib/graph';
 import {
+  EXECUTION_TYPE_DESCRIPTORS,
+  EXECUTION_TYPE_LIST,
   executionKind,
   findStepTemplates,
   findVariableReferences,
@@ -8,9 +10,10 @@ import {
   statePathsOverlap,
   stepResolver,
   taskTarget,
+  type ExecutionTypeDescriptor,
   type PlannerTask,
 } from '@/lib/plan';
-import { schemaComplexityProblem, type JsonSchemaObject, type Registry } from '@/lib/registry';
+import { resourceKey, schemaComplexityProblem, type JsonSchemaObject, type Registry, type Resource } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
 
@@ -18,7 +21,8 @@ import type { ValidationIssue } from './issue';
 // of its execution type, a tool's required parameters are present and typed, and every
 // template reference points at a task upstream of the one that uses it.
 
-type TargetKind = 'tool' | 'agent' | 'llm' | 'dsl workflow';
+/** What a resource of an execution type is called in messages: "tool", "dsl workflow". */
+type TargetKind = ExecutionTypeDescriptor['resourceNoun'];
 
 interface Catalogue {
   kindOf: Map<string, TargetKind[]>;
@@ -36,17 +40,14 @@ function catalogue(registry: Registry): Catalogue {
   // Keys match case-insensitively, and agents by name too: imported plans route to
   // "Analyst" where the registry says id "analyst", name "Analyst".
   const add = (key: string, kind: TargetKind) => kindOf.set(key.toLowerCase(), [...new Set([...(kindOf.get(key.toLowerCase()) ?? []), kind])]);
+  for (const { registryKinds, resourceNoun } of EXECUTION_TYPE_LIST) {
+    for (const resource of registryKinds.flatMap((kind): Resource[] => registry[kind])) {
+      add(resourceKey(resource), resourceNoun);
+      if ('id' in resource && 'name' in resource && resource.name) add(resource.name, resourceNoun);
+    }
+  }
   const tools = new Map<string, JsonSchemaObject>();
-  for (const tool of [...registry.tools, ...registry.functions]) {
-    add(tool.id, 'tool');
-    tools.set(tool.id.toLowerCase(), tool.input_schema);
-  }
-  for (const agent of registry.agents) {
-    add(agent.id, 'agent');
-    if (agent.name) add(agent.name, 'agent');
-  }
-  for (const llm of registry.llms) add(llm.name, 'llm');
-  for (const dsl of registry.dsl_workflows) add(dsl.id, 'dsl workflow');
+  for (const kind of EXECUTION_TYPE_DESCRIPTORS.tool.registryKinds) for (const tool of registry[kind]) tools.set(tool.id.toLowerCase(), tool.input_schema);
   built = { kindOf, tools, described: new Set([...kindOf.values()].flat()) };
   catalogues.set(registry, built);
   return built;
@@ -55,7 +56,7 @@ function catalogue(registry: Registry): Catalogue {
 /** The id a task is routed to, and which kind of resource it must be. */
 function targetOf(task: PlannerTask): { id: string; field: string; kind: TargetKind } | null {
   const target = taskTarget(task);
-  return target && { id: target.id, field: target.field, kind: target.kind === 'dsl' ? 'dsl workflow' : target.kind };
+  return target && { id: target.id, field: target.field, kind: EXECUTION_TYPE_DESCRIPTORS[target.kind].resourceNoun };
 }
 
 /** A value filled in at run time: its type is the referenced data's, not checkable here. */

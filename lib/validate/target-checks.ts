@@ -1,28 +1,22 @@
-import { TARGET_FIELDS, executionKind, isExecutionType, type ExecutionType, type PlannerTask } from '@/lib/plan';
+import { EXECUTION_TYPE_DESCRIPTORS, executionKind, isExecutionType, type PlannerTask } from '@/lib/plan';
 import type { ValidationIssue } from './issue';
 
 // A task of a kind that is executed by a named resource must name it: an executor handed an
 // agent task without an agent_id has nobody to send it to. The fields are the ones the
-// registry checks resolve (lib/plan TARGET_FIELDS). An LLM task may leave its model
-// (`function_id`) to Stage 2 or the executor's default, so it needs none.
-
-const NEEDS_TARGET: Partial<Record<ExecutionType, string>> = {
-  agent: 'the agent that executes it',
-  tool: 'the tool or function it calls',
-  dsl: 'the DSL workflow it runs',
-};
+// registry checks resolve (lib/plan EXECUTION_TYPE_DESCRIPTORS). An LLM task may leave its
+// model (`function_id`) to Stage 2 or the executor's default, so it needs none.
 
 export function targetIssues(tasks: readonly PlannerTask[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const task of tasks) {
     const kind = executionKind(task);
     if (!isExecutionType(kind)) continue;
-    const what = NEEDS_TARGET[kind];
-    if (!what || task[TARGET_FIELDS[kind]]?.trim()) continue;
+    const { requiredTarget: what, targetField } = EXECUTION_TYPE_DESCRIPTORS[kind];
+    if (!what || task[targetField]?.trim()) continue;
     issues.push({
       severity: 'error',
       code: 'missing_target',
-      message: `Task "${task.task_id}" is a ${kind} task without a ${TARGET_FIELDS[kind]} (${what})`,
+      message: `Task "${task.task_id}" is a ${kind} task without a ${targetField} (${what})`,
       task_ids: [task.task_id],
     });
   }
