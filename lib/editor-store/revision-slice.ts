@@ -1,5 +1,5 @@
 import { groupingError, resyncSubgraphs } from '@/lib/optimize/subgraph-edits';
-import type { RevisionSlice } from './editor-state';
+import type { EditorState, RevisionSlice } from './editor-state';
 import type { Slice } from './slice-kit';
 
 // The editor against the saved revisions: saving, what stands on the plan (approval or
@@ -8,7 +8,7 @@ import type { Slice } from './slice-kit';
 
 export const revisionSlice: Slice<RevisionSlice> = ({ init, set, get, history }) => {
   /** Makes `doc` the saved revision without an undo step, and forgets the history before it. */
-  const startFrom = (state: Parameters<typeof set>[0]) => {
+  const startFrom = (state: Partial<EditorState>) => {
     history.pause();
     set(state);
     history.resume();
