@@ -1,8 +1,8 @@
 /**
  * Checks the ELK translation by running real ELK layouts in Node and asserting what
  * a user sees: every task placed, prerequisites left of dependents, no overlapping
- * boxes, and malformed dependency lists tolerated. The large cases also print their
- * layout time; speed itself is judged by benchmarks, not asserted here.
+ * boxes, and malformed dependency lists tolerated. How long the layouts take is
+ * measured by `npm run bench` (scripts/bench.ts, its layout section), not here.
  */
 
 import { readFileSync } from 'node:fs';
@@ -27,9 +27,7 @@ const MONTAGE = path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage);
 const elk = new ELK();
 
 async function layout(tasks: ReadonlyArray<LayoutTask>, nodeSize: NodeSize = NODE_SIZE) {
-  const started = performance.now();
-  const positions = fromElkResult(await elk.layout(toElkGraph(tasks, { nodeSize })));
-  return { positions, ms: Math.round(performance.now() - started) };
+  return { positions: fromElkResult(await elk.layout(toElkGraph(tasks, { nodeSize }))) };
 }
 
 /** Every distinct task id has a finite, whole-pixel position and nothing else does. */
@@ -223,17 +221,14 @@ describe('ELK layout of toElkGraph output', () => {
 
   it('lays out a 1,000-task synthetic plan', { timeout: 120_000 }, async () => {
     const tasks = syntheticPlan(1_000, 1);
-    const { positions, ms } = await layout(tasks);
+    const { positions } = await layout(tasks);
     expectReadable(tasks, positions);
-    const edges = tasks.reduce((sum, t) => sum + t.dependencies.length, 0);
-    console.info(`[elk-graph] synthetic: ${tasks.length} tasks, ${edges} edges laid out in ${ms} ms`);
   });
 
   it('lays out the largest plan that gets the detailed options', { timeout: 60_000 }, async () => {
     const tasks = syntheticPlan(LARGE_GRAPH_TASKS, 6);
-    const { positions, ms } = await layout(tasks);
+    const { positions } = await layout(tasks);
     expectReadable(tasks, positions);
-    console.info(`[elk-graph] synthetic: ${tasks.length} tasks laid out in ${ms} ms (detailed options)`);
   });
 
   it('lays out a cyclic large plan without failing', { timeout: 60_000 }, async () => {
@@ -246,17 +241,14 @@ describe('ELK layout of toElkGraph output', () => {
 
   it("lays out a 10,000-task chain (ELK's own layering overflows the stack on it)", { timeout: 120_000 }, async () => {
     const tasks = Array.from({ length: 10_000 }, (_, i) => ({ task_id: `c${i}`, dependencies: i ? [`c${i - 1}`] : [] }));
-    const { positions, ms } = await layout(tasks);
+    const { positions } = await layout(tasks);
     expectReadable(tasks, positions);
-    console.info(`[elk-graph] chain: ${tasks.length} tasks laid out in ${ms} ms`);
   });
 
   it('lays out the WfCommons montage trace (2,122 tasks)', { timeout: 120_000 }, async () => {
     const { tasks } = parseWfFormat(readFileSync(MONTAGE, 'utf8'));
     expect(tasks).toHaveLength(2122);
-    const { positions, ms } = await layout(tasks);
+    const { positions } = await layout(tasks);
     expectReadable(tasks, positions);
-    const edges = tasks.reduce((sum, t) => sum + t.dependencies.length, 0);
-    console.info(`[elk-graph] montage: ${tasks.length} tasks, ${edges} edges laid out in ${ms} ms`);
   });
 });
