@@ -126,11 +126,14 @@ function reasonText(reason: unknown): string {
   return typeof reason === 'string' ? reason : 'the run was cancelled or its job expired';
 }
 
+/** The environment credentials and the LLM settings are read from (process.env unless a test gives another). */
+export type Env = Record<string, string | undefined>;
+
 /**
  * The value of the environment variable an endpoint names for a credential. An unset variable
  * is a configuration fault retrying cannot fix.
  */
-export function credentialFromEnv(name: string, field: string, resource: string, env: NodeJS.ProcessEnv = process.env): string {
+export function credentialFromEnv(name: string, field: string, resource: string, env: Env = process.env): string {
   const value = env[name];
   if (!value) throw new DispatchError(`The environment variable ${name} (${field} of resource ${resource}'s endpoint) is not set`, false);
   return value;

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { llmConfigFromEnv, UNUSED_API_KEY } from '@/lib/llm/llm-config';
 import { resourceKey } from '@/lib/registry';
 import type { OpenAiEndpoint } from '@/lib/registry/endpoint';
-import { credentialFromEnv, guardCall, isRetryableStatus } from './call-guard';
+import { credentialFromEnv, guardCall, isRetryableStatus, type Env } from './call-guard';
 import { DispatchError, type DispatchOutcome, type DispatchRequest } from './dispatch-types';
 
 // An LLM task: one chat completion, the task's instructions as the system message and its
@@ -23,7 +23,7 @@ interface Target {
   temperature?: number;
 }
 
-function targetFor(request: DispatchRequest, endpoint: Endpoint, env: NodeJS.ProcessEnv): Target {
+function targetFor(request: DispatchRequest, endpoint: Endpoint, env: Env): Target {
   const resourceName = request.resource ? resourceKey(request.resource) : null;
   let configured;
   try {
@@ -55,7 +55,7 @@ export function outputSchemaOf(request: DispatchRequest): Record<string, unknown
   return isSchema(resourceSchema) ? resourceSchema : undefined;
 }
 
-export async function dispatchOpenAi(request: DispatchRequest, endpoint: Endpoint, env: NodeJS.ProcessEnv = process.env): Promise<DispatchOutcome> {
+export async function dispatchOpenAi(request: DispatchRequest, endpoint: Endpoint, env: Env = process.env): Promise<DispatchOutcome> {
   const target = targetFor(request, endpoint, env);
   const call = guardCall(request, `${target.baseURL.replace(/\/+$/, '')}/chat/completions`);
   const schema = outputSchemaOf(request);
