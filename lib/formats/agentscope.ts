@@ -28,7 +28,8 @@
 
 import { z } from 'zod';
 import { buildGraphIndex, findCycle } from '@/lib/graph';
-import { formatPath, TaskData, type PlanDocument, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { formatPath, TaskData, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { ExportReport, sameJson, type CarriedFields, type ExportedDocument } from './export-drops';
 import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
 import { looksLikeJson, parseJsonText } from './json-text';
 
@@ -199,26 +200,29 @@ const OWN_PARAMETERS = new Set(['metadata', 'agentscope_state', 'agentscope_extr
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const isEmptyObject = (value: Record<string, unknown>): boolean => Object.keys(value).length === 0;
 
-function stateFor(task: PlannerTask, where: string, dropped: string[]): State {
+function stateFor(task: PlannerTask, report: ExportReport): State {
   const mapped = STATE_OF_STATUS[task.status];
-  if (mapped) return mapped;
+  if (mapped) {
+    // A synonym ("done", "in_progress") reads back as seed 000's word for it.
+    if (STATUS_OF[mapped] !== task.status) report.task(task.task_id, 'status', `status ${task.status} (read back as ${STATUS_OF[mapped]})`);
+    return mapped;
+  }
   // A status AgentScope has no word for: the last state it knew is the best guess.
   const raw = StoredState.safeParse(task.parameters.agentscope_state);
   const fallback: State = raw.success && raw.data !== 'deleted' ? raw.data : 'pending';
-  dropped.push(`${where}: status ${task.status} (written as state ${fallback})`);
+  report.task(task.task_id, 'status', `status ${task.status} (written as state ${fallback})`);
   return fallback;
 }
 
-function serializeAgentScope(doc: Pick<PlanDocument, 'plan' | 'job'>): SerializedPlan {
-  const { plan, job } = doc;
-  const dropped: string[] = [];
+function serializeAgentScope(doc: ExportedDocument): SerializedPlan {
+  const { plan } = doc;
+  const report = new ExportReport();
   const written = new Set<string>();
   const tasks: PlannerTask[] = [];
   for (const task of plan.planned_tasks) {
     if (written.has(task.task_id)) {
-      dropped.push(`task ${task.task_id}: a second task with this id (AgentScope ids are unique)`);
+      report.task(task.task_id, 'task_id', 'a second task with this id (AgentScope ids are unique)');
       continue;
     }
     written.add(task.task_id);
@@ -230,8 +234,8 @@ function serializeAgentScope(doc: Pick<PlanDocument, 'plan' | 'job'>): Serialize
   for (const task of tasks) {
     const deps: string[] = [];
     for (const dep of task.dependencies) {
-      if (!written.has(dep)) dropped.push(`task ${task.task_id}: dependency on unknown task ${dep}`);
-      else if (dep === task.task_id) dropped.push(`task ${task.task_id}: dependency on itself`);
+      if (!written.has(dep)) report.task(task.task_id, 'dependencies', `dependency on unknown task ${dep}`);
+      else if (dep === task.task_id) report.task(task.task_id, 'dependencies', 'dependency on itself');
       else if (!deps.includes(dep)) {
         deps.push(dep);
         blocks.get(dep)!.push(task.task_id);
@@ -241,17 +245,14 @@ function serializeAgentScope(doc: Pick<PlanDocument, 'plan' | 'job'>): Serialize
   }
 
   const out = tasks.map((task) => {
-    const where = `task ${task.task_id}`;
     const { metadata, agentscope_extra: extra } = task.parameters;
-    if (metadata !== undefined && !isPlainObject(metadata)) dropped.push(`${where}: parameters.metadata (not an object)`);
-    for (const key of Object.keys(task.parameters)) if (!OWN_PARAMETERS.has(key)) dropped.push(`${where}: parameters.${key}`);
-    droppedTaskFields(task, where, dropped);
+    report.uncarriedTask(task, CARRIES);
     const extras = isPlainObject(extra) ? Object.entries(extra).filter(([key]) => !KNOWN_FIELDS.includes(key)) : [];
     return {
       id: task.task_id,
       subject: task.description ?? '',
       description: task.instructions ?? '',
-      state: stateFor(task, where, dropped),
+      state: stateFor(task, report),
       owner: task.agent_id,
       blocks: blocks.get(task.task_id)!,
       blocked_by: blockedBy.get(task.task_id)!,
@@ -261,37 +262,31 @@ function serializeAgentScope(doc: Pick<PlanDocument, 'plan' | 'job'>): Serialize
     };
   });
 
-  droppedPlanFields(plan, job, dropped);
-  return { text: `${JSON.stringify(out, null, 2)}\n`, dropped };
+  report.uncarriedDocument(doc, CARRIES);
+  return report.result(`${JSON.stringify(out, null, 2)}\n`);
 }
 
-function droppedTaskFields(task: PlannerTask, where: string, dropped: string[]): void {
-  if (task.execution_type && task.execution_type !== 'agent') dropped.push(`${where}: execution_type ${task.execution_type}`);
-  if (task.tool_id !== null) dropped.push(`${where}: tool_id`);
-  if (task.function_id !== null) dropped.push(`${where}: function_id`);
-  if (task.main_task_id) dropped.push(`${where}: main_task_id`);
-  if (!isEmptyObject(task.arguments)) dropped.push(`${where}: arguments`);
-  if (task.convertor_code !== null) dropped.push(`${where}: convertor_code`);
-  if (task.estimate_data !== null) dropped.push(`${where}: estimate_data`);
-  if (task.mark_replan) dropped.push(`${where}: mark_replan`);
-  if (!isEmptyObject(task.output)) dropped.push(`${where}: output`);
-}
-
-function droppedPlanFields(plan: PlanDocument['plan'], job: PlanDocument['job'], dropped: string[]): void {
-  if (!isEmptyObject(plan.task_input_data)) dropped.push('plan: task_input_data');
-  if (!isEmptyObject(plan.output_data)) dropped.push('plan: output_data');
-  if (plan.completed_tasks.length > 0) dropped.push('plan: completed_tasks');
-  if (plan.status !== 'pending') dropped.push(`plan: status ${plan.status}`);
-  const original = plan.original_job_data;
-  if (isPlainObject(original)) {
-    for (const key of Object.keys(original)) if (key !== 'source') dropped.push(`plan: original_job_data.${key}`);
-  }
-  // An AgentScope task list has no plan-level fields at all.
-  if (!isEmptyObject(job.job_goal)) dropped.push('job: job_goal');
-  if (!isEmptyObject(job.job_objectives)) dropped.push('job: job_objectives');
-  if (!isEmptyObject(job.job_steerability_data)) dropped.push('job: job_steerability_data');
-  if (job.task_description !== '') dropped.push('job: task_description');
-}
+const CARRIES: CarriedFields = {
+  task: {
+    task_id: true,
+    description: true,
+    instructions: true,
+    agent_id: true,
+    dependencies: true,
+    // A status AgentScope has no word for is the adapter's to report (stateFor).
+    status: true,
+    execution_type: (t) => (!t.execution_type || t.execution_type === 'agent' ? [] : [`execution_type ${t.execution_type}`]),
+    // The task's metadata, its last AgentScope state and the fields this adapter does not know.
+    parameters: (t) => [
+      ...(t.parameters.metadata !== undefined && !isPlainObject(t.parameters.metadata) ? ['parameters.metadata (not an object)'] : []),
+      ...Object.keys(t.parameters).flatMap((key) => (OWN_PARAMETERS.has(key) ? [] : [`parameters.${key}`])),
+    ],
+  },
+  // Importing records where the plan came from (a plan without original_job_data gains it, and loses nothing);
+  // nothing else of the plan has a place in a task list.
+  plan: { original_job_data: (p) => (p.original_job_data === null || sameJson(p.original_job_data, { source: FORMAT }) ? [] : ['original_job_data']) },
+  job: {},
+};
 
 // --- the adapter ------------------------------------------------------------------
 
@@ -314,6 +309,7 @@ export const agentScopeFormat: PlanFormat = {
     }
   },
 
+  carries: CARRIES,
   parse: parseAgentScope,
   serialize: serializeAgentScope,
 };

@@ -34,7 +34,8 @@
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { z } from 'zod';
 import { buildGraphIndex, findCycle } from '@/lib/graph';
-import { Job, TaskData, type JobInput, type PlanDocument, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { Job, TaskData, type JobInput, type PlanDocument, type PlannerTaskInput } from '@/lib/plan';
+import { ExportReport, sameJson, type CarriedFields, type ExportedDocument } from './export-drops';
 import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
 
 const FORMAT = 'cortex-xml';
@@ -430,21 +431,21 @@ function escapeText(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
-function textFor(value: string, where: string, dropped: string[]): string {
+/** XML text for `value`; `lose` hears how many characters XML could not carry, when any. */
+function textFor(value: string, lose: (text: string) => void): string {
   const invalid = value.match(XML_INVALID);
-  if (invalid) dropped.push(`${where}: ${invalid.length} character(s) XML cannot carry were removed`);
+  if (invalid) lose(`${invalid.length} character(s) XML cannot carry were removed`);
   return escapeText(invalid ? value.replace(XML_INVALID, '') : value);
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const isEmptyObject = (value: Record<string, unknown>): boolean => Object.keys(value).length === 0;
 
 /**
  * Integer ids stay as they are; any other id (or a repeat) gets the next free integer,
  * because Cortex steps are numbered. The renaming is reported, since it changes the id.
  */
-function stepNumbers(ids: readonly string[], dropped: string[]): string[] {
+function stepNumbers(ids: readonly string[], report: ExportReport): string[] {
   const used = new Set<string>();
   const kept: Array<string | null> = ids.map((id) => {
     if (STEP_ID.test(id) && canonicalId(id) === id && !used.has(id)) {
@@ -459,16 +460,16 @@ function stepNumbers(ids: readonly string[], dropped: string[]): string[] {
   return kept.map((number, k) => {
     if (number !== null) return number;
     const assigned = String(next++);
-    dropped.push(`task ${ids[k]}: id written as step ${assigned} (Cortex step ids are whole numbers)`);
+    report.task(ids[k], 'task_id', `id written as step ${assigned} (Cortex step ids are whole numbers)`);
     return assigned;
   });
 }
 
-function serializeCortexXml(doc: Pick<PlanDocument, 'plan' | 'job'>): SerializedPlan {
+function serializeCortexXml(doc: ExportedDocument): SerializedPlan {
   const { plan, job } = doc;
-  const dropped: string[] = [];
+  const report = new ExportReport();
   const tasks = plan.planned_tasks;
-  const numbers = stepNumbers(tasks.map((t) => t.task_id), dropped);
+  const numbers = stepNumbers(tasks.map((t) => t.task_id), report);
   // A dependency names the first task with that id, as every other reader does.
   const numberOf = new Map<string, string>();
   tasks.forEach((t, k) => {
@@ -476,89 +477,80 @@ function serializeCortexXml(doc: Pick<PlanDocument, 'plan' | 'job'>): Serialized
   });
 
   const steps = tasks.map((task, k) => {
-    const at = `task ${task.task_id}`;
+    const id = task.task_id;
     const dependencies: string[] = [];
     for (const dep of task.dependencies) {
       const number = numberOf.get(dep);
-      if (number === undefined) dropped.push(`${at}: dependency on unknown task ${dep}`);
-      else if (number === numbers[k]) dropped.push(`${at}: dependency on itself`);
+      if (number === undefined) report.task(id, 'dependencies', `dependency on unknown task ${dep}`);
+      else if (number === numbers[k]) report.task(id, 'dependencies', 'dependency on itself');
       else if (!dependencies.includes(number)) dependencies.push(number);
     }
 
     const args: Record<string, string> = {};
     for (const [name, value] of Object.entries(task.arguments)) {
       if (!ARGUMENT_NAME.test(name)) {
-        dropped.push(`${at}: argument "${name}" (not a usable XML element name)`);
+        report.task(id, 'arguments', `argument "${name}" (not a usable XML element name)`);
         continue;
       }
       if (name === 'plan') {
         // The seed finds the plan with a regex that stops at the first "</plan>".
-        dropped.push(`${at}: argument "plan" (the seed's reader would take its end for the end of the plan)`);
+        report.task(id, 'arguments', `argument "plan" (the seed's reader would take its end for the end of the plan)`);
         continue;
       }
       let textValue: string;
       if (typeof value === 'string') textValue = value;
       else if (value === null || value === undefined) {
         textValue = '';
-        dropped.push(`${at}: argument ${name}: null written as empty text`);
+        report.task(id, 'arguments', `argument ${name}: null written as empty text`);
       } else {
         textValue = typeof value === 'object' ? JSON.stringify(value) : String(value);
-        dropped.push(`${at}: argument ${name}: ${Array.isArray(value) ? 'array' : typeof value} written as text`);
+        report.task(id, 'arguments', `argument ${name}: ${Array.isArray(value) ? 'array' : typeof value} written as text`);
       }
       // defineProperty, not assignment: an argument called "__proto__" must stay an argument.
       Object.defineProperty(args, name, {
-        value: textFor(textValue, `${at}: argument ${name}`, dropped),
+        value: textFor(textValue, (text) => report.task(id, 'arguments', `argument ${name}: ${text}`)),
         enumerable: true,
         writable: true,
         configurable: true,
       });
     }
 
-    const { action, ...otherParameters } = task.parameters;
-    if (action !== undefined && typeof action !== 'string') dropped.push(`${at}: parameters.action (not text)`);
-    // Agent and action are read back trimmed, as names.
-    if (task.agent_id !== null && task.agent_id !== task.agent_id.trim()) dropped.push(`${at}: whitespace around agent_id`);
-    if (typeof action === 'string' && action !== action.trim()) dropped.push(`${at}: whitespace around parameters.action`);
-    for (const key of Object.keys(otherParameters)) dropped.push(`${at}: parameters.${key}`);
-    droppedTaskFields(task, at, dropped);
+    const { action } = task.parameters;
+    report.uncarriedTask(task, CARRIES);
 
     return {
       '@_id': numbers[k],
-      agent: textFor(task.agent_id ?? '', `${at}: agent_id`, dropped),
-      action: typeof action === 'string' ? textFor(action, `${at}: parameters.action`, dropped) : '',
+      agent: textFor(task.agent_id ?? '', (text) => report.task(id, 'agent_id', `agent_id: ${text}`)),
+      action: typeof action === 'string' ? textFor(action, (text) => report.task(id, 'parameters', `parameters.action: ${text}`)) : '',
       arguments: args,
       dependencies: dependencies.join(','),
-      description: textFor(task.description ?? '', `${at}: description`, dropped),
+      description: textFor(task.description ?? '', (text) => report.task(id, 'description', `description: ${text}`)),
     };
   });
 
-  const header = planHeader(plan.original_job_data, job, dropped);
-  droppedPlanFields(plan, dropped);
+  const header = planHeader(plan.original_job_data, job);
+  reportOriginal(plan.original_job_data, header, report);
+  report.uncarriedDocument(doc, CARRIES);
   const body = builder.build({
     plan: {
-      objective: textFor(header.objective, 'objective', dropped),
-      complexity: textFor(header.complexity, 'complexity', dropped),
-      estimated_time: textFor(header.estimatedTime, 'estimated_time', dropped),
+      objective: textFor(header.objective, (text) => report.job('job_goal', `job_goal.objective: ${text}`)),
+      complexity: textFor(header.complexity, (text) => report.job('job_steerability_data', `job_steerability_data.complexity: ${text}`)),
+      estimated_time: textFor(header.estimatedTime, (text) => report.job('job_steerability_data', `job_steerability_data.estimated_time_minutes: ${text}`)),
       ...(steps.length > 0 ? { step: steps } : {}),
     },
   });
-  return { text: body.endsWith('\n') ? body : `${body}\n`, dropped };
+  return report.result(body.endsWith('\n') ? body : `${body}\n`);
 }
 
 /** The job's values win over what was imported (the operator may have edited them). */
 function planHeader(
   original: Record<string, unknown> | null,
   job: PlanDocument['job'],
-  dropped: string[],
 ): { objective: string; complexity: string; estimatedTime: string } {
   const imported = original ?? {};
   const text = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
-  const { objective: goalObjective, ...otherGoal } = job.job_goal;
-  const { complexity: steerComplexity, estimated_time_minutes: steerMinutes, ...otherSteer } = job.job_steerability_data;
-  for (const key of Object.keys(otherGoal)) dropped.push(`job: job_goal.${key}`);
-  for (const key of Object.keys(otherSteer)) dropped.push(`job: job_steerability_data.${key}`);
-  if (!isEmptyObject(job.job_objectives)) dropped.push('job: job_objectives');
-  if (job.task_description !== '') dropped.push('job: task_description');
+  const { objective: goalObjective } = job.job_goal;
+  const { complexity: steerComplexity, estimated_time_minutes: steerMinutes } = job.job_steerability_data;
   // "30.0" as imported and 30 in the job are the same estimate: keep the imported spelling.
   const importedTime = text(imported.estimated_time);
   const sameTime = typeof steerMinutes === 'number' && importedTime !== null && Number(importedTime) === steerMinutes;
@@ -569,30 +561,48 @@ function planHeader(
   };
 }
 
-function droppedTaskFields(task: PlannerTask, at: string, dropped: string[]): void {
-  if (task.execution_type && task.execution_type !== 'agent') dropped.push(`${at}: execution_type ${task.execution_type} (written as an agent step)`);
-  if (task.tool_id !== null) dropped.push(`${at}: tool_id`);
-  if (task.function_id !== null) dropped.push(`${at}: function_id`);
-  if (task.main_task_id) dropped.push(`${at}: main_task_id`);
-  if (task.instructions) dropped.push(`${at}: instructions`);
-  if (task.convertor_code !== null) dropped.push(`${at}: convertor_code`);
-  if (task.estimate_data !== null) dropped.push(`${at}: estimate_data`);
-  if (task.mark_replan) dropped.push(`${at}: mark_replan`);
-  if (task.status !== 'pending') dropped.push(`${at}: status ${task.status}`);
-  if (!isEmptyObject(task.output)) dropped.push(`${at}: output`);
-}
+const OWN_JOB_KEYS = ['source', 'objective', 'complexity', 'estimated_time'];
 
-const OWN_JOB_KEYS = new Set(['source', 'objective', 'complexity', 'estimated_time']);
+/** Keys of `value` other than `own`, as `<field>.<key>` losses. */
+const otherKeys = (field: string, value: Record<string, unknown>, own: readonly string[]): string[] =>
+  Object.keys(value).flatMap((key) => (own.includes(key) ? [] : [`${field}.${key}`]));
 
-function droppedPlanFields(plan: PlanDocument['plan'], dropped: string[]): void {
-  if (!isEmptyObject(plan.task_input_data)) dropped.push('plan: task_input_data');
-  if (!isEmptyObject(plan.output_data)) dropped.push('plan: output_data');
-  if (plan.completed_tasks.length > 0) dropped.push('plan: completed_tasks');
-  if (plan.status !== 'pending') dropped.push(`plan: status ${plan.status}`);
-  const original = plan.original_job_data;
-  if (isPlainObject(original)) {
-    for (const key of Object.keys(original)) if (!OWN_JOB_KEYS.has(key)) dropped.push(`plan: original_job_data.${key}`);
-  }
+const CARRIES: CarriedFields = {
+  task: {
+    // Renumbering, dependencies, argument values and characters XML cannot hold are the adapter's to report.
+    task_id: true,
+    description: true,
+    dependencies: true,
+    arguments: true,
+    agent_id: (t) => (t.agent_id !== null && t.agent_id !== t.agent_id.trim() ? ['whitespace around agent_id'] : []),
+    execution_type: (t) => (!t.execution_type || t.execution_type === 'agent' ? [] : [`execution_type ${t.execution_type} (written as an agent step)`]),
+    // Only the action has an element; agent and action are read back trimmed, as names.
+    parameters: (t) => {
+      const { action } = t.parameters;
+      const lost = otherKeys('parameters', t.parameters, ['action']);
+      if (action !== undefined && typeof action !== 'string') lost.unshift('parameters.action (not text)');
+      if (typeof action === 'string' && action !== action.trim()) lost.unshift('whitespace around parameters.action');
+      return lost;
+    },
+  },
+  // The header is read back into original_job_data; reportOriginal says what else it held.
+  plan: { original_job_data: true },
+  job: {
+    job_goal: (j) => otherKeys('job_goal', j.job_goal, ['objective']),
+    job_steerability_data: (j) => otherKeys('job_steerability_data', j.job_steerability_data, ['complexity', 'estimated_time_minutes']),
+  },
+};
+
+/** original_job_data reads back as the header written; anything else it held is lost. */
+function reportOriginal(original: Record<string, unknown> | null, header: ReturnType<typeof planHeader>, report: ExportReport): void {
+  const readBack: Record<string, string> = { source: FORMAT };
+  if (header.objective.trim()) readBack.objective = header.objective.trim();
+  if (header.complexity.trim()) readBack.complexity = header.complexity.trim();
+  if (header.estimatedTime.trim()) readBack.estimated_time = header.estimatedTime.trim();
+  // A plan without original_job_data gains the header's record of it, and loses nothing.
+  if (original === null || sameJson(original, readBack)) return;
+  const others = isPlainObject(original) ? otherKeys('original_job_data', original, OWN_JOB_KEYS) : [];
+  report.plan('original_job_data', others.length > 0 ? others.join(', ') : 'original_job_data (read back as the plan header)');
 }
 
 // --- the adapter ------------------------------------------------------------------
@@ -611,6 +621,7 @@ export const cortexXmlFormat: PlanFormat = {
     return open !== null && /<(?:step|objective)[\s/>]/.test(text.slice(open.index));
   },
 
+  carries: CARRIES,
   parse: parseCortexXml,
   serialize: serializeCortexXml,
 };

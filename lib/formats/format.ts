@@ -1,4 +1,5 @@
-import type { JobInput, PlanDocument, TaskDataInput } from '@/lib/plan';
+import type { JobInput, TaskDataInput } from '@/lib/plan';
+import type { CarriedFields, ExportedDocument, FieldLoss } from './export-drops';
 
 // The contract every plan format adapter meets: a pure parse to seed 000's TaskData
 // (plus the job and view hints the format carries) and a pure serialize back.
@@ -29,6 +30,13 @@ export interface SerializedPlan {
   text: string;
   /** What the format cannot carry, said plainly ("task t3: convertor_code"), so nothing is lost silently. */
   dropped: string[];
+  /** The fields those lines concern, for a client (and the round-trip contract test) to check. */
+  lost: FieldLoss[];
+}
+
+export interface SerializeOptions {
+  /** The clock for what a format stamps with the time of export; tests pass a fixed one. */
+  now?: () => Date;
 }
 
 export interface PlanFormat {
@@ -40,7 +48,9 @@ export interface PlanFormat {
   detect(text: string): boolean;
   /** Throws FormatError naming the line or path of the first problem. */
   parse(text: string): ParsedPlan;
-  serialize(doc: Pick<PlanDocument, 'plan' | 'job'>): SerializedPlan;
+  /** What of a plan this format writes and reads back; whatever is not here is reported as dropped. */
+  carries: CarriedFields;
+  serialize(doc: ExportedDocument, options?: SerializeOptions): SerializedPlan;
 }
 
 export class FormatError extends Error {

@@ -20,7 +20,9 @@ const shape = toolShape;
 const errorOf = (fn: () => unknown) => errorThrownBy(FormatError, fn);
 
 const doc = (input: PlanDocumentInput) => PlanDocument.parse(input);
-const exported = (parsed: ParsedPlan) => serialize(doc({ plan: parsed.plan, job: parsed.job }));
+const EXPORTED_AT = '2026-03-01T09:30:00.000Z';
+const now = () => new Date(EXPORTED_AT);
+const exported = (parsed: ParsedPlan) => serialize(doc({ plan: parsed.plan, job: parsed.job }), { now });
 
 describe('planner-agent: seed 001 examples', () => {
   it('example 1 (simple query): one shipments_list step, with metadata kept and the query as the job', () => {
@@ -130,10 +132,14 @@ describe('planner-agent: seed 001 examples', () => {
     expect(error.detail).toMatch(/^not valid JSON/);
   });
 
-  it('every JSON example exports back to itself (depends_on and params written out where the seed left them implicit)', () => {
+  it('every JSON example exports back to itself (params written out where the seed left them implicit, an empty depends_on left out, the time of export where metadata has no timestamp)', () => {
     for (const name of jsonFixtures(FIXTURES)) {
-      const source = JSON.parse(fixture(name)) as { steps: Array<Record<string, unknown>> };
-      const expected = { ...source, steps: source.steps.map((s) => ({ params: {}, depends_on: [], ...s })) };
+      const source = JSON.parse(fixture(name)) as { steps: Array<Record<string, unknown>>; metadata?: Record<string, unknown> };
+      const expected = {
+        ...source,
+        metadata: { timestamp: EXPORTED_AT, ...source.metadata },
+        steps: source.steps.map(({ depends_on, ...s }) => ({ params: {}, ...s, ...(Array.isArray(depends_on) && depends_on.length > 0 ? { depends_on } : {}) })),
+      };
       const { text, dropped } = exported(parse(fixture(name)));
       expect(JSON.parse(text), name).toEqual(expected);
       expect(dropped, name).toEqual([]);
@@ -184,8 +190,9 @@ describe('planner-agent: serialize', () => {
     );
     const { text, dropped } = exported(parsed);
     expect(JSON.parse(text)).toEqual({
+      metadata: { timestamp: EXPORTED_AT },
       steps: [
-        { tool: 'facilities_list', params: { location: 'Berlin' }, depends_on: [] },
+        { tool: 'facilities_list', params: { location: 'Berlin' } },
         { tool: 'shipments_list', params: { facility_id: '${step[0].data.*.id}' }, depends_on: [0], parallel: false },
         { tool: 'summarise', params: { shipments: '${step[1].data.*.id}', note: 'from ${step[0].data[0].name}' }, depends_on: [0, 1] },
       ],
@@ -230,17 +237,18 @@ describe('planner-agent: serialize', () => {
     );
     expect(JSON.parse(text)).toEqual({
       steps: [
-        { tool: 'shipments_list', description: 'Fetch last week', params: { limit: 5 }, depends_on: [] },
+        { tool: 'shipments_list', description: 'Fetch last week', params: { limit: 5 } },
         { tool: 'risk-analyst', params: {}, depends_on: [0], parallel: false, sub_type: 'agents' },
       ],
       metadata: { timestamp: '2025-10-12T06:00:00.000Z', query: 'Weekly contamination report' },
     });
     expect(dropped).toEqual([
       'task judge: dependency on ghost, which is not in the plan',
-      'task judge: execution_type "agent" (written as a tool step calling "risk-analyst"), agent_id, instructions, convertor_code, estimate_data, mark_replan, parameters.depends_on (the step\'s own "depends_on" has that name)',
+      'task judge: execution_type "agent" (written as a tool step calling "risk-analyst"), tool_id (none; wrote "risk-analyst"), agent_id, parameters.depends_on (the step\'s own "depends_on" has that name), instructions, convertor_code, estimate_data, mark_replan',
       'task ids: steps are known by position, so importing this file renames fetch → step-0, judge → step-1',
-      'job: job_goal',
+      "plan: original_job_data gains metadata.query, the job's task description",
       'plan: task_input_data, status "in_progress"',
+      'job: job_goal',
     ]);
   });
 
@@ -426,15 +434,17 @@ describe('planner-agent: round trip', () => {
         expect(new Map([...firstTasks].map(([k, t]) => [k, t.deps]))).toEqual(expected);
 
         const { text: out, dropped } = exported(first);
-        expect(dropped.filter((d) => !d.startsWith('task ids:'))).toEqual([]);
+        // Renames, and the timestamp metadata without one gains, are all an export of a parsed plan reports.
+        expect(dropped.filter((d) => !d.startsWith('task ids:') && !d.includes('gains metadata.timestamp'))).toEqual([]);
         const second = parse(out);
         expect(byLabel(second)).toEqual(firstTasks);
         expect(second.job).toEqual(first.job);
 
         // The seed's shape: every reference points backwards.
-        const steps = (JSON.parse(out) as { steps: Array<{ depends_on: number[]; params: unknown }> }).steps;
+        const steps = (JSON.parse(out) as { steps: Array<{ depends_on?: number[]; params: unknown }> }).steps;
         steps.forEach((step, i) => {
-          expect(step.depends_on.every((k) => k < i)).toBe(true);
+          expect(step.depends_on, "an empty depends_on is left out").not.toEqual([]);
+          expect((step.depends_on ?? []).every((k) => k < i)).toBe(true);
           for (const m of JSON.stringify(step.params).matchAll(/\$\{step\[(\d+)\]/g)) expect(Number(m[1])).toBeLessThan(i);
         });
         // Exporting an export changes nothing.

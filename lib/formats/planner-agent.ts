@@ -36,10 +36,11 @@
 
 import { z } from 'zod';
 import { buildGraphIndex, findCycle } from '@/lib/graph';
-import { formatPath, type PlanDocument, type PlannerTaskInput } from '@/lib/plan';
-import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
+import { formatPath, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { ExportReport, type CarriedFields, type ExportedDocument } from './export-drops';
+import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan, type SerializeOptions } from './format';
 import { looksLikeJson, parseJsonText } from './json-text';
-import { firstPositions, isObject, orderOf, uncarriedTaskFields, visitStrings } from './step-support';
+import { firstPositions, isObject, orderOf, reportRenames, visitStrings } from './step-support';
 
 const ID = 'planner-agent';
 
@@ -138,30 +139,60 @@ function parsePlannerAgent(text: string): ParsedPlan {
 
 
 
-function serializePlannerAgent({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>): SerializedPlan {
+/** A step's description reads back as "Call <tool>" when absent; the tool is the first id the task has. */
+const toolOf = (task: PlannerTask): string => task.tool_id || task.function_id || task.agent_id || task.task_id;
+
+const CARRIES: CarriedFields = {
+  task: {
+    // Written when it is not "Call <tool>", which an empty one reads back as (losing nothing).
+    description: true,
+    execution_type: (t) => (!t.execution_type || t.execution_type === 'tool' ? [] : [`execution_type "${t.execution_type}" (written as a tool step calling "${toolOf(t)}")`]),
+    tool_id: (t) => (t.tool_id ? [] : [`tool_id (none; wrote "${toolOf(t)}")`]),
+    // Renames and template-made edges are the adapter's to report: they depend on the whole plan.
+    task_id: true,
+    dependencies: true,
+    arguments: true,
+    parameters: (t) =>
+      Object.entries(t.parameters).flatMap(([key, value]) =>
+        STEP_FIELDS.has(key)
+          ? [`parameters.${key} (the step's own "${key}" has that name)`]
+          : key === 'parallel' && typeof value !== 'boolean'
+            ? ['parameters.parallel (not true or false)']
+            : [],
+      ),
+  },
+  plan: {
+    // Written as metadata, which gains a timestamp and the job's query on the way (see serialize).
+    original_job_data: true,
+  },
+  job: { task_description: true },
+};
+
+function serializePlannerAgent(doc: ExportedDocument, options: SerializeOptions = {}): SerializedPlan {
+  const { plan, job } = doc;
   const tasks = plan.planned_tasks;
-  const dropped: string[] = [];
-  const position = firstPositions(tasks, dropped);
+  const report = new ExportReport();
+  const position = firstPositions(tasks, report);
 
   const preds = tasks.map((task, i) => {
     const ps = new Set<number>();
     for (const dep of task.dependencies) {
       const p = position.get(dep);
-      if (p === undefined) dropped.push(`task ${task.task_id}: dependency on ${dep}, which is not in the plan`);
-      else if (p === i) dropped.push(`task ${task.task_id}: dependency on itself`);
+      if (p === undefined) report.task(task.task_id, 'dependencies', `dependency on ${dep}, which is not in the plan`);
+      else if (p === i) report.task(task.task_id, 'dependencies', 'dependency on itself');
       else ps.add(p);
     }
     visitStrings(task.arguments, 'arguments', (value, where) => {
       for (const k of templateIndices(value)) {
         const note = `task ${task.task_id}: ${where}:`;
         const p = k === null ? undefined : position.get(stepId(k));
-        if (k === null) dropped.push(`${note} malformed template written unchanged; the file will not import`);
-        else if (p === undefined) dropped.push(`${note} \${step[${k}]…} names task ${stepId(k)}, which is not in the plan; written unchanged`);
-        else if (p === i) dropped.push(`${note} \${step[${k}]…} names the task itself; written unchanged`);
+        if (k === null) report.note(`${note} malformed template written unchanged; the file will not import`);
+        else if (p === undefined) report.note(`${note} \${step[${k}]…} names task ${stepId(k)}, which is not in the plan; written unchanged`);
+        else if (p === i) report.note(`${note} \${step[${k}]…} names the task itself; written unchanged`);
         else {
           // Templates are dependencies in this format, so the export gains one the plan may not list.
           if (!task.dependencies.includes(stepId(k))) {
-            dropped.push(`${note} \${step[${k}]…} makes it depend on ${stepId(k)}, which the plan does not list as a dependency`);
+            report.task(task.task_id, 'dependencies', `${where}: \${step[${k}]…} makes it depend on ${stepId(k)}, which the plan does not list as a dependency`);
           }
           ps.add(p);
         }
@@ -180,8 +211,8 @@ function serializePlannerAgent({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>
 
   const steps = ordered.order.map((p) => {
     const task = tasks[p];
-    const tool = task.tool_id || task.function_id || task.agent_id || task.task_id;
-    const lost = uncarriedTaskFields(task, tool, 'a tool step calling');
+    report.uncarriedTask(task, CARRIES);
+    const tool = toolOf(task);
     const step: Record<string, unknown> = { tool };
     if (task.description && task.description !== defaultDescription(tool)) step.description = task.description;
     step.params = mapStrings(task.arguments, (value) =>
@@ -192,36 +223,34 @@ function serializePlannerAgent({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>
           })
         : value,
     );
-    step.depends_on = preds[p].map((q) => newIndex[q]).sort((a, b) => a - b);
+    // A step without dependencies leaves depends_on out, as the seed's own examples mostly do.
+    const dependsOn = preds[p].map((q) => newIndex[q]).sort((a, b) => a - b);
+    if (dependsOn.length > 0) step.depends_on = dependsOn;
     for (const [key, value] of Object.entries(task.parameters)) {
-      if (STEP_FIELDS.has(key)) lost.push(`parameters.${key} (the step's own "${key}" has that name)`);
-      else if (key === 'parallel' && typeof value !== 'boolean') lost.push('parameters.parallel (not true or false)');
-      else step[key] = value;
+      if (!STEP_FIELDS.has(key) && (key !== 'parallel' || typeof value === 'boolean')) step[key] = value;
     }
-    if (lost.length > 0) dropped.push(`task ${task.task_id}: ${lost.join(', ')}`);
     return step;
   });
 
-  const renamed = ordered.order.filter((p, rank) => tasks[p].task_id !== stepId(rank)).map((p) => `${tasks[p].task_id} → ${stepId(newIndex[p])}`);
-  if (renamed.length > 0) {
-    const shown = renamed.slice(0, 5).join(', ') + (renamed.length > 5 ? `, and ${renamed.length - 5} more` : '');
-    dropped.push(`task ids: steps are known by position, so importing this file renames ${shown}`);
-  }
+  reportRenames(tasks, ordered.order, stepId, 'steps', report);
 
   const metadata: Record<string, unknown> = { ...(plan.original_job_data ?? {}) };
-  if (job.task_description) metadata.query = job.task_description;
-  const jobFields = (['job_goal', 'job_objectives', 'job_steerability_data'] as const).filter((f) => Object.keys(job[f]).length > 0);
-  if (jobFields.length > 0) dropped.push(`job: ${jobFields.join(', ')}`);
-  const planFields = [
-    Object.keys(plan.task_input_data).length > 0 && 'task_input_data',
-    Object.keys(plan.output_data).length > 0 && 'output_data',
-    plan.completed_tasks.length > 0 && 'completed_tasks',
-    plan.status !== 'pending' && `status "${plan.status}"`,
-  ].filter((f): f is string => typeof f === 'string');
-  if (planFields.length > 0) dropped.push(`plan: ${planFields.join(', ')}`);
+  // Seed 001's metadata has a timestamp: the plan's own when it came with one, else the export's.
+  // Both read back into original_job_data: a change to one the plan has, a filling-in of one it lacks.
+  const had = plan.original_job_data !== null;
+  if (typeof metadata.timestamp !== 'string') {
+    metadata.timestamp = (options.now ?? (() => new Date()))().toISOString();
+    if (had) report.plan('original_job_data', 'original_job_data gains metadata.timestamp, the time of export');
+  }
+  if (job.task_description && metadata.query !== job.task_description) {
+    if (had) report.plan('original_job_data', 'original_job_data gains metadata.query, the job\'s task description');
+    metadata.query = job.task_description;
+  } else if (!job.task_description && typeof metadata.query === 'string' && metadata.query.trim() !== '') {
+    report.job('task_description', 'task_description (empty; read back from metadata.query)');
+  }
+  report.uncarriedDocument(doc, CARRIES);
 
-  const document = Object.keys(metadata).length > 0 ? { steps, metadata } : { steps };
-  return { text: `${JSON.stringify(document, null, 2)}\n`, dropped };
+  return report.result(`${JSON.stringify({ steps, metadata }, null, 2)}\n`);
 }
 
 export const plannerAgentFormat: PlanFormat = {
@@ -241,6 +270,7 @@ export const plannerAgentFormat: PlanFormat = {
     }
   },
 
+  carries: CARRIES,
   parse: parsePlannerAgent,
   serialize: serializePlannerAgent,
 };

@@ -254,6 +254,7 @@ describe('state-calls: serialize', () => {
       { _tool: 'notify', to: 'ops' },
     ]);
     expect(dropped).toEqual([
+      'task fetch: parameters._outputPath gains †state.fetch, so the tasks depending on it can read it',
       'task notify: dependency on fetch (this format orders calls by data flow, and nothing it reads is written by fetch) (fetch now writes †state.fetch; read that to keep the order)',
       'task ids: calls are known by position, so importing this file renames fetch → call-0, notify → call-1',
     ]);
@@ -297,7 +298,7 @@ describe('state-calls: serialize', () => {
     );
     expect(JSON.parse(text)).toEqual([{ _tool: 'gpt', tone: 'warm', _outputPath: '†state.apology' }]);
     expect(dropped).toEqual([
-      'task call-0: execution_type "llm" (written as a call to "gpt"), function_id, instructions, description, parameters.temperature, arguments._tool (the call\'s own meta-property)',
+      'task call-0: description, execution_type "llm" (written as a call to "gpt"), tool_id (none; wrote "gpt"), function_id, parameters.temperature, arguments._tool (the call\'s own meta-property), instructions',
       'job: task_description',
     ]);
   });

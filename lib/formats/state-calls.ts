@@ -41,10 +41,11 @@
 
 import { z } from 'zod';
 import { buildGraphIndex, findCycle } from '@/lib/graph';
-import { formatPath, type PlanDocument, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { formatPath, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { ExportReport, type CarriedFields, type ExportedDocument } from './export-drops';
 import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
 import { looksLikeJson, parseJsonText } from './json-text';
-import { firstPositions, isObject, orderOf, uncarriedTaskFields, visitStrings } from './step-support';
+import { firstPositions, isObject, orderOf, reportRenames, visitStrings } from './step-support';
 
 const ID = 'state-calls';
 
@@ -266,14 +267,26 @@ export function parseStateCalls(text: string, options: StateCallsParseOptions = 
 }
 
 
-/** What of a task has no place in a call. */
-function uncarriedFields(task: PlannerTask, tool: string): string[] {
-  const lost = uncarriedTaskFields(task, tool, 'a call to');
-  if (task.description && task.description !== defaultDescription(tool)) lost.push('description');
-  for (const key of Object.keys(task.parameters)) if (key !== '_outputPath') lost.push(`parameters.${key}`);
-  for (const key of Object.keys(task.arguments)) if (META_KEYS.has(key)) lost.push(`arguments.${key} (the call's own meta-property)`);
-  return lost;
-}
+const toolOf = (task: PlannerTask): string => task.tool_id || task.function_id || task.agent_id || task.task_id;
+
+const CARRIES: CarriedFields = {
+  task: {
+    // A call has no description; importing names it "Call <tool>" (an empty one loses nothing).
+    description: (t) => (!t.description || t.description === defaultDescription(toolOf(t)) ? [] : ['description']),
+    execution_type: (t) => (!t.execution_type || t.execution_type === 'tool' ? [] : [`execution_type "${t.execution_type}" (written as a call to "${toolOf(t)}")`]),
+    tool_id: (t) => (t.tool_id ? [] : [`tool_id (none; wrote "${toolOf(t)}")`]),
+    // Renames, data-flow edges and synthesised output paths are the adapter's to report.
+    task_id: true,
+    dependencies: true,
+    arguments: (t) => Object.keys(t.arguments).flatMap((key) => (META_KEYS.has(key) ? [`arguments.${key} (the call's own meta-property)`] : [])),
+    parameters: (t) => Object.keys(t.parameters).flatMap((key) => (key === '_outputPath' ? [] : [`parameters.${key}`])),
+  },
+  plan: {
+    // input_paths and state_paths are derived from the calls on import; an Input or State message is not written.
+    task_input_data: (p) => Object.keys(p.task_input_data).flatMap((k) => (k === 'input_paths' || k === 'state_paths' ? [] : [`task_input_data.${k}`])),
+  },
+  job: {},
+};
 
 /** A `†state` segment made from a task id, unlike any in `taken`. */
 function freshStateName(taskId: string, taken: Set<string>): string {
@@ -284,16 +297,17 @@ function freshStateName(taskId: string, taken: Set<string>): string {
   return name;
 }
 
-function serializeStateCalls({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>): SerializedPlan {
+function serializeStateCalls(doc: ExportedDocument): SerializedPlan {
+  const { plan } = doc;
   const tasks = plan.planned_tasks;
-  const dropped: string[] = [];
-  const position = firstPositions(tasks, dropped);
+  const report = new ExportReport();
+  const position = firstPositions(tasks, report);
 
   const outputPaths = tasks.map((task) => task.parameters._outputPath);
   const writes = outputPaths.map((path, i) => {
     if (path === undefined) return [];
     const paths = typeof path === 'string' ? writesOf(path) : null;
-    if (paths === null) dropped.push(`task ${tasks[i].task_id}: parameters._outputPath ${JSON.stringify(path)} is not a †state path; written unchanged, the file will not import`);
+    if (paths === null) report.note(`task ${tasks[i].task_id}: parameters._outputPath ${JSON.stringify(path)} is not a †state path; written unchanged, the file will not import`);
     return paths ?? [];
   });
 
@@ -301,8 +315,8 @@ function serializeStateCalls({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>):
     const ps = new Set<number>();
     for (const dep of task.dependencies) {
       const p = position.get(dep);
-      if (p === undefined) dropped.push(`task ${task.task_id}: dependency on ${dep}, which is not in the plan`);
-      else if (p === i) dropped.push(`task ${task.task_id}: dependency on itself`);
+      if (p === undefined) report.task(task.task_id, 'dependencies', `dependency on ${dep}, which is not in the plan`);
+      else if (p === i) report.task(task.task_id, 'dependencies', 'dependency on itself');
       else ps.add(p);
     }
     return ps;
@@ -318,6 +332,7 @@ function serializeStateCalls({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>):
     outputPaths[p] = `†state.${name}`;
     writes[p] = [[name]];
     synthesised.set(p, `†state.${name}`);
+    report.task(tasks[p].task_id, 'parameters', `parameters._outputPath gains †state.${name}, so the tasks depending on it can read it`);
   }
 
   const writersOf = writerIndex(writes);
@@ -325,16 +340,16 @@ function serializeStateCalls({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>):
     const ps = new Set<number>();
     for (const read of referencesIn(task.arguments, 'arguments').state) {
       const writers = writersOf(read.segments, i);
-      if (writers.length === 0) dropped.push(`task ${task.task_id}: ${read.where} reads ${read.path}, which no call writes; it must be in the live state when the plan runs`);
+      if (writers.length === 0) report.note(`task ${task.task_id}: ${read.where} reads ${read.path}, which no call writes; it must be in the live state when the plan runs`);
       for (const w of writers) {
         ps.add(w);
-        if (!declared[i].has(w)) dropped.push(`task ${task.task_id}: ${read.where} reads ${read.path}, which ${tasks[w].task_id} writes, so it will depend on ${tasks[w].task_id}, which the plan does not list`);
+        if (!declared[i].has(w)) report.task(task.task_id, 'dependencies', `${read.where} reads ${read.path}, which ${tasks[w].task_id} writes, so it will depend on ${tasks[w].task_id}, which the plan does not list`);
       }
     }
     for (const d of declared[i]) {
       if (ps.has(d)) continue;
       const hint = synthesised.has(d) ? ` (${tasks[d].task_id} now writes ${synthesised.get(d)}; read that to keep the order)` : '';
-      dropped.push(`task ${task.task_id}: dependency on ${tasks[d].task_id} (this format orders calls by data flow, and nothing it reads is written by ${tasks[d].task_id})${hint}`);
+      report.task(task.task_id, 'dependencies', `dependency on ${tasks[d].task_id} (this format orders calls by data flow, and nothing it reads is written by ${tasks[d].task_id})${hint}`);
     }
     return ps;
   });
@@ -347,36 +362,16 @@ function serializeStateCalls({ plan, job }: Pick<PlanDocument, 'plan' | 'job'>):
 
   const calls = ordered.order.map((p) => {
     const task = tasks[p];
-    const tool = task.tool_id || task.function_id || task.agent_id || task.task_id;
-    const lost = uncarriedFields(task, tool);
-    if (lost.length > 0) dropped.push(`task ${task.task_id}: ${lost.join(', ')}`);
-    const call: Record<string, unknown> = { _tool: tool };
+    report.uncarriedTask(task, CARRIES);
+    const call: Record<string, unknown> = { _tool: toolOf(task) };
     for (const [key, value] of Object.entries(task.arguments)) if (!META_KEYS.has(key)) call[key] = value;
     if (outputPaths[p] !== undefined) call._outputPath = outputPaths[p];
     return call;
   });
 
-  const renamed = ordered.order.flatMap((p, rank) => (tasks[p].task_id === callId(rank) ? [] : [`${tasks[p].task_id} → ${callId(rank)}`]));
-  if (renamed.length > 0) {
-    const shown = renamed.slice(0, 5).join(', ') + (renamed.length > 5 ? `, and ${renamed.length - 5} more` : '');
-    dropped.push(`task ids: calls are known by position, so importing this file renames ${shown}`);
-  }
-
-  // input_paths and state_paths are derived from the calls on import; the rest has no place in a call list.
-  const planFields = [
-    ...Object.keys(plan.task_input_data).filter((k) => k !== 'input_paths' && k !== 'state_paths').map((k) => `task_input_data.${k}`),
-    Object.keys(plan.output_data).length > 0 && 'output_data',
-    plan.original_job_data !== null && 'original_job_data',
-    plan.completed_tasks.length > 0 && 'completed_tasks',
-    plan.status !== 'pending' && `status "${plan.status}"`,
-  ].filter((f): f is string => typeof f === 'string');
-  if (planFields.length > 0) dropped.push(`plan: ${planFields.join(', ')}`);
-  const jobFields = (['task_description', 'job_goal', 'job_objectives', 'job_steerability_data'] as const).filter((f) =>
-    typeof job[f] === 'string' ? job[f] !== '' : Object.keys(job[f]).length > 0,
-  );
-  if (jobFields.length > 0) dropped.push(`job: ${jobFields.join(', ')}`);
-
-  return { text: `${JSON.stringify(calls, null, 2)}\n`, dropped };
+  reportRenames(tasks, ordered.order, callId, 'calls', report);
+  report.uncarriedDocument(doc, CARRIES);
+  return report.result(`${JSON.stringify(calls, null, 2)}\n`);
 }
 
 export const stateCallsFormat: PlanFormat = {
@@ -398,6 +393,7 @@ export const stateCallsFormat: PlanFormat = {
     return !('error' in located) && Array.isArray(located.calls) && located.calls.length > 0 && located.calls.every((c) => isObject(c) && typeof c._tool === 'string');
   },
 
+  carries: CARRIES,
   parse: (text) => parseStateCalls(text),
   serialize: serializeStateCalls,
 };

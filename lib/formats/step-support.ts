@@ -1,9 +1,10 @@
 import { buildGraphIndex, findCycle, topologicalOrder } from '@/lib/graph';
-import { executionKind, formatPath, type PlannerTask } from '@/lib/plan';
+import { formatPath, type PlannerTask } from '@/lib/plan';
+import type { ExportReport } from './export-drops';
 
 // Shared by the adapters whose formats are ordered lists of tool calls (Planner Agent
 // steps, state data-flow calls): walking argument values, ordering by dependencies, and
-// naming the task fields such a list cannot hold.
+// reporting the ids a positional list renames.
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -30,30 +31,21 @@ export function orderOf(preds: number[][]): { order: number[] } | { cycle: numbe
   return { cycle: (findCycle(index) ?? []).map(Number) };
 }
 
-/** The PlannerTask fields a tool-call list has no place for, as `dropped` entries. */
-export function uncarriedTaskFields(task: PlannerTask, tool: string, written: string): string[] {
-  const lost: string[] = [];
-  // The stored spelling is what is lost (seed 000's l2_task of sub_type tools reads back as "tool").
-  if (task.execution_type !== 'tool') lost.push(`execution_type "${task.execution_type}" (written as ${written} "${tool}")`);
-  if (executionKind(task) === 'tool' && !task.tool_id) lost.push(`tool_id (none; wrote "${tool}")`);
-  if (task.agent_id) lost.push('agent_id');
-  if (task.function_id) lost.push('function_id');
-  if (task.instructions) lost.push('instructions');
-  if (task.convertor_code) lost.push('convertor_code');
-  if (task.estimate_data) lost.push('estimate_data');
-  if (task.mark_replan) lost.push('mark_replan');
-  if (task.main_task_id) lost.push('main_task_id');
-  if (task.status !== 'pending') lost.push(`status "${task.status}"`);
-  if (Object.keys(task.output).length > 0) lost.push('output');
-  return lost;
-}
-
 /** Task id → its position; a repeated id keeps its first position (as lib/graph does) and is reported. */
-export function firstPositions(tasks: readonly PlannerTask[], dropped: string[]): Map<string, number> {
+export function firstPositions(tasks: readonly PlannerTask[], report: ExportReport): Map<string, number> {
   const position = new Map<string, number>();
   tasks.forEach((task, i) => {
-    if (position.has(task.task_id)) dropped.push(`task ${task.task_id}: the id is used more than once; dependencies on it point at the first`);
+    if (position.has(task.task_id)) report.task(task.task_id, 'task_id', 'the id is used more than once; dependencies on it point at the first');
     else position.set(task.task_id, i);
   });
   return position;
+}
+
+/** Formats that know tasks by position rename them on import; says which, once, and marks each id lost. */
+export function reportRenames(tasks: readonly PlannerTask[], order: readonly number[], idAt: (rank: number) => string, what: string, report: ExportReport): void {
+  const renamed = order.flatMap((p, rank) => (tasks[p].task_id === idAt(rank) ? [] : [[tasks[p].task_id, idAt(rank)] as const]));
+  if (renamed.length === 0) return;
+  for (const [from] of renamed) report.lost.push({ at: 'task', task_id: from, field: 'task_id' });
+  const shown = renamed.slice(0, 5).map(([from, to]) => `${from} → ${to}`).join(', ') + (renamed.length > 5 ? `, and ${renamed.length - 5} more` : '');
+  report.note(`task ids: ${what} are known by position, so importing this file renames ${shown}`);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatPath, Job, PlannerTask, TaskData } from '@/lib/plan';
 import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat } from './format';
+import { ExportReport, sameJson, type CarriedFields, type JobField } from './export-drops';
 import { looksLikeJson, parseJsonText } from './json-text';
 
 // Seed 000's own shape, the native format. Also accepted, because planners hand it over
@@ -28,6 +29,21 @@ function jobFrom(original: Record<string, unknown> | null) {
   const job = Job.safeParse(original);
   return job.success ? job.data : undefined;
 }
+
+const JOB_FIELDS: readonly JobField[] = ['job_goal', 'job_objectives', 'job_steerability_data', 'task_description'];
+const EMPTY_JOB = Job.parse({});
+
+// Seed 000's own shape holds every task and plan field; the job rides in original_job_data
+// when that is free (see serialize).
+const CARRIES: CarriedFields = {
+  task: {
+    task_id: true, main_task_id: true, description: true, execution_type: true, dependencies: true, tool_id: true, function_id: true,
+    agent_id: true, parameters: true, arguments: true, instructions: true, convertor_code: true, estimate_data: true,
+    mark_replan: true, status: true, output: true,
+  },
+  plan: { task_input_data: true, completed_tasks: true, output_data: true, status: true, original_job_data: true },
+  job: Object.fromEntries(JOB_FIELDS.map((f) => [f, true])),
+};
 
 export const taskDataFormat: PlanFormat = {
   id: 'taskdata',
@@ -64,12 +80,17 @@ export const taskDataFormat: PlanFormat = {
     return { plan, job: jobFrom(plan.original_job_data) };
   },
 
-  serialize({ plan, job }) {
-    const hasJob = Object.values(job).some((v) => (typeof v === 'string' ? v : Object.keys(v as object).length));
+  carries: CARRIES,
+
+  serialize(doc) {
+    const { plan, job } = doc;
+    const report = new ExportReport();
+    report.uncarried(doc, CARRIES);
+    const jobFields = JOB_FIELDS.filter((f) => !sameJson(job[f], EMPTY_JOB[f]));
     // TaskData has one place for the job, original_job_data ("the job description before
     // planning began"); it carries the job when it is free, otherwise the job is reported.
-    const out = hasJob && plan.original_job_data === null ? { ...plan, original_job_data: job } : plan;
-    const dropped = hasJob && plan.original_job_data !== null ? ['job (goal, objectives, steerability): original_job_data is already set'] : [];
-    return { text: `${JSON.stringify(out, null, 2)}\n`, dropped };
+    const out = jobFields.length > 0 && plan.original_job_data === null ? { ...plan, original_job_data: job } : plan;
+    if (plan.original_job_data !== null) for (const f of jobFields) report.job(f, `${f} (original_job_data is already set)`);
+    return report.result(`${JSON.stringify(out, null, 2)}\n`);
   },
 };

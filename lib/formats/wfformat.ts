@@ -25,6 +25,8 @@ export interface WfTask {
   dependencies: string[];
   /** Measured runtime, rounded to whole milliseconds; null when the trace has none. */
   runtime_ms: number | null;
+  /** Plangate's own fields for the task, written by its export under the task's `plangate` key. */
+  plangate?: Record<string, unknown>;
 }
 
 export interface WfWorkflow {
@@ -57,6 +59,8 @@ const ModernDocument = z.object({
           name: z.string().optional(),
           parents: RefList,
           children: RefList,
+          // WfFormat allows extra properties; Plangate's export keeps what a trace has no field for here.
+          plangate: z.record(z.string(), z.unknown()).optional(),
         }),
       ),
     }),
@@ -117,6 +121,7 @@ interface RawTask {
   parents: string[];
   children: string[];
   runtimeSeconds: number | undefined;
+  plangate?: Record<string, unknown>;
   /** JSON path of the task, for error messages. */
   at: string;
 }
@@ -163,6 +168,7 @@ export function parseWfFormat(text: string): WfWorkflow {
       parents: t.parents,
       children: t.children,
       runtimeSeconds: runtimes.get(t.id),
+      plangate: t.plangate,
       at: `workflow.specification.tasks[${k}]`,
     }));
   } else if ('tasks' in envelope.workflow || 'jobs' in envelope.workflow) {
@@ -207,6 +213,7 @@ function link(raw: RawTask[], aliases: Map<string, string>): WfTask[] {
       description: t.description,
       dependencies: [],
       runtime_ms: t.runtimeSeconds === undefined ? null : Math.round(t.runtimeSeconds * 1000),
+      ...(t.plangate === undefined ? {} : { plangate: t.plangate }),
     };
     byId.set(t.id, task);
     tasks.push(task);

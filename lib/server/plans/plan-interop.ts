@@ -50,7 +50,7 @@ export async function exportPlan(db: Database, id: string, formatId: string, rev
   const plan = await getPlan(db, id, revision);
   let serialized;
   try {
-    serialized = format.serialize({ plan: plan.plan, job: plan.job });
+    serialized = format.serialize({ plan: plan.plan, job: plan.job, subgraphs: plan.subgraphs });
   } catch (error) {
     // A draft may hold what a format cannot express at all (a cycle has no step order).
     if (error instanceof FormatError) {
