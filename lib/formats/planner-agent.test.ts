@@ -200,6 +200,14 @@ describe('planner-agent: serialize', () => {
     expect(dropped).toEqual(['task ids: steps are known by position, so importing this file renames step-1 → step-0, step-2 → step-1, step-0 → step-2']);
   });
 
+  it('stamps metadata.timestamp with the time of export when the plan has none, and keeps the plan’s own', () => {
+    const plan = { planned_tasks: [{ task_id: 'step-0', execution_type: 'tool', tool_id: 'a' }] };
+    const stamped = JSON.parse(serialize(doc({ plan }), { now }).text) as { metadata: Record<string, unknown> };
+    expect(stamped.metadata).toEqual({ timestamp: EXPORTED_AT });
+    const own = { ...plan, original_job_data: { timestamp: '2025-10-12T06:00:00.000Z' } };
+    expect(JSON.parse(serialize(doc({ plan: own }), { now }).text)).toMatchObject({ metadata: { timestamp: '2025-10-12T06:00:00.000Z' } });
+  });
+
   it('keeps the plan’s order when it already is a topological one', () => {
     const tasks: PlannerTaskInput[] = [
       { task_id: 'step-0', execution_type: 'tool', tool_id: 'a' },
