@@ -36,7 +36,7 @@
 
 import { z } from 'zod';
 import { buildGraphIndex, findCycle } from '@/lib/graph';
-import { formatPath, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { formatPath, renumberStepTemplates, stepTemplateNumbers, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
 import { ExportReport, type CarriedFields, type ExportedDocument } from './export-drops';
 import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan, type SerializeOptions } from './format';
 import { looksLikeJson, parseJsonText } from './json-text';
@@ -63,29 +63,11 @@ const PlannerAgentPlan = z.object({
 /** Step fields with a meaning of their own; a task parameter of the same name cannot be written. */
 const STEP_FIELDS = new Set(['tool', 'params', 'depends_on', 'description']);
 
-// `${step[` then an index and `]`; the index group is absent when the template is malformed.
-const TEMPLATE = /\$\{step\[(?:(\d+)\])?/g;
-
 const stepId = (index: number) => `step-${index}`;
 const defaultDescription = (tool: string) => `Call ${tool}`;
 
 
 
-
-function mapStrings(value: unknown, map: (text: string) => string): unknown {
-  if (typeof value === 'string') return map(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
-  if (isObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)]));
-  }
-  return value;
-}
-
-/** Step indices the templates in `text` name; null entries are malformed templates. */
-function templateIndices(text: string): Array<number | null> {
-  if (!text.includes('${step[')) return [];
-  return [...text.matchAll(TEMPLATE)].map((m) => (m[1] === undefined ? null : Number(m[1])));
-}
 
 function parsePlannerAgent(text: string): ParsedPlan {
   const result = PlannerAgentPlan.safeParse(parseJsonText(ID, text));
@@ -108,8 +90,8 @@ function parsePlannerAgent(text: string): ParsedPlan {
       deps.add(k);
     });
     visitStrings(params, `${at}.params`, (value, where) => {
-      for (const k of templateIndices(value)) {
-        if (k === null) throw new FormatError(ID, where, 'malformed template: expected ${step[<index>]…}');
+      for (const k of stepTemplateNumbers(value)) {
+        if (k === undefined) throw new FormatError(ID, where, 'malformed template: expected ${step[<index>]…}');
         if (k > last) throw new FormatError(ID, where, `template \${step[${k}]…} names step ${k}, which does not exist (${range})`);
         if (k === i) throw new FormatError(ID, where, `template \${step[${k}]…} refers to step ${i}'s own result`);
         deps.add(k);
@@ -183,10 +165,10 @@ function serializePlannerAgent(doc: ExportedDocument, options: SerializeOptions 
       else ps.add(p);
     }
     visitStrings(task.arguments, 'arguments', (value, where) => {
-      for (const k of templateIndices(value)) {
+      for (const k of stepTemplateNumbers(value)) {
         const note = `task ${task.task_id}: ${where}:`;
-        const p = k === null ? undefined : position.get(stepId(k));
-        if (k === null) report.note(`${note} malformed template written unchanged; the file will not import`);
+        const p = k === undefined ? undefined : position.get(stepId(k));
+        if (k === undefined) report.note(`${note} malformed template written unchanged; the file will not import`);
         else if (p === undefined) report.note(`${note} \${step[${k}]…} names task ${stepId(k)}, which is not in the plan; written unchanged`);
         else if (p === i) report.note(`${note} \${step[${k}]…} names the task itself; written unchanged`);
         else {
@@ -215,14 +197,11 @@ function serializePlannerAgent(doc: ExportedDocument, options: SerializeOptions 
     const tool = toolOf(task);
     const step: Record<string, unknown> = { tool };
     if (task.description && task.description !== defaultDescription(tool)) step.description = task.description;
-    step.params = mapStrings(task.arguments, (value) =>
-      value.includes('${step[')
-        ? value.replace(TEMPLATE, (match, k: string | undefined) => {
-            const target = k === undefined ? undefined : position.get(stepId(Number(k)));
-            return target === undefined || target === p ? match : `\${step[${newIndex[target]}]`;
-          })
-        : value,
-    );
+    // Templates follow the steps they name; those naming no other task are written unchanged.
+    step.params = renumberStepTemplates(task.arguments, (k) => {
+      const target = position.get(stepId(k));
+      return target === undefined || target === p ? undefined : newIndex[target];
+    });
     // A step without dependencies leaves depends_on out, as the seed's own examples mostly do.
     const dependsOn = preds[p].map((q) => newIndex[q]).sort((a, b) => a - b);
     if (dependsOn.length > 0) step.depends_on = dependsOn;

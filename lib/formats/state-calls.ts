@@ -41,7 +41,7 @@
 
 import { z } from 'zod';
 import { buildGraphIndex, findCycle } from '@/lib/graph';
-import { formatPath, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
+import { findVariableReferences, formatPath, parseOutputPath, statePathsOverlap, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
 import { ExportReport, type CarriedFields, type ExportedDocument } from './export-drops';
 import { FORMAT_LABELS, FormatError, type ParsedPlan, type PlanFormat, type SerializedPlan } from './format';
 import { looksLikeJson, parseJsonText } from './json-text';
@@ -57,10 +57,6 @@ const Calls = z.array(Call);
 
 /** Keys of a call that are not arguments. */
 const META_KEYS = new Set(['_tool', '_outputPath']);
-
-// A Variable Reference: †state or †input, then `.name` or `[index]` segments.
-const REFERENCE = /†(state|input)((?:\.[A-Za-z_$][\w$]*|\[\d+\])*)/g;
-const STATE_PATH = /^†state((?:\.[A-Za-z_$][\w$]*|\[\d+\])+)$/;
 
 const callId = (index: number) => `call-${index}`;
 const defaultDescription = (tool: string) => `Call ${tool}`;
@@ -85,17 +81,12 @@ interface Reference {
 
 
 
-function segmentsOf(tail: string): string[] {
-  return tail.split(/[.[\]]/).filter((s) => s !== '');
-}
-
 function referencesIn(args: Record<string, unknown>, at: string): { state: Reference[]; input: Reference[] } {
   const state: Reference[] = [];
   const input: Reference[] = [];
   visitStrings(args, at, (text, where) => {
-    if (!text.includes('†')) return;
-    for (const m of text.matchAll(REFERENCE)) {
-      (m[1] === 'state' ? state : input).push({ path: m[0], segments: segmentsOf(m[2]), where });
+    for (const ref of findVariableReferences(text)) {
+      (ref.root === 'state' ? state : input).push({ path: ref.text, segments: ref.segments, where });
     }
   });
   return { state, input };
@@ -103,20 +94,7 @@ function referencesIn(args: Record<string, unknown>, at: string): { state: Refer
 
 /** The paths an `_outputPath` writes, or null when it is not `†state…` paths joined by `||`. */
 function writesOf(outputPath: string): string[][] | null {
-  const paths: string[][] = [];
-  for (const part of outputPath.split('||')) {
-    const match = STATE_PATH.exec(part.trim());
-    if (!match) return null;
-    paths.push(segmentsOf(match[1]));
-  }
-  return paths;
-}
-
-/** Equal up to the shorter one: one path contains the other. */
-function overlaps(a: string[], b: string[]): boolean {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return parseOutputPath(outputPath)?.map((path) => path.segments) ?? null;
 }
 
 interface PathNode {
@@ -233,7 +211,7 @@ export function parseStateCalls(text: string, options: StateCallsParseOptions = 
         externalPaths.add(read.path);
         continue;
       }
-      const self = call.writes.some((w) => overlaps(w, read.segments));
+      const self = call.writes.some((w) => statePathsOverlap(w, read.segments));
       throw new FormatError(ID, read.where, `reads ${read.path}, which ${self ? 'only this call writes' : 'no call writes'}`);
     }
     return {
