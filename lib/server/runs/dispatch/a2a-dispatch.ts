@@ -16,7 +16,7 @@ import { DispatchError, type DispatchOutcome, type DispatchRequest } from './dis
 
 /** Polling starts quick (most agents finish fast) and slows down to this. */
 const MAX_POLL_INTERVAL_MS = 2_000;
-const FIRST_POLL_INTERVAL_MS = 50;
+const FIRST_POLL_INTERVAL_MS = 10;
 
 function textPart(value: string): Part {
   return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' };
@@ -75,7 +75,7 @@ export async function dispatchA2a(request: DispatchRequest, endpoint: z.infer<ty
   const resourceName = request.resource ? resourceKey(request.resource) : request.taskId;
   const headers: Record<string, string> = { 'Idempotency-Key': request.idempotencyKey };
   if (endpoint.token_env) headers.Authorization = `Bearer ${credentialFromEnv(endpoint.token_env, 'token_env', resourceName)}`;
-  const call = guardCall(request, endpoint.url, headers);
+  const call = guardCall(request, { url: endpoint.url, protocol: 'A2A', headers });
   const fetchImpl = call.fetch;
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {

@@ -58,11 +58,17 @@ function isOversize(error: unknown): boolean {
   return false;
 }
 
-/**
- * Opens the limits for one call to `url` on behalf of `request`. `headers` go on every HTTP
- * request of the call (credentials, the idempotency key).
- */
-export function guardCall(request: DispatchRequest, url: string, headers: Record<string, string> = {}): GuardedCall {
+export interface CallTarget {
+  url: string;
+  /** The protocol, as messages name it: MCP, A2A, webhook, LLM. */
+  protocol: string;
+  /** Sent on every HTTP request of the call (credentials, the idempotency key). */
+  headers?: Record<string, string>;
+}
+
+/** Opens the limits for one call to `target` on behalf of `request`. */
+export function guardCall(request: DispatchRequest, target: CallTarget): GuardedCall {
+  const { url, protocol, headers = {} } = target;
   const endpoint = redactUrl(url);
   const timeoutMs = callTimeoutMs(request.task);
   const deadline = AbortSignal.timeout(timeoutMs);
@@ -110,12 +116,12 @@ export function guardCall(request: DispatchRequest, url: string, headers: Record
     }
     if (error instanceof DispatchError) return error;
     if (deadline.aborted) return new DispatchError(`${endpoint} did not answer within ${timeoutMs / 1000} s`);
-    if (request.signal.aborted) return new DispatchError(`The call to ${endpoint} was aborted: ${reasonText(request.signal.reason)}`);
+    if (request.signal.aborted) return new DispatchError(`The ${protocol} call to ${endpoint} was aborted: ${reasonText(request.signal.reason)}`);
     const message = error instanceof Error ? error.message : String(error);
     const code = errorCode(error);
     if (code) return new DispatchError(`Could not reach ${endpoint}: ${code}${message && !message.includes(code) ? ` (${message})` : ''}`);
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
-    return new DispatchError(`The call to ${endpoint} failed: ${message}${cause && !message.includes(cause) ? ` (${cause})` : ''}`);
+    return new DispatchError(`The ${protocol} call to ${endpoint} failed: ${message}${cause && !message.includes(cause) ? ` (${cause})` : ''}`);
   };
 
   return { endpoint, timeoutMs, signal, fetch: cappedFetch, failure };

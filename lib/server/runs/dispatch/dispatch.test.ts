@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESOURCE_SCHEMAS, type Resource } from '@/lib/registry';
 import { dispatch, dispatcherFor } from './dispatch';
@@ -50,5 +52,19 @@ describe('dispatch picks the protocol from the resource endpoint', () => {
     const stray = { id: 'odd', name: '', description: '', traits: [], endpoint: { protocol: 'mcp', url: mcp.url } } as Resource;
     await expect(dispatch(testDispatchRequest({ kind: 'agent', resource: stray }))).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('agent tasks run through a2a or webhook') });
     expect(mcp.calls).toHaveLength(1);
+  });
+
+  it('fails retryably, naming the endpoint, when the answer is not the protocol', async () => {
+    const garbage = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"half": '));
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/`;
+    try {
+      const tool = RESOURCE_SCHEMAS.tools.parse({ id: 'echo', endpoint: { protocol: 'mcp', url } });
+      const writer = RESOURCE_SCHEMAS.agents.parse({ id: 'writer', endpoint: { protocol: 'a2a', url } });
+      await expect(dispatch(testDispatchRequest({ kind: 'tool', resource: tool }))).rejects.toMatchObject({ retryable: true, message: expect.stringContaining(url) });
+      await expect(dispatch(testDispatchRequest({ kind: 'agent', resource: writer }))).rejects.toMatchObject({ retryable: true, message: expect.stringContaining(url) });
+    } finally {
+      await new Promise<void>((resolve) => garbage.close(() => resolve()));
+    }
   });
 });

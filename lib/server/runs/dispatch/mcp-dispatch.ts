@@ -31,7 +31,7 @@ export async function dispatchMcp(request: DispatchRequest, endpoint: z.infer<ty
   const tool = endpoint.tool ?? resourceName;
   const headers: Record<string, string> = { 'Idempotency-Key': request.idempotencyKey };
   if (endpoint.token_env) headers.Authorization = `Bearer ${credentialFromEnv(endpoint.token_env, 'token_env', resourceName)}`;
-  const call = guardCall(request, endpoint.url, headers);
+  const call = guardCall(request, { url: endpoint.url, protocol: 'MCP', headers });
 
   const input = request.input ?? {};
   if (typeof input !== 'object' || Array.isArray(input)) {

@@ -57,7 +57,7 @@ export function outputSchemaOf(request: DispatchRequest): Record<string, unknown
 
 export async function dispatchOpenAi(request: DispatchRequest, endpoint: Endpoint, env: Env = process.env): Promise<DispatchOutcome> {
   const target = targetFor(request, endpoint, env);
-  const call = guardCall(request, `${target.baseURL.replace(/\/+$/, '')}/chat/completions`);
+  const call = guardCall(request, { url: `${target.baseURL.replace(/\/+$/, '')}/chat/completions`, protocol: 'LLM' });
   const schema = outputSchemaOf(request);
   const client = new OpenAI({
     baseURL: target.baseURL,

@@ -35,7 +35,7 @@ export async function dispatchWebhook(request: DispatchRequest, endpoint: z.infe
     result_url: request.resultUrl,
   };
   const body = JSON.stringify(payload);
-  const call = guardCall(request, endpoint.url);
+  const call = guardCall(request, { url: endpoint.url, protocol: 'webhook' });
 
   let status: number;
   let text: string;
