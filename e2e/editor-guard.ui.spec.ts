@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { signIn } from './auth-support';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // Guard rails in the editor: what saving would void is said before it happens, and asked
 // once when it would; Ctrl/Cmd+S saves; the inspector brings dependencies and dependents
@@ -12,29 +12,6 @@ const plan = {
     { task_id: 'review', description: 'Review', execution_type: 'llm', dependencies: ['summarise'] },
   ],
 };
-
-async function createPlan(page: Page, title: string): Promise<string> {
-  const { id } = await (await page.request.post('/api/plans', { data: { title, plan } })).json();
-  return id;
-}
-
-async function approve(page: Page, browser: Browser, baseURL: string, id: string) {
-  const submitted = await (await page.request.post(`/api/plans/${id}/submit`)).json();
-  // A decision needs a person: the approver, signed in in a browser of their own.
-  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const approver = await context.newPage();
-  await signIn(approver, 'approver');
-  const approved = await approver.request.post(`/api/plans/${id}/approve`, { data: { revision: submitted.revision, content_hash: submitted.content_hash } });
-  expect(approved.status()).toBe(200);
-  await context.close();
-}
-
-async function open(page: Page, id: string, query = '') {
-  await page.goto(`/plans/${id}${query}`);
-  await expect(page.getByRole('group', { name: 'Task Review' })).toBeVisible();
-  // The first layout runs in a worker; moves must start once the nodes have settled.
-  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
-}
 
 /** Drags the canvas (from its empty top-left corner) far down, so that every task is off it. */
 async function panAway(page: Page) {
@@ -50,10 +27,10 @@ async function box(locator: Locator) {
   return { x: Math.round(b.x), y: Math.round(b.y) };
 }
 
-test('an approved plan says who approved it; a layout-only save keeps the approval, a content change asks first and voids it', async ({ page, browser, baseURL }) => {
-  const id = await createPlan(page, 'Guarded plan');
-  await approve(page, browser, baseURL!, id);
-  await open(page, id);
+test('an approved plan says who approved it; a layout-only save keeps the approval, a content change asks first and voids it', async ({ page, api, editor, approve }) => {
+  const { id } = await api.create('Guarded plan', plan);
+  await approve(id);
+  await editor.open(id, { showing: 'Review' });
   const banner = page.getByRole('status').filter({ hasText: 'Approved by approver at r1; saving will void the approval' });
   await expect(banner).toBeVisible();
 
@@ -68,13 +45,11 @@ test('an approved plan says who approved it; a layout-only save keeps the approv
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Revision 2')).toBeVisible();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
-  expect((await (await page.request.get(`/api/plans/${id}`)).json()).status).toBe('approved');
+  expect((await api.head(id)).status).toBe('approved');
   await expect(banner).toBeVisible();
 
   // A content change asks; "Keep editing" saves nothing.
-  await page.getByRole('group', { name: 'Task Fetch' }).click();
-  await page.getByRole('textbox', { name: 'Description' }).fill('Fetch the papers');
-  await page.getByRole('textbox', { name: 'Description' }).blur();
+  await editor.describe('Fetch', 'Fetch the papers');
   await page.getByRole('button', { name: 'Save' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Save and void the approval?' });
   await expect(dialog).toContainText('Approved by approver at r1');
@@ -85,22 +60,22 @@ test('an approved plan says who approved it; a layout-only save keeps the approv
   await page.getByRole('button', { name: 'Save' }).click();
   await dialog.getByRole('button', { name: 'Save and void approval' }).click();
   await expect(page.getByText('Revision 3')).toBeVisible();
-  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+  await expect(editor.saved).toBeVisible();
   await expect(banner).toHaveCount(0);
   await expect(page.getByText('draft', { exact: true })).toBeVisible();
 
   // Nothing stands any more: the next content save asks nothing.
-  await page.getByRole('textbox', { name: 'Description' }).fill('Fetch all the papers');
-  await page.getByRole('textbox', { name: 'Description' }).blur();
+  await editor.description.fill('Fetch all the papers');
+  await editor.description.blur();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Revision 4')).toBeVisible();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
 });
 
-test('a plan in review says so, and Ctrl+S saves from a text field without the browser saving the page', async ({ page }) => {
-  const id = await createPlan(page, 'Plan in review');
-  expect((await page.request.post(`/api/plans/${id}/submit`)).status()).toBe(200);
-  await open(page, id);
+test('a plan in review says so, and Ctrl+S saves from a text field without the browser saving the page', async ({ page, api, editor }) => {
+  const { id } = await api.create('Plan in review', plan);
+  await api.submitted(id);
+  await editor.open(id, { showing: 'Review' });
   await expect(page.getByRole('status').filter({ hasText: 'In review at r1; saving will withdraw it from review' })).toBeVisible();
   await page.evaluate(() => {
     // Registered after the editor's own listener, so it sees whether that one prevented the default.
@@ -115,7 +90,7 @@ test('a plan in review says so, and Ctrl+S saves from a text field without the b
   await page.keyboard.press('Control+s');
   await page.getByRole('alertdialog', { name: 'Save and withdraw it from review?' }).getByRole('button', { name: 'Save and withdraw' }).click();
   await expect(page.getByText('Revision 2')).toBeVisible();
-  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+  await expect(editor.saved).toBeVisible();
   expect(await page.evaluate(() => document.body.dataset.savePrevented)).toBe('true');
 
   await page.reload();
@@ -123,9 +98,9 @@ test('a plan in review says so, and Ctrl+S saves from a text field without the b
   await expect(page.getByRole('status').filter({ hasText: 'In review' })).toHaveCount(0);
 });
 
-test('a dependency or a dependent clicked in the inspector is selected and brought into view', async ({ page }) => {
-  const id = await createPlan(page, 'Plan to navigate');
-  await open(page, id, '?task=summarise');
+test('a dependency or a dependent clicked in the inspector is selected and brought into view', async ({ page, api, editor }) => {
+  const { id } = await api.create('Plan to navigate', plan);
+  await editor.open(id, { query: '?task=summarise', showing: 'Review' });
   const inspector = page.getByRole('complementary', { name: 'Inspector' });
   await expect(inspector.getByRole('textbox', { name: 'Description' })).toHaveValue('Summarise');
   await expect(inspector.getByRole('list', { name: 'Needed by' })).toContainText('Review');
@@ -146,9 +121,9 @@ test('a dependency or a dependent clicked in the inspector is selected and broug
   await expect(summarise).toBeInViewport();
 });
 
-test('arrow keys move the selected task, a burst of presses is one undo step, and typing is never a move', async ({ page }) => {
-  const id = await createPlan(page, 'Plan to nudge');
-  await open(page, id);
+test('arrow keys move the selected task, a burst of presses is one undo step, and typing is never a move', async ({ page, api, editor }) => {
+  const { id } = await api.create('Plan to nudge', plan);
+  await editor.open(id, { showing: 'Review' });
   const review = page.getByRole('group', { name: 'Task Review' });
   await review.click();
   await review.focus();
@@ -181,9 +156,9 @@ test('arrow keys move the selected task, a burst of presses is one undo step, an
   await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled();
 });
 
-test('invalid JSON keeps its text and error when another task is selected, and is discarded only when confirmed', async ({ page }) => {
-  const id = await createPlan(page, 'Plan with a typo');
-  await open(page, id);
+test('invalid JSON keeps its text and error when another task is selected, and is discarded only when confirmed', async ({ page, api, editor }) => {
+  const { id } = await api.create('Plan with a typo', plan);
+  await editor.open(id, { showing: 'Review' });
   await page.getByRole('group', { name: 'Task Fetch' }).click();
   const parameters = page.getByRole('textbox', { name: 'Parameters (JSON)' });
   await parameters.fill('{ "limit": ');
@@ -204,5 +179,5 @@ test('invalid JSON keeps its text and error when another task is selected, and i
   await question.getByRole('button', { name: 'Discard' }).click();
   await expect(parameters).toHaveValue('{}');
   await expect(page.getByRole('alert').filter({ hasText: 'Not valid JSON' })).toHaveCount(0);
-  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+  await expect(editor.saved).toBeVisible();
 });

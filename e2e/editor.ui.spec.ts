@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test, type PlanEditor, type PlansApi } from './fixtures';
 
 // The editor, driven like an operator would: mouse drags on the canvas, the keyboard,
 // and the inspector. Each test works on its own freshly created plan.
@@ -11,13 +12,10 @@ const plan = {
   ],
 };
 
-async function openNewPlan(page: Page, query = ''): Promise<string> {
-  const response = await page.request.post('/api/plans', { data: { title: 'Editor test plan', plan } });
-  const { id } = await response.json();
-  await page.goto(`/plans/${id}${query}`);
-  await expect(page.getByRole('group', { name: 'Task Review' })).toBeVisible();
-  // The first layout runs in a worker; drags must start once the nodes have settled.
-  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+/** A plan of the test's own, open once its first layout has landed: drags must start once the nodes have settled. */
+async function openNewPlan(api: PlansApi, editor: PlanEditor, query = ''): Promise<string> {
+  const { id } = await api.create('Editor test plan', plan);
+  await editor.open(id, { query, showing: 'Review' });
   return id;
 }
 
@@ -32,8 +30,8 @@ async function drag(page: Page, from: Locator, to: Locator) {
 
 const edge = (page: Page, name: string) => page.getByRole('group', { name: `Dependency ${name}` });
 
-test('add a dependency by dragging, undo and redo it, save, and find it after a reload', async ({ page }) => {
-  await openNewPlan(page);
+test('add a dependency by dragging, undo and redo it, save, and find it after a reload', async ({ page, api, editor }) => {
+  await openNewPlan(api, editor);
   await drag(page, page.getByLabel('Add a dependency from Summarise'), page.getByLabel('Input of Review'));
   await expect(edge(page, 'Summarise → Review')).toHaveCount(1);
   await expect(page.getByText('Unsaved changes')).toBeVisible();
@@ -46,7 +44,7 @@ test('add a dependency by dragging, undo and redo it, save, and find it after a 
   await page.getByRole('textbox', { name: 'Revision message' }).fill('review after summary');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Revision 2')).toBeVisible();
-  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+  await expect(editor.saved).toBeVisible();
 
   await page.reload();
   await expect(edge(page, 'Summarise → Review')).toHaveCount(1);
@@ -62,16 +60,16 @@ test('add a dependency by dragging, undo and redo it, save, and find it after a 
   await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
 });
 
-test('a connection that would close a cycle is refused, naming the cycle', async ({ page }) => {
-  await openNewPlan(page);
+test('a connection that would close a cycle is refused, naming the cycle', async ({ page, api, editor }) => {
+  await openNewPlan(api, editor);
   await drag(page, page.getByLabel('Add a dependency from Summarise'), page.getByLabel('Input of Fetch'));
   await expect(page.getByRole('alert').filter({ hasText: 'Would create a cycle' })).toHaveText(/Would create a cycle: Summarise → Fetch → Summarise/);
   await expect(edge(page, 'Summarise → Fetch')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled();
 });
 
-test('select an edge and delete it with the keyboard, then undo and redo the deletion', async ({ page }) => {
-  await openNewPlan(page);
+test('select an edge and delete it with the keyboard, then undo and redo the deletion', async ({ page, api, editor }) => {
+  await openNewPlan(api, editor);
   const dependency = edge(page, 'Fetch → Summarise');
   await dependency.focus();
   await page.keyboard.press('Enter');
@@ -83,8 +81,8 @@ test('select an edge and delete it with the keyboard, then undo and redo the del
   await expect(dependency).toHaveCount(0);
 });
 
-test('drag the end of an edge onto another task to move the dependency there', async ({ page }) => {
-  await openNewPlan(page);
+test('drag the end of an edge onto another task to move the dependency there', async ({ page, api, editor }) => {
+  await openNewPlan(api, editor);
   // The edge's end is just left of the target's input handle, where its grab area is.
   const end = (await page.getByLabel('Input of Summarise').boundingBox())!;
   const target = (await page.getByLabel('Input of Review').boundingBox())!;
@@ -98,8 +96,8 @@ test('drag the end of an edge onto another task to move the dependency there', a
   await expect(edge(page, 'Fetch → Summarise')).toHaveCount(1);
 });
 
-test('edit a task description in the inspector, undo and redo it', async ({ page }) => {
-  await openNewPlan(page);
+test('edit a task description in the inspector, undo and redo it', async ({ page, api, editor }) => {
+  await openNewPlan(api, editor);
   await page.getByRole('group', { name: 'Task Fetch' }).click();
   const description = page.getByRole('textbox', { name: 'Description' });
   await expect(description).toHaveValue('Fetch');
@@ -119,22 +117,20 @@ test('edit a task description in the inspector, undo and redo it', async ({ page
   await expect(page.getByRole('alert').filter({ hasText: 'Not valid JSON' })).toBeVisible();
 });
 
-test('a ?task= link opens with that task selected', async ({ page }) => {
-  await openNewPlan(page, '?task=summarise');
+test('a ?task= link opens with that task selected', async ({ page, api, editor }) => {
+  await openNewPlan(api, editor, '?task=summarise');
   await expect(page.getByRole('complementary', { name: 'Inspector' }).getByText('summarise', { exact: true })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue('Summarise');
   await page.getByRole('navigation', { name: 'Outline' }).getByRole('button', { name: /^Review/ }).click();
   await expect(page).toHaveURL(/[?&]task=review/);
 });
 
-test('saving over a revision saved elsewhere offers the merge, and can load the latest instead', async ({ page }) => {
-  const id = await openNewPlan(page);
-  await page.getByRole('group', { name: 'Task Review' }).click();
-  await page.getByRole('textbox', { name: 'Description' }).fill('Review locally');
-  await page.getByRole('textbox', { name: 'Description' }).blur();
+test('saving over a revision saved elsewhere offers the merge, and can load the latest instead', async ({ page, api, editor }) => {
+  const id = await openNewPlan(api, editor);
+  await editor.describe('Review', 'Review locally');
 
   const elsewhere = { ...plan, planned_tasks: plan.planned_tasks.map((t) => (t.task_id === 'review' ? { ...t, description: 'Review remotely' } : t)) };
-  expect((await page.request.put(`/api/plans/${id}`, { data: { base_revision: 1, plan: elsewhere } })).status()).toBe(200);
+  expect((await api.save(id, { base_revision: 1, plan: elsewhere })).status()).toBe(200);
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'This plan was saved elsewhere' });

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
 import { EDITOR_STATE } from './auth-support';
+import { expect, PlanEditor, test } from './fixtures';
 
 // Two people on one plan: the second learns of the first's save within seconds and puts
 // their own, non-overlapping, edit on top of it instead of throwing it away.
@@ -12,34 +12,25 @@ const plan = {
   ],
 };
 
-async function open(page: Page, id: string) {
-  await page.goto(`/plans/${id}`);
-  await expect(page.getByRole('group', { name: 'Task Review' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+async function describeTask(editor: PlanEditor, task: string, text: string) {
+  await editor.describe(task, text);
+  await expect(editor.page.getByText('Unsaved changes', { exact: true })).toBeVisible();
 }
 
-async function describeTask(page: Page, task: string, text: string) {
-  await page.getByRole('group', { name: `Task ${task}` }).click();
-  const description = page.getByRole('textbox', { name: 'Description' });
-  await description.fill(text);
-  await description.blur();
-  await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
-}
-
-test('a second editor sees a save within seconds and applies a non-overlapping edit on top of it', async ({ page, browser, baseURL }) => {
-  const created = await page.request.post('/api/plans', { data: { title: 'Live test plan', plan } });
-  const { id } = await created.json();
+test('a second editor sees a save within seconds and applies a non-overlapping edit on top of it', async ({ page, browser, baseURL, api, editor }) => {
+  const { id } = await api.create('Live test plan', plan);
   const otherContext = await browser.newContext({ baseURL, storageState: EDITOR_STATE });
   const other = await otherContext.newPage();
+  const otherEditor = new PlanEditor(other);
   try {
-    await open(page, id);
-    await open(other, id);
+    await editor.open(id, { showing: 'Review' });
+    await otherEditor.open(id, { showing: 'Review' });
 
-    await describeTask(other, 'Fetch', 'Fetch from the other tab');
+    await describeTask(otherEditor, 'Fetch', 'Fetch from the other tab');
     // The first tab learns that someone else is here, with unsaved edits.
     await expect(page.getByRole('status').filter({ hasText: 'Also here' })).toContainText('editing r1, unsaved changes', { timeout: 5_000 });
 
-    await describeTask(page, 'Review', 'Review from the first tab');
+    await describeTask(editor, 'Review', 'Review from the first tab');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('Revision 2')).toBeVisible();
 
@@ -59,9 +50,9 @@ test('a second editor sees a save within seconds and applies a non-overlapping e
     await other.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(other.getByText('Revision 3')).toBeVisible();
 
-    const saved = await (await page.request.get(`/api/plans/${id}`)).json();
+    const saved = await api.head(id);
     expect(saved.revision).toBe(3);
-    const descriptions = Object.fromEntries(saved.plan.planned_tasks.map((t: { task_id: string; description: string }) => [t.task_id, t.description]));
+    const descriptions = Object.fromEntries(saved.plan.planned_tasks.map((t) => [t.task_id, t.description]));
     expect(descriptions).toEqual({ fetch: 'Fetch from the other tab', summarise: 'Summarise', review: 'Review from the first tab' });
 
     // And the first tab, which has nothing unsaved, can load r3.
@@ -73,12 +64,12 @@ test('a second editor sees a save within seconds and applies a non-overlapping e
   }
 });
 
-test('edits that overlap are shown side by side, and the chosen side is kept', async ({ page }) => {
-  const { id } = await (await page.request.post('/api/plans', { data: { title: 'Live conflict plan', plan } })).json();
-  await open(page, id);
-  await describeTask(page, 'Summarise', 'Summarise here');
+test('edits that overlap are shown side by side, and the chosen side is kept', async ({ page, api, editor }) => {
+  const { id } = await api.create('Live conflict plan', plan);
+  await editor.open(id, { showing: 'Review' });
+  await describeTask(editor, 'Summarise', 'Summarise here');
   const elsewhere = { ...plan, planned_tasks: plan.planned_tasks.map((t) => (t.task_id === 'summarise' ? { ...t, description: 'Summarise there' } : t)) };
-  expect((await page.request.put(`/api/plans/${id}`, { data: { base_revision: 1, plan: elsewhere } })).status()).toBe(200);
+  expect((await api.save(id, { base_revision: 1, plan: elsewhere })).status()).toBe(200);
 
   await page.getByRole('button', { name: 'Review and apply my changes on top of r2' }).click({ timeout: 5_000 });
   const dialog = page.getByRole('dialog', { name: 'This plan was saved elsewhere' });
@@ -92,20 +83,19 @@ test('edits that overlap are shown side by side, and the chosen side is kept', a
   await expect(page.getByRole('group', { name: 'Task Summarise here' })).toBeVisible();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Revision 3')).toBeVisible();
-  const saved = await (await page.request.get(`/api/plans/${id}`)).json();
-  expect(saved.plan.planned_tasks.find((t: { task_id: string }) => t.task_id === 'summarise').description).toBe('Summarise here');
+  expect((await api.task(id, 'summarise'))!.description).toBe('Summarise here');
 });
 
-test('dependencies that only together form a cycle are a conflict, settled by the chosen side', async ({ page }) => {
-  const { id } = await (await page.request.post('/api/plans', { data: { title: 'Live cycle plan', plan } })).json();
-  await open(page, id);
+test('dependencies that only together form a cycle are a conflict, settled by the chosen side', async ({ page, api, editor }) => {
+  const { id } = await api.create('Live cycle plan', plan);
+  await editor.open(id, { showing: 'Review' });
   // Here: Review waits for Fetch. Elsewhere: Fetch waits for Review.
   await page.getByRole('group', { name: 'Task Review' }).click();
   await page.getByRole('combobox', { name: 'Task to depend on' }).selectOption({ label: 'Fetch' });
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
   const elsewhere = { ...plan, planned_tasks: plan.planned_tasks.map((t) => (t.task_id === 'fetch' ? { ...t, dependencies: ['review'] } : t)) };
-  expect((await page.request.put(`/api/plans/${id}`, { data: { base_revision: 1, plan: elsewhere } })).status()).toBe(200);
+  expect((await api.save(id, { base_revision: 1, plan: elsewhere })).status()).toBe(200);
 
   await page.getByRole('button', { name: 'Review and apply my changes on top of r2' }).click({ timeout: 5_000 });
   const dialog = page.getByRole('dialog', { name: 'This plan was saved elsewhere' });
@@ -119,13 +109,13 @@ test('dependencies that only together form a cycle are a conflict, settled by th
   await expect(dialog).toBeHidden();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Revision 3')).toBeVisible();
-  const saved = await (await page.request.get(`/api/plans/${id}`)).json();
-  const deps = Object.fromEntries(saved.plan.planned_tasks.map((t: { task_id: string; dependencies: string[] }) => [t.task_id, t.dependencies]));
+  const saved = await api.head(id);
+  const deps = Object.fromEntries(saved.plan.planned_tasks.map((t) => [t.task_id, t.dependencies]));
   expect([deps.fetch, deps.review]).toEqual([[], ['fetch']]);
 });
 
-test('the heartbeat is a route any reader may call, and it refuses a revision beyond the head', async ({ page }) => {
-  const { id } = await (await page.request.post('/api/plans', { data: { title: 'Live route plan', plan } })).json();
+test('the heartbeat is a route any reader may call, and it refuses a revision beyond the head', async ({ page, api }) => {
+  const { id } = await api.create('Live route plan', plan);
   const beat = (revision: number) => page.request.post(`/api/plans/${id}/presence`, { data: { session_id: 'route-test-tab', revision, dirty: false } });
   const answer = await beat(1);
   expect(answer.status()).toBe(200);

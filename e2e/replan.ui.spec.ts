@@ -1,5 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { adminHeaders, signIn } from './auth-support';
+import { expect, test } from './fixtures';
 
 // Replanning selected tasks on an approved plan: two tasks selected on the canvas, a
 // proposal reviewed as a diff, one replacement accepted. The plan moves to a new
@@ -13,25 +12,12 @@ const plan = {
   ],
 };
 
-async function handOff(request: APIRequestContext, id: string) {
-  const response = await request.get(`/api/plans/${id}/approved`, { headers: adminHeaders });
-  return { status: response.status(), code: ((await response.json()) as { error?: { code: string } }).error?.code };
-}
+test('select two tasks, replan them, accept one replacement, and find the plan at a new revision with its approval voided', async ({ page, api, editor, approve }) => {
+  const { id } = await api.create('Shipments to replan', plan);
+  await approve(id);
+  expect(await api.handOff(id)).toEqual({ status: 200, code: undefined, revision: 1 });
 
-test('select two tasks, replan them, accept one replacement, and find the plan at a new revision with its approval voided', async ({ page, browser, baseURL }) => {
-  const { id } = await (await page.request.post('/api/plans', { data: { title: 'Shipments to replan', plan } })).json();
-  const submitted = await (await page.request.post(`/api/plans/${id}/submit`)).json();
-  // A decision needs a person (the admin token's account is a service account): the approver, signed in.
-  const approverContext = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const approverPage = await approverContext.newPage();
-  await signIn(approverPage, 'approver');
-  const approved = await approverPage.request.post(`/api/plans/${id}/approve`, { data: { revision: submitted.revision, content_hash: submitted.content_hash } });
-  expect(approved.status()).toBe(200);
-  await approverContext.close();
-  expect(await handOff(page.request, id)).toEqual({ status: 200, code: undefined });
-
-  await page.goto(`/plans/${id}`);
-  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+  await editor.open(id);
   await page.getByRole('group', { name: 'Task Summarise the shipments' }).click();
   await page.getByRole('group', { name: 'Task Write the report' }).click({ modifiers: ['Control'] });
   await page.getByRole('button', { name: 'Replan selected…' }).click();
@@ -52,15 +38,15 @@ test('select two tasks, replan them, accept one replacement, and find the plan a
   await expect(page.getByRole('status').filter({ hasText: 'saved as revision 2' })).toBeVisible();
   await expect(page.getByText(/^Revision 2/)).toBeVisible();
 
-  const head = await (await page.request.get(`/api/plans/${id}`)).json();
+  const head = await api.head(id);
   expect(head.revision).toBe(2);
   expect(head.status).toBe('draft');
-  const tasks = Object.fromEntries((head.plan.planned_tasks as Array<{ task_id: string; main_task_id: string; dependencies: string[]; description: string }>).map((t) => [t.task_id, t]));
+  const tasks = Object.fromEntries(head.plan.planned_tasks.map((t) => [t.task_id, t]));
   expect(Object.keys(tasks).sort()).toEqual(['fetch', 'report', 'summarise-r1']);
   expect(tasks['summarise-r1']).toMatchObject({ main_task_id: 'summarise', dependencies: ['fetch'] });
   expect(tasks['summarise-r1'].description).toContain('Keep it under 200 words.');
   expect(tasks.report).toMatchObject({ description: 'Write the report', dependencies: ['summarise-r1'] });
-  expect(await handOff(page.request, id)).toEqual({ status: 409, code: 'stale' });
+  expect(await api.handOff(id)).toEqual({ status: 409, code: 'stale' });
 
   // The replacement was one step: undo brings the replaced task back, as an unsaved change.
   await page.getByRole('button', { name: 'Undo' }).click();

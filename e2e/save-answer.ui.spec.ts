@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // A save answers what the editor page shows about the new head (status, content hash, what
 // saving would void), so the page is updated in place: the plan is not sent again.
@@ -10,13 +10,11 @@ const plan = {
   ],
 };
 
-test('saving a plan in review updates the header from the answer, without rendering the page again', async ({ page }) => {
-  const { id } = await (await page.request.post('/api/plans', { data: { title: 'Saved in place', plan } })).json();
-  expect((await page.request.post(`/api/plans/${id}/submit`)).status()).toBe(200);
-  await page.goto(`/plans/${id}`);
-  await expect(page.getByRole('group', { name: 'Task Summarise' })).toBeVisible();
+test('saving a plan in review updates the header from the answer, without rendering the page again', async ({ page, api, editor }) => {
+  const { id } = await api.create('Saved in place', plan);
+  await api.submitted(id);
   // The first layout runs in a worker; edits start once the nodes have settled.
-  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+  await editor.open(id, { showing: 'Summarise' });
   await expect(page.getByText('in review', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Submit r\d+ for review$/ })).toHaveCount(0);
 
@@ -26,15 +24,10 @@ test('saving a plan in review updates the header from the answer, without render
     const headers = request.headers();
     if (headers['rsc'] === '1' && !headers['next-router-prefetch'] && new URL(request.url()).pathname === `/plans/${id}`) rerenders.push(request.url());
   });
-  await page.getByRole('group', { name: 'Task Summarise' }).click();
-  await page.getByRole('textbox', { name: 'Description' }).fill('Summarise briefly');
-  // A field applies what was typed when it loses focus.
-  await page.getByRole('textbox', { name: 'Description' }).blur();
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await page.getByRole('alertdialog', { name: 'Save and withdraw it from review?' }).getByRole('button', { name: 'Save and withdraw' }).click();
-  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+  await editor.describe('Summarise', 'Summarise briefly');
+  await editor.save({ confirm: 'withdraw' });
 
-  const head = await (await page.request.get(`/api/plans/${id}`)).json();
+  const head = await api.head(id);
   expect(head).toMatchObject({ revision: 2, status: 'draft' });
   await expect(page.getByText('draft', { exact: true })).toBeVisible();
   await expect(page.getByTitle(head.content_hash, { exact: true })).toBeVisible();

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { DEMO_PASSWORDS } from './auth-support';
+import { expect, test, type PlanEditor, type PlansApi } from './fixtures';
 import { actionRequest, serverActions } from './server-actions';
 
 // A session that ends mid-edit costs nothing: Save asks to sign in again, on the page,
@@ -12,14 +13,16 @@ const plan = {
   ],
 };
 
-/** Opens a new plan, edits one task's description, then ends the session (this browser loses its cookies). */
-async function editThenLoseSession(page: Page, task: string, description: string): Promise<string> {
-  const { id } = await (await page.request.post('/api/plans', { data: { title: 'Session expiry plan', plan } })).json();
-  await page.goto(`/plans/${id}`);
-  await page.getByRole('group', { name: `Task ${task}` }).click();
-  await page.getByRole('textbox', { name: 'Description' }).fill(description);
-  await page.getByRole('textbox', { name: 'Description' }).blur();
-  await page.context().clearCookies();
+/**
+ * Opens a new plan, edits one task's description once the first layout has landed (a layout
+ * landing after the save would rightly leave the editor dirty again), then ends the session
+ * (this browser loses its cookies).
+ */
+async function editThenLoseSession(api: PlansApi, editor: PlanEditor, task: string, description: string): Promise<string> {
+  const { id } = await api.create('Session expiry plan', plan);
+  await editor.open(id);
+  await editor.describe(task, description);
+  await editor.page.context().clearCookies();
   return id;
 }
 
@@ -31,23 +34,23 @@ async function signInInline(page: Page, password: string) {
   return dialog;
 }
 
-async function savedDescription(page: Page, id: string, task: string) {
-  const saved = await (await page.request.get(`/api/plans/${id}`)).json();
-  return { revision: saved.revision, description: saved.plan.planned_tasks.find((t: { task_id: string }) => t.task_id === task).description };
+async function savedDescription(api: PlansApi, id: string, task: string) {
+  const saved = await api.head(id);
+  return { revision: saved.revision, description: saved.plan.planned_tasks.find((t) => t.task_id === task)!.description };
 }
 
-test('an expired session keeps the edits: Save signs in inline and then saves them', async ({ page }) => {
+test('an expired session keeps the edits: Save signs in inline and then saves them', async ({ page, api, editor }) => {
   const beats: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('/presence') && request.method() === 'POST') beats.push(request.url());
   });
-  const id = await editThenLoseSession(page, 'Review', 'Review after the session ended');
+  const id = await editThenLoseSession(api, editor, 'Review', 'Review after the session ended');
   // The editor notices by itself, and stops asking while nobody is signed in.
   await expect(page.getByRole('status').filter({ hasText: 'Your session ended' })).toBeVisible({ timeout: 5_000 });
   const beatsWhenEnded = beats.length;
   await page.waitForTimeout(6_000);
   expect(beats.length).toBe(beatsWhenEnded);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await editor.saveButton.click();
   await expect(page.getByRole('dialog', { name: 'Sign in again' })).toContainText('Your session ended; sign in again to save your changes — they are kept.');
 
   // A wrong password is refused in the dialog; the edits stay.
@@ -61,13 +64,13 @@ test('an expired session keeps the edits: Save signs in inline and then saves th
   // The live state beats again.
   await resumed;
   await expect(page.getByText('Revision 2')).toBeVisible();
-  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
-  expect(await savedDescription(page, id, 'review')).toEqual({ revision: 2, description: 'Review after the session ended' });
+  await expect(editor.saved).toBeVisible();
+  expect(await savedDescription(api, id, 'review')).toEqual({ revision: 2, description: 'Review after the session ended' });
 });
 
-test('only the user whose session ended may sign in again here; another account goes through the sign-in page', async ({ page }) => {
-  const id = await editThenLoseSession(page, 'Fetch', 'Fetch, kept');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+test('only the user whose session ended may sign in again here; another account goes through the sign-in page', async ({ page, api, editor }) => {
+  const id = await editThenLoseSession(api, editor, 'Fetch', 'Fetch, kept');
+  await editor.saveButton.click();
   const dialog = page.getByRole('dialog', { name: 'Sign in again' });
   // The edits are saved as their author: the name is theirs and cannot be changed here.
   const username = dialog.getByRole('textbox', { name: 'Username' });
@@ -78,14 +81,13 @@ test('only the user whose session ended may sign in again here; another account 
 
   await signInInline(page, DEMO_PASSWORDS.editor);
   await expect(dialog).toBeHidden();
-  await expect(page.getByText('Saved', { exact: true })).toBeVisible();
-  expect(await savedDescription(page, id, 'fetch')).toEqual({ revision: 2, description: 'Fetch, kept' });
-  const history = await (await page.request.get(`/api/plans/${id}/revisions`)).json();
-  expect(history.revisions.at(-1).author).toBe('editor');
+  await expect(editor.saved).toBeVisible();
+  expect(await savedDescription(api, id, 'fetch')).toEqual({ revision: 2, description: 'Fetch, kept' });
+  expect((await api.revisions(id)).at(-1)!.author).toBe('editor');
 });
 
-test('the inline sign-in refuses another account before signing it in, even with its right password', async ({ page, playwright, baseURL }) => {
-  const { id } = await (await page.request.post('/api/plans', { data: { title: 'Inline sign-in plan', plan } })).json();
+test('the inline sign-in refuses another account before signing it in, even with its right password', async ({ api, playwright, baseURL }) => {
+  const { id } = await api.create('Inline sign-in plan', plan);
   const anonymous = await playwright.request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
   try {
     const action = serverActions(id).find((a) => a.name === 'signInInlineAction')!;
