@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESOURCE_SCHEMAS, type Resource } from '@/lib/registry';
 import { dispatch, dispatcherFor } from './dispatch';
+import { closeMcpSessions } from './mcp-sessions';
 import { testDispatchRequest } from './dispatch-test-support';
 import { startA2aTestAgent, type A2aTestAgent } from './test-servers/a2a-agent-test-support';
 import { startMcpTestServer, type McpTestServer } from './test-servers/mcp-server-test-support';
@@ -16,7 +17,7 @@ let hook: WebhookReceiver;
 beforeAll(async () => {
   [mcp, agent, llm, hook] = await Promise.all([startMcpTestServer(), startA2aTestAgent(), startOpenAiTestServer(), startWebhookReceiver('dispatch-secret')]);
 });
-afterAll(() => Promise.all([mcp.close(), agent.close(), llm.close(), hook.close()]));
+afterAll(() => Promise.all([closeMcpSessions(), mcp.close(), agent.close(), llm.close(), hook.close()]));
 afterEach(() => vi.unstubAllEnvs());
 
 describe('dispatch picks the protocol from the resource endpoint', () => {

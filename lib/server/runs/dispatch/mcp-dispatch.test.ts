@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESOURCE_SCHEMAS } from '@/lib/registry';
 import { MAX_OUTPUT_BYTES } from './dispatch-types';
 import { dispatchMcp } from './mcp-dispatch';
+import { closeMcpSessions } from './mcp-sessions';
 import { testDispatchRequest, unreachableUrl } from './dispatch-test-support';
 import { startMcpTestServer, type McpTestServer } from './test-servers/mcp-server-test-support';
 
@@ -9,7 +10,10 @@ let server: McpTestServer;
 beforeAll(async () => {
   server = await startMcpTestServer();
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await closeMcpSessions();
+  await server.close();
+});
 
 const tool = (id: string) => RESOURCE_SCHEMAS.tools.parse({ id });
 
@@ -90,6 +94,36 @@ describe('MCP dispatch against a real MCP server', () => {
     } finally {
       vi.unstubAllEnvs();
       await guarded.close();
+    }
+  });
+
+  it('keeps one session per server for many calls, concurrent ones included', async () => {
+    const own = await startMcpTestServer();
+    try {
+      const call = (i: number) => dispatchMcp(testDispatchRequest({ resource: tool('add'), input: { a: i, b: 1 }, attempt: i }), { protocol: 'mcp', url: own.url });
+      expect(await call(1)).toEqual({ state: 'succeeded', output: { sum: 2 } });
+      const outcomes = await Promise.all([2, 3, 4, 5].map(call));
+      expect(outcomes.map((outcome) => outcome.state === 'succeeded' && outcome.output)).toEqual([{ sum: 3 }, { sum: 4 }, { sum: 5 }, { sum: 6 }]);
+      expect(own.callCount('add')).toBe(5);
+      expect(own.sessionsOpened()).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('opens a new session when the kept one fails at the transport', async () => {
+    const first = await startMcpTestServer();
+    const url = first.url;
+    await dispatchMcp(testDispatchRequest({ resource: tool('echo') }), { protocol: 'mcp', url });
+    await first.close();
+    await expect(dispatchMcp(testDispatchRequest({ resource: tool('echo') }), { protocol: 'mcp', url })).rejects.toMatchObject({ retryable: true });
+    const port = Number(new URL(url).port);
+    const second = await startMcpTestServer({ port });
+    try {
+      expect(await dispatchMcp(testDispatchRequest({ resource: tool('echo'), input: { back: true } }), { protocol: 'mcp', url })).toEqual({ state: 'succeeded', output: { back: true } });
+      expect(second.sessionsOpened()).toBe(1);
+    } finally {
+      await second.close();
     }
   });
 });

@@ -1,15 +1,15 @@
 import 'server-only';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpEndpoint } from '@/lib/registry/endpoint';
 import { resourceKey } from '@/lib/registry';
 import type { z } from 'zod';
 import { credentialFromEnv, guardCall, isRetryableStatus, jsonOrText } from './call-guard';
 import { DispatchError, type DispatchOutcome, type DispatchRequest } from './dispatch-types';
+import { withMcpSession } from './mcp-sessions';
 
 // A tool (or a DSL workflow) behind an MCP server: one `tools/call` over Streamable HTTP with
-// the task's input as the arguments. MCP has no idempotency key of its own, so the key rides
+// the task's input as the arguments, on a session kept per server (mcp-sessions.ts). MCP has no idempotency key of its own, so the key rides
 // in the request's `_meta` and as an Idempotency-Key header for servers that can use it.
 
 /** Where a tools/call carries the idempotency key in `_meta`. */
@@ -38,20 +38,12 @@ export async function dispatchMcp(request: DispatchRequest, endpoint: z.infer<ty
     throw new DispatchError(`MCP tool ${tool} at ${call.endpoint} takes a JSON object as its arguments; the task's input is ${Array.isArray(input) ? 'an array' : typeof input}`, false);
   }
 
-  const client = new Client({ name: 'plangate', version: '1' });
-  const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), { fetch: call.fetch });
+  const options = { signal: call.signal, timeout: call.timeoutMs };
+  let result;
   try {
-    await client.connect(transport, { signal: call.signal, timeout: call.timeoutMs });
-    const result = await client.callTool(
-      { name: tool, arguments: input as Record<string, unknown>, _meta: { [MCP_IDEMPOTENCY_META_KEY]: request.idempotencyKey } },
-      undefined,
-      { signal: call.signal, timeout: call.timeoutMs },
+    result = await withMcpSession(endpoint.url, headers.Authorization, call.fetch, options, (client) =>
+      client.callTool({ name: tool, arguments: input as Record<string, unknown>, _meta: { [MCP_IDEMPOTENCY_META_KEY]: request.idempotencyKey } }, undefined, options),
     );
-    const text = resultText(result.content);
-    if (result.isError) {
-      throw new DispatchError(`MCP tool ${tool} at ${call.endpoint} reported an error: ${text || '(no message)'}`, false);
-    }
-    return { state: 'succeeded', output: result.structuredContent ?? jsonOrText(text) };
   } catch (error) {
     if (error instanceof McpError && !call.signal.aborted) {
       throw new DispatchError(`MCP tool ${tool} at ${call.endpoint} refused the call: ${error.message}`, !NOT_RETRYABLE_CODES.has(error.code));
@@ -60,7 +52,8 @@ export async function dispatchMcp(request: DispatchRequest, endpoint: z.infer<ty
       throw new DispatchError(`MCP server ${call.endpoint} answered HTTP ${error.code}: ${error.message}`, isRetryableStatus(error.code));
     }
     throw call.failure(error);
-  } finally {
-    await client.close().catch(() => undefined);
   }
+  const text = resultText(result.content);
+  if (result.isError) throw new DispatchError(`MCP tool ${tool} at ${call.endpoint} reported an error: ${text || '(no message)'}`, false);
+  return { state: 'succeeded', output: result.structuredContent ?? jsonOrText(text) };
 }

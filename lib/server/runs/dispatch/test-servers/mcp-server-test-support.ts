@@ -24,12 +24,16 @@ export interface McpTestServer {
   calls: McpToolCall[];
   /** How many calls `tool` (every tool when omitted) received with `idempotencyKey` (any key when omitted). */
   callCount(tool?: string, idempotencyKey?: string): number;
+  /** How many MCP sessions clients opened (initialize handshakes completed). */
+  sessionsOpened(): number;
   close(): Promise<void>;
 }
 
 export interface McpTestServerOptions {
   /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
   token?: string;
+  /** Listen on this port (to stand in for a server that restarted); a free one when absent. */
+  port?: number;
 }
 
 const MCP_PATH = '/mcp';
@@ -74,6 +78,7 @@ function toolServer(record: (tool: string, args: Record<string, unknown>, meta: 
 
 export async function startMcpTestServer(options: McpTestServerOptions = {}): Promise<McpTestServer> {
   const calls: McpToolCall[] = [];
+  let initialized = 0;
   const record = (tool: string, args: Record<string, unknown>, meta: Record<string, unknown> | undefined, headers: IncomingMessage['headers']) => {
     const fromMeta = meta?.['plangate/idempotency_key'];
     const fromHeader = headers['idempotency-key'];
@@ -95,6 +100,9 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
       return;
     }
     const server = toolServer(record, req.headers);
+    server.server.oninitialized = () => {
+      initialized += 1;
+    };
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
       void transport.close();
@@ -109,13 +117,14 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => httpServer.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = httpServer.address() as AddressInfo;
 
   return {
     url: `http://127.0.0.1:${port}${MCP_PATH}`,
     calls,
     callCount: (tool, key) => calls.filter((call) => (tool === undefined || call.tool === tool) && (key === undefined || call.idempotencyKey === key)).length,
+    sessionsOpened: () => initialized,
     close: () =>
       new Promise<void>((resolve) => {
         httpServer.closeAllConnections();
