@@ -9,7 +9,7 @@ import boundaries from 'eslint-plugin-boundaries';
 // rule below names it.
 
 /** The domain: pure algorithms and rules on plans, shared by the browser and the server. */
-const DOMAIN = ['plan', 'graph', 'validate', 'simulate', 'optimize', 'replan', 'planning', 'approval', 'formats', 'registry'];
+const DOMAIN = ['plan', 'graph', 'validate', 'simulate', 'optimize', 'replan', 'planning', 'approval', 'formats', 'registry', 'runs'];
 /** lib/ folders that are not pure: the server, and the client-side editor state and canvas adapters. */
 const IMPURE_LIB = ['lib/server/**', 'lib/editor-store/**', 'lib/flow/**'];
 /** Tests and their helpers run in Node under vitest; they may read fixtures from disk. */

@@ -17,7 +17,11 @@ const EVENT_HINTS: Record<WebhookEvent, string> = {
   'plan.changes_requested': 'an approver requested changes',
   'plan.rejected': 'an approver rejected a plan',
   'approval.stale': 'a new revision or a registry change voided an approval',
-  'comment.created': 'a comment was written (not sent yet: comments are to come)',
+  'comment.created': 'a comment was written',
+  'run.awaiting_approval': 'a run reached a gate and waits for an approver',
+  'run.needs_replan': 'a task of a run failed after its retries',
+  'run.succeeded': 'a run finished, every task succeeded',
+  'run.failed': 'a run failed',
 };
 
 const FIELDS = ['url', 'events'] as const;

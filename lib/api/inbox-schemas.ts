@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 // The signed-in user's inbox: what happened on plans they are involved in.
 
-export const INBOX_ITEM_KINDS = ['review_requested', 'decision', 'comment', 'mention', 'approval_voided'] as const;
+export const INBOX_ITEM_KINDS = ['review_requested', 'decision', 'comment', 'mention', 'approval_voided', 'run'] as const;
 export const InboxItemKind = z.enum(INBOX_ITEM_KINDS);
 export type InboxItemKind = z.infer<typeof InboxItemKind>;
 

@@ -2,7 +2,18 @@ import { z } from 'zod';
 
 // Outgoing webhooks: what an admin configures and what the delivery log shows.
 
-export const WEBHOOK_EVENTS = ['plan.submitted', 'plan.approved', 'plan.changes_requested', 'plan.rejected', 'approval.stale', 'comment.created'] as const;
+export const WEBHOOK_EVENTS = [
+  'plan.submitted',
+  'plan.approved',
+  'plan.changes_requested',
+  'plan.rejected',
+  'approval.stale',
+  'comment.created',
+  'run.awaiting_approval',
+  'run.needs_replan',
+  'run.succeeded',
+  'run.failed',
+] as const;
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 

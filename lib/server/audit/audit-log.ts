@@ -47,6 +47,11 @@ export const AUDIT_KINDS = [
   'comment_created',
   'comment_resolved',
   'comment_reopened',
+  // Running approved plans: who started which approved hash, and who decided at its gates.
+  'run_started',
+  'run_cancelled',
+  'gate_approved',
+  'gate_rejected',
   // An operator trusted a chain that had no signed head (one from before heads were signed).
   'audit_adopted',
 ] as const;

@@ -12,6 +12,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseKind;
+  /** What the job queue (pg-boss) connects through: its own pool on PostgreSQL, the one PGlite in-process. */
+  jobs: { kind: 'postgres'; url: string } | { kind: 'pglite'; client: import('@electric-sql/pglite').PGlite };
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     await pool.end().catch(() => undefined);
     throw error;
   }
-  return { db: drizzle({ client: pool, schema: dbSchema }), kind: 'postgres', close: () => pool.end() };
+  return { db: drizzle({ client: pool, schema: dbSchema }), kind: 'postgres', jobs: { kind: 'postgres', url }, close: () => pool.end() };
 }
 
 async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
@@ -62,7 +64,7 @@ async function openPglite(dataDir: string | null): Promise<DatabaseHandle> {
     const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
     const db = drizzle({ client, schema: dbSchema });
     await migrate(db, { migrationsFolder });
-    return { db, kind: 'pglite', close: () => client.close().finally(release) };
+    return { db, kind: 'pglite', jobs: { kind: 'pglite', client }, close: () => client.close().finally(release) };
   } catch (error) {
     release();
     throw error;

@@ -304,7 +304,7 @@ export const inboxItems = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     recipient: text('recipient').notNull(),
-    // 'review_requested' | 'decision' | 'comment' | 'mention' | 'approval_voided'
+    // 'review_requested' | 'decision' | 'comment' | 'mention' | 'approval_voided' | 'run'
     kind: text('kind').notNull(),
     planId: text('plan_id')
       .notNull()
@@ -355,6 +355,76 @@ export const planPresence = pgTable(
   (t) => [primaryKey({ columns: [t.planId, t.sessionId] }), index('plan_presence_seen_idx').on(t.planId, t.lastSeen), index('plan_presence_last_seen_idx').on(t.lastSeen)],
 );
 
+/**
+ * One execution of one approved revision. The resource snapshot is the one its approval
+ * bound: workers route every task through it, never through the live registry.
+ */
+export const runs = pgTable(
+  'runs',
+  {
+    id: text('id').primaryKey(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    contentHash: text('content_hash').notNull(),
+    resources: jsonb('resources').$type<unknown>().notNull(),
+    resourcesHash: text('resources_hash').notNull(),
+    // queued | running | paused | awaiting_approval | needs_replan | succeeded | failed | cancelled
+    state: text('state').notNull().default('queued'),
+    startedBy: text('started_by').notNull(),
+    // A continuation (after a replan) reuses the outputs its parent recorded.
+    parentRunId: text('parent_run_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('runs_plan_idx').on(t.planId, t.createdAt), index('runs_state_idx').on(t.state)],
+);
+
+/** A task's progress within a run; its job in the queue carries out the attempts. */
+export const taskRuns = pgTable(
+  'task_runs',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    taskId: text('task_id').notNull(),
+    // pending | blocked | running | retrying | awaiting_approval | succeeded | failed | skipped | cancelled
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    jobId: text('job_id'),
+    // A gated task's decision job: a person's approve or reject completes it.
+    gateJobId: text('gate_job_id'),
+    input: jsonb('input').$type<unknown>(),
+    output: jsonb('output').$type<unknown>(),
+    error: text('error'),
+    // Set when the output was recorded by the run this one continues: the task does not run again.
+    carriedFrom: text('carried_from'),
+    gateDecidedBy: text('gate_decided_by'),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.taskId] }), index('task_runs_state_idx').on(t.runId, t.state)],
+);
+
+/** Append-only: the run view's live feed and the run's part of the record. */
+export const runEvents = pgTable(
+  'run_events',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    kind: text('kind').notNull(),
+    taskId: text('task_id'),
+    actor: text('actor'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('run_events_run_idx').on(t.runId, t.seq)],
+);
+
 export const dbSchema = {
   plans,
   planRevisions,
@@ -374,5 +444,8 @@ export const dbSchema = {
   inboxItems,
   reviewTaskViews,
   planPresence,
+  runs,
+  taskRuns,
+  runEvents,
   ...authSchema,
 };

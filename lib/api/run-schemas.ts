@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { RUN_STATES, TASK_STATES } from '@/lib/runs/run-states';
+
+// Runs of approved plans over the REST API: starting one, reading it and its live events,
+// and what people and executors send while it runs.
+
+const ContentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'A content hash is "sha256:" and 64 hex digits');
+export const RunState = z.enum(RUN_STATES);
+export const TaskState = z.enum(TASK_STATES);
+
+export const StartRunRequest = z.strictObject({
+  revision: z.number().int().min(1).describe('The approved revision to run'),
+  content_hash: ContentHash.describe('Its content hash, as the approval and GET /api/plans/{id}/approved give it'),
+  continue_from: z.string().min(1).max(100).optional().describe('A run that stopped for a replan: its succeeded tasks the new revision has unchanged are not run again, their outputs are used'),
+});
+export type StartRunRequest = z.infer<typeof StartRunRequest>;
+
+export const StartRunResponse = z.object({ run_id: z.string(), state: RunState });
+
+export const TaskRunView = z.object({
+  task_id: z.string(),
+  state: TaskState,
+  attempts: z.number().int(),
+  input: z.unknown().describe('What the task was (or, at a gate, will be) sent, templates resolved'),
+  output: z.unknown(),
+  error: z.string().nullable(),
+  carried_from: z.string().nullable().describe('The run whose recorded output this task kept (a continuation)'),
+  gate_decided_by: z.string().nullable(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type TaskRunView = z.infer<typeof TaskRunView>;
+
+export const RunSummary = z.object({
+  run_id: z.string(),
+  plan_id: z.string(),
+  revision: z.number().int(),
+  content_hash: z.string(),
+  resources_hash: z.string(),
+  state: RunState,
+  started_by: z.string(),
+  parent_run_id: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  counts: z.record(z.string(), z.number().int()).describe('Tasks by state'),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+export const RunResponse = RunSummary.extend({ tasks: z.array(TaskRunView) });
+export type RunResponse = z.infer<typeof RunResponse>;
+
+export const RunPage = z.object({ runs: z.array(RunSummary), next_cursor: z.string().nullable() });
+
+export const RunEvent = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  kind: z.string(),
+  task_id: z.string().nullable(),
+  actor: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type RunEvent = z.infer<typeof RunEvent>;
+
+export const RunStateResponse = z.object({ run_id: z.string(), state: RunState });
+
+export const GateDecisionRequest = z.strictObject({ comment: z.string().max(2000).default('') });
+
+export const TaskResultReport = z.discriminatedUnion('state', [
+  z.strictObject({ state: z.literal('succeeded'), output: z.unknown() }),
+  z.strictObject({ state: z.literal('failed'), error: z.string().min(1).max(2000) }),
+]);
+export type TaskResultReport = z.infer<typeof TaskResultReport>;

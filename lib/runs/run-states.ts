@@ -1,0 +1,46 @@
+// The states a run and its tasks move through (issue #16's vocabulary, shared by the API,
+// the engine and the run view). The engine records task states; a run's state follows
+// from them, except for what a person decided (paused, cancelled).
+
+export const RUN_STATES = ['queued', 'running', 'paused', 'awaiting_approval', 'needs_replan', 'succeeded', 'failed', 'cancelled'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+export const TASK_STATES = ['pending', 'blocked', 'running', 'retrying', 'awaiting_approval', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+/** A task in one of these will not change again within this run (a retry starts it afresh). */
+export const FINISHED_TASK_STATES: ReadonlySet<TaskState> = new Set(['succeeded', 'failed', 'blocked', 'skipped', 'cancelled']);
+
+/** A run in one of these runs nothing more. */
+export const FINISHED_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 'failed', 'cancelled']);
+
+/**
+ * What a run's state is, given its tasks' states and what it was. Cancelled and failed are
+ * final; a pause holds until resumed unless nothing is left to run. Otherwise: every task
+ * succeeded → succeeded; any failed (its dependents blocked) → needs_replan, while the tasks
+ * that do not depend on it finish; a gate waiting → awaiting_approval.
+ */
+export function deriveRunState(current: RunState, tasks: Iterable<TaskState>): RunState {
+  if (current === 'cancelled' || current === 'failed') return current;
+  let total = 0;
+  let succeeded = 0;
+  let failed = false;
+  let waiting = false;
+  let underWay = false;
+  for (const state of tasks) {
+    total++;
+    if (state === 'succeeded' || state === 'skipped') succeeded++;
+    else if (state === 'failed' || state === 'blocked') failed = true;
+    else if (state === 'awaiting_approval') waiting = true;
+    else if (state !== 'cancelled') underWay = true;
+  }
+  if (succeeded === total) return 'succeeded';
+  if (failed) return 'needs_replan';
+  if (current === 'paused') return underWay || waiting ? 'paused' : 'succeeded';
+  // A gate waiting is what the people watching must see, even while other branches run.
+  if (waiting) return 'awaiting_approval';
+  return 'running';
+}
+
+/** The idempotency key every external call of one attempt carries. */
+export const idempotencyKey = (runId: string, taskId: string, attempt: number) => `${runId}:${taskId}:${attempt}`;

@@ -1,0 +1,28 @@
+import type { PlannerTask } from '@/lib/plan';
+
+// How a task runs, read from its approved parameters (so a policy is part of what was
+// approved): whether a person must approve it at the moment it is ready, how often a
+// failed call is retried, and how long one call may take.
+
+export const DEFAULT_RETRIES = 2;
+export const MAX_RETRIES = 10;
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+export const MAX_TIMEOUT_SECONDS = 15 * 60;
+
+const parameter = (task: Pick<PlannerTask, 'parameters'>, name: string): unknown => (task.parameters as Record<string, unknown> | undefined)?.[name];
+
+function wholeNumber(value: unknown, fallback: number, max: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? Math.min(value, max) : fallback;
+}
+
+/** `parameters.requires_approval: true`: the task waits for an approver once its dependencies are done. */
+export const requiresApproval = (task: Pick<PlannerTask, 'parameters'>): boolean => parameter(task, 'requires_approval') === true;
+
+/** `parameters.retries` (0–10, default 2): further attempts after a failed call. */
+export const retryLimit = (task: Pick<PlannerTask, 'parameters'>): number => wholeNumber(parameter(task, 'retries'), DEFAULT_RETRIES, MAX_RETRIES);
+
+/** `parameters.timeout_seconds` (at most 15 minutes, default 60 s): how long one call may take. */
+export const timeoutSeconds = (task: Pick<PlannerTask, 'parameters'>): number => {
+  const seconds = wholeNumber(parameter(task, 'timeout_seconds'), DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
+  return seconds === 0 ? DEFAULT_TIMEOUT_SECONDS : seconds;
+};

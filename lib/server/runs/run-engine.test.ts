@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TaskDataInput } from '@/lib/plan';
+import type { DatabaseHandle } from '../db/client';
+import { testDatabases } from '../db/test-databases';
+import { refusal } from '../test-support';
+import { startA2aTestAgent, type A2aTestAgent } from './dispatch/test-servers/a2a-agent-test-support';
+import { startMcpTestServer, type McpTestServer } from './dispatch/test-servers/mcp-server-test-support';
+import { startOpenAiTestServer, type OpenAiTestServer } from './dispatch/test-servers/openai-server-test-support';
+import { startWebhookReceiver, type WebhookReceiver } from './dispatch/test-servers/webhook-receiver-test-support';
+import { cancelRun, decideGate, retryTask } from './run-control';
+import { getRun, runEventsAfter } from './run-queries';
+import { approvedPlan, gateApprover, runApprover, runEditor, runReaches } from './run-test-support';
+import { startRunWorkers, stopRunWorkers } from './run-workers';
+import { startRun } from './start-run';
+
+// A run end to end against real servers speaking each protocol: an MCP tool, an A2A agent,
+// an OpenAI-compatible model and a signed webhook, with a fan-out, a fan-in and templates
+// carrying outputs downstream; gates, failures, retries and continuation after a replan.
+
+const SECRET_ENV = 'PLANGATE_TEST_RUN_HOOK_SECRET';
+process.env[SECRET_ENV] = 'run-engine-test-secret';
+
+let mcp: McpTestServer;
+let agent: A2aTestAgent;
+let llm: OpenAiTestServer;
+let hook: WebhookReceiver;
+
+beforeAll(async () => {
+  [mcp, agent, llm, hook] = await Promise.all([startMcpTestServer(), startA2aTestAgent(), startOpenAiTestServer(), startWebhookReceiver(process.env[SECRET_ENV]!)]);
+});
+afterAll(async () => {
+  await Promise.all([mcp?.close(), agent?.close(), llm?.close(), hook?.close()]);
+});
+
+const registry = () => ({
+  tools: [
+    { id: 'add', description: 'Adds', input_schema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, endpoint: { protocol: 'mcp', url: mcp.url } },
+    { id: 'fail', description: 'Fails', endpoint: { protocol: 'mcp', url: mcp.url } },
+  ],
+  agents: [{ id: 'researcher', description: 'Researches', endpoint: { protocol: 'a2a', url: agent.url } }],
+  llms: [{ name: 'writer', description: 'Writes', endpoint: { protocol: 'openai', url: llm.url, model: 'test-model' } }],
+  dsl_workflows: [{ id: 'publish', description: 'Publishes', endpoint: { protocol: 'webhook', url: hook.url, secret_env: SECRET_ENV } }],
+});
+
+// a (tool) fans out to b (agent) and c (llm); d (dsl) joins them. Templates carry outputs.
+const fourTypes: TaskDataInput = {
+  task_id: 'job-run',
+  planned_tasks: [
+    { task_id: 'a', description: 'Add', execution_type: 'tool', tool_id: 'add', arguments: { a: 2, b: 3 } },
+    { task_id: 'b', description: 'Research', execution_type: 'agent', agent_id: 'researcher', instructions: 'Research the sum', arguments: { sum: '${step[0].sum}' }, dependencies: ['a'] },
+    { task_id: 'c', description: 'Write', execution_type: 'llm', function_id: 'writer', instructions: 'Write about the sum', arguments: { text: 'The sum is ${step[0].sum}' }, dependencies: ['a'] },
+    { task_id: 'd', description: 'Publish', execution_type: 'dsl', function_id: 'publish', arguments: { research: '${step[1]}', total: '${step[0].sum}' }, dependencies: ['b', 'c'] },
+  ],
+};
+
+describe.each(testDatabases())('running approved plans on $name', (database) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await database.open();
+    await startRunWorkers(handle, { resultUrl: (run, task) => `http://127.0.0.1:9/api/runs/${run}/tasks/${task}/result`, concurrency: 4 });
+  }, 60_000);
+  afterAll(async () => {
+    await stopRunWorkers(handle);
+    await handle.close();
+  });
+
+  it('runs a tool, an agent, a model and a workflow, each through its protocol, with outputs flowing downstream', async () => {
+    const plan = await approvedPlan(handle, 'Four types', fourTypes, registry());
+    const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+    const run = await runReaches(handle, run_id, 'succeeded');
+    const tasks = new Map(run.tasks.map((t) => [t.task_id, t]));
+    expect(tasks.get('a')!.output).toEqual({ sum: 5 });
+    expect(tasks.get('b')!.input).toEqual({ sum: 5 });
+    expect(tasks.get('c')!.input).toEqual({ text: 'The sum is 5' });
+    expect(tasks.get('d')!.input).toMatchObject({ total: 5, research: tasks.get('b')!.output });
+    // Each call carried its idempotency key, and each protocol was called once.
+    expect(mcp.callCount('add', `${run_id}:a:1`)).toBe(1);
+    expect(agent.countFor(`${run_id}:b:1`)).toBe(1);
+    expect(hook.countFor(`${run_id}:d:1`)).toBe(1);
+    expect(run.content_hash).toBe(plan.content_hash);
+    const kinds = (await runEventsAfter(handle.db, run_id, 0)).map((e) => e.kind);
+    expect(kinds[0]).toBe('run_started');
+    expect(kinds.filter((k) => k === 'task_succeeded')).toHaveLength(4);
+  }, 60_000);
+
+  it('refuses to run a revision that is not the approved one, and starts nothing', async () => {
+    const plan = await approvedPlan(handle, 'Stale hash', fourTypes, registry());
+    const wrong = await refusal(startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: `sha256:${'0'.repeat(64)}` }));
+    expect(wrong.status).toBe(409);
+    expect(wrong.code).toBe('stale');
+  });
+
+  it('waits at a gate until a second person approves; a rejection fails the task and asks for a replan', async () => {
+    const gated: TaskDataInput = {
+      task_id: 'job-gate',
+      planned_tasks: [
+        { task_id: 'a', description: 'Add', execution_type: 'tool', tool_id: 'add', arguments: { a: 1, b: 1 } },
+        { task_id: 'g', description: 'Write', execution_type: 'llm', function_id: 'writer', arguments: { n: '${step[0].sum}' }, parameters: { requires_approval: true }, dependencies: ['a'] },
+      ],
+    };
+    const plan = await approvedPlan(handle, 'Gated', gated, registry());
+    const first = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+    const waiting = await runReaches(handle, first.run_id, 'awaiting_approval');
+    expect(waiting.tasks.find((t) => t.task_id === 'g')).toMatchObject({ state: 'awaiting_approval', input: { n: 2 } });
+    // Four-eyes: who started the run does not decide its gates.
+    expect((await refusal(decideGate(handle, runEditor, first.run_id, 'g', 'approve'))).status).toBe(403);
+    await decideGate(handle, gateApprover, first.run_id, 'g', 'approve');
+    const done = await runReaches(handle, first.run_id, 'succeeded');
+    expect(done.tasks.find((t) => t.task_id === 'g')!.gate_decided_by).toBe(gateApprover.username);
+
+    const second = await startRun(handle, runApprover, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+    await runReaches(handle, second.run_id, 'awaiting_approval');
+    await decideGate(handle, gateApprover, second.run_id, 'g', 'reject', 'not today');
+    const rejected = await runReaches(handle, second.run_id, 'needs_replan');
+    expect(rejected.tasks.find((t) => t.task_id === 'g')!.error).toContain('Rejected at its gate by bob: not today');
+  }, 60_000);
+
+  it('a failing tool is retried, then the run needs a replan; a continuation runs only what did not succeed', async () => {
+    const failing: TaskDataInput = {
+      task_id: 'job-fail',
+      planned_tasks: [
+        { task_id: 'a', description: 'Add', execution_type: 'tool', tool_id: 'add', arguments: { a: 4, b: 4 } },
+        { task_id: 'f', description: 'Flaky', execution_type: 'dsl', function_id: 'publish', arguments: { n: '${step[0].sum}' }, parameters: { retries: 1 }, dependencies: ['a'] },
+        { task_id: 'after', description: 'After', execution_type: 'tool', tool_id: 'add', arguments: { a: 1, b: 2 }, dependencies: ['f'] },
+      ],
+    };
+    hook.behaviour.failFirst = 2;
+    const plan = await approvedPlan(handle, 'Failing', failing, registry());
+    const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+    const stopped = await runReaches(handle, run_id, 'needs_replan', 60_000);
+    const byId = new Map(stopped.tasks.map((t) => [t.task_id, t]));
+    expect(byId.get('f')).toMatchObject({ state: 'failed', attempts: 2 });
+    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 'after')!.state).toBe('blocked');
+    const addCalls = mcp.callCount('add');
+
+    // The replanned revision keeps the tasks that succeeded; only f and after run again.
+    const next = await approvedPlan(handle, 'Failing', failing, registry());
+    const refused = await refusal(startRun(handle, runEditor, next.id, { revision: next.revision, content_hash: next.content_hash, continue_from: run_id }));
+    expect(refused.status).toBe(404);
+    const continued = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash, continue_from: run_id });
+    const finished = await runReaches(handle, continued.run_id, 'succeeded');
+    expect(finished.tasks.find((t) => t.task_id === 'a')).toMatchObject({ carried_from: run_id, output: { sum: 8 } });
+    expect(mcp.callCount('add')).toBe(addCalls + 1);
+  }, 90_000);
+
+  it('retrying a failed task runs it and the tasks it blocked; cancelling stops the rest', async () => {
+    const plan = await approvedPlan(
+      handle,
+      'Retry',
+      {
+        task_id: 'job-retry',
+        planned_tasks: [
+          { task_id: 'f', description: 'Publish', execution_type: 'dsl', function_id: 'publish', arguments: {}, parameters: { retries: 0 } },
+          { task_id: 'g', description: 'After', execution_type: 'tool', tool_id: 'add', arguments: { a: 1, b: 1 }, dependencies: ['f'] },
+        ],
+      },
+      registry(),
+    );
+    hook.behaviour.failFirst = 1;
+    const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+    await runReaches(handle, run_id, 'needs_replan');
+    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 'g')!.state).toBe('blocked');
+    await retryTask(handle, runEditor, run_id, 'f');
+    await runReaches(handle, run_id, 'succeeded');
+
+    const slow = await approvedPlan(
+      handle,
+      'Cancel',
+      { task_id: 'job-cancel', planned_tasks: [{ task_id: 's', description: 'Slow', execution_type: 'dsl', function_id: 'publish', arguments: {} }] },
+      registry(),
+    );
+    hook.behaviour.delayMs = 5_000;
+    const started = await startRun(handle, runEditor, slow.id, { revision: slow.revision, content_hash: slow.content_hash });
+    await expect.poll(async () => (await getRun(handle.db, started.run_id)).tasks[0].state).toBe('running');
+    await cancelRun(handle, runApprover, started.run_id);
+    const cancelled = await runReaches(handle, started.run_id, 'cancelled');
+    await expect.poll(async () => (await getRun(handle.db, started.run_id)).tasks[0].state, { timeout: 10_000 }).toBe('cancelled');
+    expect(cancelled.state).toBe('cancelled');
+    hook.behaviour.delayMs = 0;
+  }, 90_000);
+});

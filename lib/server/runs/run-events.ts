@@ -1,0 +1,124 @@
+import 'server-only';
+import { EventEmitter } from 'node:events';
+import { sql } from 'drizzle-orm';
+import type { Database, DatabaseHandle } from '../db/client';
+import { runEvents } from '../db/schema';
+
+// The run's append-only record and its live feed. An event is a row written in the
+// transaction of the change it describes; a NOTIFY in the same transaction wakes the
+// readers of the feed (the run view's SSE stream) on commit, in this process and, on
+// PostgreSQL, in every other instance. Readers also poll, so a lost wake-up costs a second.
+
+export const RUN_EVENT_KINDS = [
+  'run_started',
+  'run_state',
+  'run_cancelled',
+  'run_paused',
+  'run_resumed',
+  'task_started',
+  'task_succeeded',
+  'task_failed',
+  'task_retrying',
+  'task_blocked',
+  'task_cancelled',
+  'task_carried',
+  'task_retried',
+  'task_accepted',
+  'gate_waiting',
+  'gate_approved',
+  'gate_rejected',
+] as const;
+export type RunEventKind = (typeof RUN_EVENT_KINDS)[number];
+
+const CHANNEL = 'plangate_run_events';
+
+export interface RunEventInput {
+  kind: RunEventKind;
+  taskId?: string | null;
+  actor?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+export async function appendRunEvents(tx: Database, runId: string, events: RunEventInput[]): Promise<void> {
+  if (!events.length) return;
+  await tx.insert(runEvents).values(events.map((e) => ({ runId, kind: e.kind, taskId: e.taskId ?? null, actor: e.actor ?? null, detail: e.detail ?? {} })));
+  await tx.execute(sql`SELECT pg_notify(${CHANNEL}, ${runId})`);
+}
+
+export const appendRunEvent = (tx: Database, runId: string, event: RunEventInput) => appendRunEvents(tx, runId, [event]);
+
+interface Feed {
+  emitter: EventEmitter;
+  close(): Promise<void>;
+}
+
+const feeds = new WeakMap<DatabaseHandle, Promise<Feed>>();
+
+/** Emits the run id of every committed event, from any instance sharing the database. */
+async function listen(handle: DatabaseHandle): Promise<Feed> {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const jobs = handle.jobs;
+  if (jobs.kind === 'pglite') {
+    const unlisten = await jobs.client.listen(CHANNEL, (runId) => emitter.emit('event', runId));
+    return { emitter, close: () => unlisten() };
+  }
+  const { Client } = await import('pg');
+  let client: InstanceType<typeof Client> | null = null;
+  let closed = false;
+  const connect = async () => {
+    const next = new Client({ connectionString: jobs.url, application_name: 'plangate-run-feed' });
+    client = next;
+    next.on('notification', (message) => message.payload && emitter.emit('event', message.payload));
+    // A dropped connection is made again; readers poll in the meantime.
+    next.on('error', () => {
+      next.end().catch(() => undefined);
+      if (!closed) setTimeout(() => void connect().catch(() => undefined), 1_000).unref();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${CHANNEL}`);
+  };
+  await connect();
+  return {
+    emitter,
+    close: async () => {
+      closed = true;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
+
+export function runFeed(handle: DatabaseHandle): Promise<Feed> {
+  let feed = feeds.get(handle);
+  if (!feed) {
+    feed = listen(handle).catch((error: unknown) => {
+      feeds.delete(handle);
+      throw error;
+    });
+    feeds.set(handle, feed);
+  }
+  return feed;
+}
+
+export async function closeRunFeed(handle: DatabaseHandle): Promise<void> {
+  const feed = feeds.get(handle);
+  feeds.delete(handle);
+  if (feed) await (await feed.catch(() => null))?.close();
+}
+
+/** Resolves when an event of `runId` commits, or after `ms` (the polling floor), or on abort. */
+export async function nextRunEvent(handle: DatabaseHandle, runId: string, ms: number, signal?: AbortSignal): Promise<void> {
+  const feed = (await runFeed(handle).catch(() => null))?.emitter;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      feed?.off('event', onEvent);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const onEvent = (id: string) => id === runId && done();
+    const timer = setTimeout(done, ms);
+    feed?.on('event', onEvent);
+    signal?.addEventListener('abort', done);
+  });
+}

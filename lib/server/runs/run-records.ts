@@ -1,0 +1,129 @@
+import 'server-only';
+import { and, eq, sql } from 'drizzle-orm';
+import { ResourceSnapshot } from '@/lib/approval/approved-resources';
+import { documentSchema, readStoredDocument, type PlanDocument, type PlannerTask } from '@/lib/plan';
+import { deriveRunState, FINISHED_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
+import type { Database } from '../db/client';
+import { planRevisions, runs, taskRuns } from '../db/schema';
+import { AppError, notFound } from '../errors';
+import { serverContentHash } from '../plans/document-hashes';
+import { emitWebhookEvent } from '../webhooks/events';
+import { notify } from '../inbox/notify';
+import { appendRunEvent, appendRunEvents, type RunEventInput } from './run-events';
+
+// What a worker reads and writes about a run. A task is always read from the approved,
+// immutable revision the run was started on, and checked against the run's content hash;
+// its resource from the snapshot the approval bound. The editable draft and the live
+// registry are never consulted once a run has started.
+
+export type RunRow = typeof runs.$inferSelect;
+export type TaskRunRow = typeof taskRuns.$inferSelect;
+
+export interface RunContext {
+  run: RunRow;
+  document: PlanDocument;
+  tasks: Map<string, PlannerTask>;
+  resources: ResourceSnapshot;
+}
+
+// Approved revisions never change, so a run's document is read and verified once per process.
+const verified = new Map<string, { document: PlanDocument; resources: ResourceSnapshot }>();
+const MAX_CACHED_RUNS = 50;
+
+export async function loadRunContext(db: Database, runId: string): Promise<RunContext> {
+  const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+  if (!run) throw notFound(`Run "${runId}"`);
+  let entry = verified.get(runId);
+  if (!entry) {
+    const [row] = await db
+      .select()
+      .from(planRevisions)
+      .where(and(eq(planRevisions.planId, run.planId), eq(planRevisions.revision, run.revision)));
+    if (!row) throw new AppError('integrity', 409, `Run ${runId}: revision ${run.revision} of plan ${run.planId} is missing`);
+    const parsed = readStoredDocument(row.body, row.schemaVersion, documentSchema);
+    const raw = (row.body ?? {}) as Record<string, unknown>;
+    const hash = serverContentHash({ plan: raw.plan as never, job: raw.job as never, subgraphs: raw.subgraphs as never });
+    if (!parsed.success || hash !== run.contentHash || row.contentHash !== run.contentHash) {
+      throw new AppError('integrity', 409, `Run ${runId}: revision ${run.revision} no longer hashes to the approved ${run.contentHash}; nothing more of it runs`);
+    }
+    const resources = ResourceSnapshot.safeParse(run.resources);
+    if (!resources.success) throw new AppError('integrity', 409, `Run ${runId}: its approved resource snapshot is unreadable`);
+    entry = { document: parsed.data, resources: resources.data };
+    if (verified.size >= MAX_CACHED_RUNS) verified.delete(verified.keys().next().value!);
+    verified.set(runId, entry);
+  }
+  return { run, ...entry, tasks: new Map(entry.document.plan.planned_tasks.map((t) => [t.task_id, t])) };
+}
+
+export async function taskRunsOf(db: Database, runId: string): Promise<TaskRunRow[]> {
+  return db.select().from(taskRuns).where(eq(taskRuns.runId, runId));
+}
+
+export async function updateTaskRun(tx: Database, runId: string, taskId: string, patch: Partial<Omit<TaskRunRow, 'runId' | 'taskId'>>): Promise<void> {
+  await tx
+    .update(taskRuns)
+    .set(patch)
+    .where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId)));
+}
+
+const RUN_WEBHOOKS: Partial<Record<RunState, 'run.awaiting_approval' | 'run.needs_replan' | 'run.succeeded' | 'run.failed'>> = {
+  awaiting_approval: 'run.awaiting_approval',
+  needs_replan: 'run.needs_replan',
+  succeeded: 'run.succeeded',
+  failed: 'run.failed',
+};
+
+const SUMMARIES: Partial<Record<RunState, string>> = {
+  awaiting_approval: 'is waiting for an approval at a gate',
+  needs_replan: 'has a failed task and needs a replan',
+  succeeded: 'succeeded',
+  failed: 'failed',
+};
+
+/**
+ * Brings the run's state in line with its tasks', with an event and (for the states people
+ * act on) a notification and a webhook. Locks the run row, so concurrent workers agree.
+ */
+export async function refreshRunState(tx: Database, runId: string, actor = 'plangate'): Promise<RunState> {
+  const [run] = await tx.select().from(runs).where(eq(runs.id, runId)).for('update');
+  if (!run) throw notFound(`Run "${runId}"`);
+  const current = run.state as RunState;
+  const states = (await tx.select({ state: taskRuns.state }).from(taskRuns).where(eq(taskRuns.runId, runId))).map((r) => r.state as TaskState);
+  const next = deriveRunState(current, states);
+  if (next === current) return current;
+  await tx
+    .update(runs)
+    .set({ state: next, updatedAt: sql`clock_timestamp()`, finishedAt: FINISHED_RUN_STATES.has(next) ? sql`clock_timestamp()` : null })
+    .where(eq(runs.id, runId));
+  await appendRunEvent(tx, runId, { kind: 'run_state', actor, detail: { from: current, to: next } });
+  const event = RUN_WEBHOOKS[next];
+  if (event) {
+    await emitWebhookEvent(tx, { event, planId: run.planId, actor, detail: { run_id: runId, revision: run.revision, content_hash: run.contentHash, state: next } });
+    await notify(tx, {
+      recipients: [run.startedBy],
+      kind: 'run',
+      planId: run.planId,
+      revision: run.revision,
+      actor,
+      summary: `Run of r${run.revision} ${SUMMARIES[next]}`,
+    });
+  }
+  return next;
+}
+
+/** Records task changes and their events, then the run's state, in one transaction. */
+export async function recordTaskChange(
+  db: Database,
+  runId: string,
+  changes: Array<{ taskId: string; patch: Partial<Omit<TaskRunRow, 'runId' | 'taskId'>>; event: RunEventInput }>,
+): Promise<RunState> {
+  return db.transaction(async (tx) => {
+    for (const { taskId, patch } of changes) await updateTaskRun(tx, runId, taskId, patch);
+    await appendRunEvents(
+      tx,
+      runId,
+      changes.map(({ taskId, event }) => ({ ...event, taskId })),
+    );
+    return refreshRunState(tx, runId);
+  });
+}
