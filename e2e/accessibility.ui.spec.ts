@@ -1,12 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { adminHeaders, signIn } from './auth-support';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { adminHeaders } from './auth-support';
+import { axeViolations, expect, PlanEditor, PlansApi, test } from './fixtures';
 
 // WCAG 2.2 AA, checked by axe-core on every page, signed in as each role (and signed out
 // on the sign-in page). A page a role may not use shows its "role required" notice, and
 // that notice is checked too. Every violation is reported, page by page, before the test fails.
-
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 const plan = {
   planned_tasks: [
@@ -24,18 +22,14 @@ interface Plans {
 }
 
 async function createPlans(admin: APIRequestContext): Promise<Plans> {
-  const created = await admin.post('/api/plans', { data: { title: 'Accessible shipments', plan } });
-  expect(created.status()).toBe(201);
-  const { id: draft } = await created.json();
-  const head = await (await admin.get(`/api/plans/${draft}`)).json();
-  const edited = { planned_tasks: head.plan.planned_tasks.map((t: { task_id: string }) => (t.task_id === 'summarise' ? { ...t, description: 'Summarise by facility' } : t)) };
-  expect((await admin.put(`/api/plans/${draft}`, { data: { base_revision: head.revision, plan: edited, message: 'by facility' } })).status()).toBe(200);
+  const api = new PlansApi(admin);
+  const { id: draft } = await api.create('Accessible shipments', plan);
+  expect((await api.saveTasks(draft, (t) => (t.task_id === 'summarise' ? { ...t, description: 'Summarise by facility' } : t), 'by facility')).status()).toBe(200);
   expect((await admin.post(`/api/plans/${draft}/simulate`, { data: { workers: 2 } })).status()).toBe(201);
 
-  const inReviewCreated = await admin.post('/api/plans', { data: { title: 'Accessible review', plan } });
-  const { id: inReview } = await inReviewCreated.json();
+  const { id: inReview } = await api.create('Accessible review', plan);
   // Asked of the approver by name: their review queue and inbox have something to show.
-  expect((await admin.post(`/api/plans/${inReview}/submit`, { data: { reviewers: ['approver'] } })).status()).toBe(200);
+  await api.submitted(inReview, { reviewers: ['approver'] });
   return { draft, inReview };
 }
 
@@ -79,17 +73,7 @@ async function violationsOn(page: Page, { path, select }: Visit): Promise<string
     await page.getByRole('group', { name: `Task ${select}` }).click();
     await expect(page.getByRole('complementary', { name: 'Inspector' }).getByRole('heading', { name: 'Task' })).toBeVisible();
   }
-  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  return results.violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${violation.id} (${violation.impact}) at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`),
-  );
-}
-
-async function signedInPage(browser: Browser, baseURL: string, username: string, password?: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await signIn(page, username, password);
-  return page;
+  return axeViolations(page);
 }
 
 let plans: Promise<Plans> | undefined;
@@ -117,25 +101,22 @@ test('the sign-in page has no WCAG 2.2 AA violations, before and after a failed 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Wrong username or password.' })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Username' })).toHaveValue('editor');
-  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), '/sign-in after a wrong password').toEqual([]);
+  expect(await axeViolations(page), '/sign-in after a wrong password').toEqual([]);
   await context.close();
 });
 
 for (const role of ['viewer', 'editor', 'approver', 'admin'] as const) {
-  test(`every page has no WCAG 2.2 AA violations for the ${role}`, async ({ browser, baseURL }) => {
+  test(`every page has no WCAG 2.2 AA violations for the ${role}`, async ({ signedIn }) => {
     test.setTimeout(180_000);
-    const page = role === 'viewer' ? await signedInPage(browser, baseURL!, (await viewer!).username, (await viewer!).password) : await signedInPage(browser, baseURL!, role);
+    const page = role === 'viewer' ? await signedIn((await viewer!).username, (await viewer!).password) : await signedIn(role);
     for (const visit of pagesFor(await plans!)) expect.soft(await violationsOn(page, visit), `${role} on ${describe(visit)}`).toEqual([]);
-    await page.context().close();
   });
 }
 
-test('task nodes, edges and the canvas controls show where the keyboard focus is', async ({ browser, baseURL }) => {
+test('task nodes, edges and the canvas controls show where the keyboard focus is', async ({ signedIn }) => {
   const { draft } = await plans!;
-  const page = await signedInPage(browser, baseURL!, 'editor');
-  await page.goto(`/plans/${draft}`);
-  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+  const page = await signedIn('editor');
+  await new PlanEditor(page).open(draft);
   await page.keyboard.press('Tab');
 
   const node = page.getByRole('group', { name: 'Task Summarise by facility' });
@@ -156,5 +137,4 @@ test('task nodes, edges and the canvas controls show where the keyboard focus is
   const zoomIn = page.getByRole('button', { name: /zoom in/i });
   await zoomIn.focus();
   expect(await zoomIn.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
-  await page.context().close();
 });

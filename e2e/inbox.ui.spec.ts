@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { adminHeaders, signIn } from './auth-support';
+import type { Page } from '@playwright/test';
+import { adminHeaders } from './auth-support';
+import { axeViolations, expect, test } from './fixtures';
 
 // Who must act, and telling them: the editor (the browser state every UI test starts with)
 // submits a plan asking approvers by name; each finds it in their inbox and the header's
@@ -13,23 +13,15 @@ const plan = {
   ],
 };
 
-async function personPage(browser: Browser, baseURL: string, username: string, password?: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await signIn(page, username, password);
-  return page;
-}
-
 const itemAbout = (page: Page, title: string) => page.getByRole('list', { name: 'Inbox items' }).getByRole('listitem').filter({ hasText: title });
 
-test('a reviewer requested by name finds it in their inbox; the editor finds the decision in theirs', async ({ page, browser, baseURL, playwright }) => {
+test('a reviewer requested by name finds it in their inbox; the editor finds the decision in theirs', async ({ page, api, signedIn, reviewAs }) => {
   const suffix = `${Date.now().toString(36)}-${test.info().workerIndex}`;
   const title = `Inbox shipments ${suffix}`;
   // An approver of this test's own, whose inbox no other test writes to, so its count is exact.
-  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: adminHeaders });
   const fresh = { username: `inbox-approver-${suffix}`, password: 'inbox-approver-password' };
-  expect((await admin.post('/api/users', { data: { ...fresh, role: 'approver' } })).status()).toBe(201);
-  const { id } = await (await page.request.post('/api/plans', { data: { title, plan } })).json();
+  expect((await page.request.post('/api/users', { headers: adminHeaders, data: { ...fresh, role: 'approver' } })).status()).toBe(201);
+  const { id } = await api.create(title, plan, { exactTitle: true });
 
   // The editor picks the reviewers by name, with the keyboard, and submits.
   await page.goto(`/plans/${id}`);
@@ -38,8 +30,7 @@ test('a reviewer requested by name finds it in their inbox; the editor finds the
   await choose.click();
   await expect(choose).toHaveAttribute('aria-expanded', 'true');
   // The list of approvers, open, passes the same WCAG 2.2 AA check as every page.
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   // Opening the list puts the keyboard on its first approver; Space ticks one.
   await expect(page.getByRole('checkbox').first()).toBeFocused();
   const approver2Box = page.getByRole('checkbox', { name: 'approver2', exact: true });
@@ -55,7 +46,8 @@ test('a reviewer requested by name finds it in their inbox; the editor finds the
   expect(gate.requested_reviewers.map((r: { reviewer: string }) => r.reviewer).sort()).toEqual(['approver2', fresh.username].sort());
 
   // approver2 sees a count in the header, and the request in the inbox, linked to the review.
-  const approver2 = await personPage(browser, baseURL!, 'approver2');
+  const review = await reviewAs('approver2');
+  const approver2 = review.page;
   await approver2.getByRole('banner').getByRole('link', { name: /^Inbox, \d+ unread$/ }).click();
   await expect(approver2.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
   const request = itemAbout(approver2, title);
@@ -74,9 +66,7 @@ test('a reviewer requested by name finds it in their inbox; the editor finds the
   await itemAbout(approver2, title).getByRole('link', { name: `Review “${title}”` }).click();
   await expect(approver2).toHaveURL(new RegExp(`/plans/${id}/review$`));
   await expect(approver2.getByRole('list', { name: 'Requested reviewers' })).toContainText('approver2');
-  await approver2.getByRole('textbox', { name: 'Comment' }).fill('Only last week, please.');
-  await approver2.getByRole('button', { name: 'Request changes' }).click();
-  await expect(approver2.getByRole('list', { name: 'Decisions' })).toContainText('Only last week, please.');
+  await review.decide('Request changes', 'Only last week, please.');
 
   // The editor's inbox shows the decision, with its comment, linked to the plan.
   await page.goto('/inbox');
@@ -87,7 +77,7 @@ test('a reviewer requested by name finds it in their inbox; the editor finds the
   await expect(decision).not.toContainText('Unread');
 
   // The other reviewer: exactly one unread item, until "Mark all read" clears it, header included.
-  const other = await personPage(browser, baseURL!, fresh.username, fresh.password);
+  const other = await signedIn(fresh.username, fresh.password);
   const inboxLink = other.getByRole('banner').getByRole('link', { name: /^Inbox/ });
   await expect(inboxLink).toHaveAccessibleName('Inbox, 1 unread');
   await inboxLink.click();
@@ -96,12 +86,10 @@ test('a reviewer requested by name finds it in their inbox; the editor finds the
   await expect(other.getByRole('status').filter({ hasText: 'Nothing unread.' })).toBeVisible();
   await expect(itemAbout(other, title)).not.toContainText('Unread');
   await expect(inboxLink).toHaveAccessibleName('Inbox');
-
-  await Promise.all([approver2.context().close(), other.context().close(), admin.dispose()]);
 });
 
-test('a submit naming someone who cannot review is refused, saying who, and leaves the plan in draft', async ({ page }) => {
-  const { id, content_hash } = await (await page.request.post('/api/plans', { data: { title: 'Refused reviewers', plan } })).json();
+test('a submit naming someone who cannot review is refused, saying who, and leaves the plan in draft', async ({ page, api }) => {
+  const { id, content_hash } = await api.create('Refused reviewers', plan);
   const refused = await page.request.post(`/api/plans/${id}/submit`, { data: { revision: 1, content_hash, reviewers: ['editor'] } });
   expect(refused.status()).toBe(400);
   expect((await refused.json()).error.message).toBe('"editor" is submitting this plan and cannot review it; ask someone else. Nothing was submitted.');

@@ -1,21 +1,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { parseWfFormat } from '../lib/formats/wfformat';
 import { taskDataFromWorkflow } from '../lib/formats/wfformat-plan';
 import { WFCOMMONS_TRACES, wfcommonsDir } from '../scripts/wfcommons-traces';
 
 // A real 2,122-task workflow: it must open, lay out in the worker and stay editable.
-test('the montage trace opens, lays out, and can be dragged, edited and saved', async ({ page }) => {
+test('the montage trace opens, lays out, and can be dragged, edited and saved', async ({ page, api, editor }) => {
   test.setTimeout(90_000);
   const workflow = parseWfFormat(readFileSync(path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage), 'utf8'));
-  const response = await page.request.post('/api/plans', { data: { title: 'Montage (WfCommons)', plan: taskDataFromWorkflow(workflow) } });
-  expect(response.status()).toBe(201);
-  const { id } = await response.json();
+  const { id } = await api.create('Montage (WfCommons)', taskDataFromWorkflow(workflow));
   const target = workflow.tasks[1000];
 
   await page.goto(`/plans/${id}?task=${encodeURIComponent(target.task_id)}`);
-  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled({ timeout: 60_000 });
+  await editor.laidOut(60_000);
   await expect(page.getByText('2122 tasks')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue(target.description);
 
@@ -35,8 +33,8 @@ test('the montage trace opens, lays out, and can be dragged, edited and saved', 
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Revision 2')).toBeVisible();
 
-  const saved = await (await page.request.get(`/api/plans/${id}`)).json();
-  const task = saved.plan.planned_tasks.find((t: { task_id: string }) => t.task_id === target.task_id);
+  const saved = await api.head(id);
+  const task = saved.plan.planned_tasks.find((t) => t.task_id === target.task_id)!;
   expect(task.description).toBe('Reproject one tile (checked by an operator)');
   expect(Object.keys(saved.view.positions)).toHaveLength(2122);
 });

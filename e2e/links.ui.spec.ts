@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { adminHeaders } from './auth-support';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // Links that survive: a shared link keeps its path and query through sign-in, and
 // "Copy link" offers the latest revision and this revision, each saying what it opens.
@@ -10,13 +10,6 @@ const plan = {
     { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] },
   ],
 };
-
-/** A new plan (revision 1), made through the API with the admin token: no browser session needed. */
-async function createPlan(page: Page): Promise<string> {
-  const response = await page.request.post('/api/plans', { headers: adminHeaders, data: { title: 'Links test plan', plan } });
-  expect(response.status()).toBe(201);
-  return (await response.json()).id;
-}
 
 /** A link's path and `task`, whatever order the editor left `task` and `view` in. */
 function expectLink(href: string | null, origin: string, path: string, task: string) {
@@ -45,8 +38,8 @@ async function signInAndGetRedirect(page: Page, username: string, password: stri
 test.describe('signed out', () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
-  test('a shared link to a task keeps its path and query through sign-in and opens that task', async ({ page }) => {
-    const id = await createPlan(page);
+  test('a shared link to a task keeps its path and query through sign-in and opens that task', async ({ page, adminApi }) => {
+    const { id } = await adminApi.create('Links test plan', plan);
     const link = `/plans/${id}?task=summarise&view=10,20,0.800`;
     await page.goto(link);
 
@@ -79,8 +72,8 @@ test.describe('signed out', () => {
     await expect(inspector.getByRole('textbox', { name: 'Description' })).toHaveValue('Summarise');
   });
 
-  test('a shared link to a revision keeps its query through sign-in', async ({ page }) => {
-    const id = await createPlan(page);
+  test('a shared link to a revision keeps its query through sign-in', async ({ page, adminApi }) => {
+    const { id } = await adminApi.create('Links test plan', plan);
     await page.goto(`/plans/${id}/r/1?task=fetch`);
     await expect(page).toHaveURL(/\/sign-in\?next=/);
     expect(new URL(page.url()).searchParams.get('next')).toBe(`/plans/${id}/r/1?task=fetch`);
@@ -94,11 +87,11 @@ test.describe('signed out', () => {
 test.describe('copy link', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-  test('offers the latest revision and this revision, each opening the selected task', async ({ page, baseURL }) => {
-    const id = await createPlan(page);
+  test('offers the latest revision and this revision, each opening the selected task', async ({ page, baseURL, adminApi }) => {
+    const { id } = await adminApi.create('Links test plan', plan);
     const edited = structuredClone(plan);
     edited.planned_tasks[1].description = 'Summarise the papers';
-    const saved = await page.request.put(`/api/plans/${id}`, { headers: adminHeaders, data: { base_revision: 1, plan: edited, message: 'clearer' } });
+    const saved = await adminApi.save(id, { base_revision: 1, plan: edited, message: 'clearer' });
     expect(saved.ok()).toBeTruthy();
     const origin = new URL(baseURL!).origin;
     const inspector = page.getByRole('complementary', { name: 'Inspector' });

@@ -1,16 +1,15 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test, type PlansApi } from './fixtures';
 
 // The plan list at `/`: search, status filter, sort and paging all live in the URL's query
 // string, so what is on screen is a link that can be shared.
 
 const task = (task_id: string, dependencies: string[] = []) => ({ task_id, description: `Do ${task_id}`, execution_type: 'llm', dependencies });
 
-async function createPlan(page: Page, title: string, taskCount: number): Promise<string> {
+/** A plan under exactly this title (the test sorts and searches by it), a chain of `taskCount` tasks. */
+async function createPlan(api: PlansApi, title: string, taskCount: number): Promise<string> {
   const ids = Array.from({ length: taskCount }, (_, i) => `step${i}`);
-  const plan = { planned_tasks: ids.map((id, i) => task(id, i ? [ids[i - 1]] : [])) };
-  const created = await page.request.post('/api/plans', { data: { title, plan } });
-  expect(created.status()).toBe(201);
-  return (await created.json()).id;
+  return (await api.create(title, { planned_tasks: ids.map((id, i) => task(id, i ? [ids[i - 1]] : [])) }, { exactTitle: true })).id;
 }
 
 /** The titles in the plan table, top to bottom. */
@@ -18,11 +17,11 @@ async function titles(page: Page): Promise<string[]> {
   return page.getByRole('table', { name: /^Plans/ }).getByRole('row').getByRole('link').allInnerTexts();
 }
 
-test('searches, filters by status, sorts and pages the plan list from the query string', async ({ page }) => {
+test('searches, filters by status, sorts and pages the plan list from the query string', async ({ page, api }) => {
   const tag = `List${Date.now().toString(36)}`;
-  await createPlan(page, `${tag} Alpha`, 2);
-  const beta = await createPlan(page, `${tag} Beta`, 3);
-  expect((await page.request.post(`/api/plans/${beta}/submit`, { data: {} })).status()).toBe(200);
+  await createPlan(api, `${tag} Alpha`, 2);
+  const beta = await createPlan(api, `${tag} Beta`, 3);
+  await api.submitted(beta, {});
 
   await page.goto('/');
   const search = page.getByRole('search', { name: 'Filter plans' });

@@ -1,6 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { signIn } from './auth-support';
+import { axeViolations, expect, test, type PlansApi } from './fixtures';
 
 // The review page as an approver reads it before deciding: a replacement's fields against
 // the task it replaces, a first revision's tasks with their fields, the task table, the
@@ -11,47 +9,26 @@ import { signIn } from './auth-support';
 const OLD_INSTRUCTIONS = 'Summarise the shipments in one line.';
 const NEW_INSTRUCTIONS = 'Summarise the shipments per facility, with totals and the three largest contaminants.';
 
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
-/** What axe finds on the page as it now is (marks, ghosts, folded entries), one line per element. */
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  return results.violations.flatMap((v) => v.nodes.map((node) => `${v.id} at ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`));
-}
-
-async function approverPage(browser: Browser, baseURL: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await signIn(page, 'approver2');
-  return page;
-}
-
-test('an approver sees a replaced task against the task it replaces, instructions included', async ({ page, browser, baseURL }) => {
-  const created = await page.request.post('/api/plans', {
-    data: {
-      title: 'Replaced summary',
-      plan: {
-        planned_tasks: [
-          { task_id: 'fetch', description: 'Fetch shipments', execution_type: 'tool', tool_id: 'shipments_list' },
-          { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'], instructions: OLD_INSTRUCTIONS },
-        ],
-      },
-    },
+test('an approver sees a replaced task against the task it replaces, instructions included', async ({ api, reviewAs }) => {
+  const { id } = await api.create('Replaced summary', {
+    planned_tasks: [
+      { task_id: 'fetch', description: 'Fetch shipments', execution_type: 'tool', tool_id: 'shipments_list' },
+      { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'], instructions: OLD_INSTRUCTIONS },
+    ],
   });
-  expect(created.status()).toBe(201);
-  const { id } = await created.json();
 
   // Revision 2 replaces `summarise` as the replanner does: a new id naming the old one in main_task_id.
-  const head = await (await page.request.get(`/api/plans/${id}`)).json();
+  const head = await api.head(id);
   const replacement = { task_id: 'summarise_v2', main_task_id: 'summarise', description: 'Summarise per facility', execution_type: 'llm', dependencies: ['fetch'], instructions: NEW_INSTRUCTIONS };
-  const tasks = [...head.plan.planned_tasks.filter((t: { task_id: string }) => t.task_id !== 'summarise'), replacement];
-  const saved = await page.request.put(`/api/plans/${id}`, { data: { base_revision: head.revision, plan: { ...head.plan, planned_tasks: tasks }, message: 'replan the summary' } });
+  const tasks = [...head.plan.planned_tasks.filter((t) => t.task_id !== 'summarise'), replacement];
+  const saved = await api.save(id, { base_revision: head.revision, plan: { ...head.plan, planned_tasks: tasks }, message: 'replan the summary' });
   expect(saved.status()).toBe(200);
-  expect((await page.request.post(`/api/plans/${id}/submit`, { data: {} })).status()).toBe(200);
+  await api.submitted(id, {});
 
-  const approver = await approverPage(browser, baseURL!);
-  await approver.goto(`/plans/${id}/review`);
-  const changes = approver.getByRole('region', { name: 'Changes since revision 1' });
+  const review = await reviewAs('approver2');
+  await review.open(id);
+  const changes = review.changesSince(1);
   const replaced = changes.getByRole('group', { name: 'summarise_v2 replaces summarise' });
   await expect(replaced.getByRole('term').filter({ hasText: 'instructions' })).toBeVisible();
   await expect(replaced.getByText(NEW_INSTRUCTIONS)).toBeVisible();
@@ -62,41 +39,33 @@ test('an approver sees a replaced task against the task it replaces, instruction
   await expect(changes.getByRole('region', { name: 'Tasks removed' })).toHaveCount(0);
 
   // The task table holds revision 2's tasks with their fields; the canvas is tall; the decision stays.
-  const table = approver.getByRole('table', { name: 'Tasks and their fields' });
-  await expect(table.getByRole('row').filter({ hasText: 'summarise_v2' })).toContainText(NEW_INSTRUCTIONS);
-  await expect(table.getByRole('row').filter({ hasText: 'Fetch shipments' })).toContainText('shipments_list');
-  const canvas = await approver.getByRole('region', { name: 'Plan (read-only)' }).boundingBox();
+  await expect(review.tasks.getByRole('row').filter({ hasText: 'summarise_v2' })).toContainText(NEW_INSTRUCTIONS);
+  await expect(review.tasks.getByRole('row').filter({ hasText: 'Fetch shipments' })).toContainText('shipments_list');
+  const canvas = await review.canvas.boundingBox();
   expect(canvas!.height).toBeGreaterThan(500);
-  await expect(approver.getByRole('button', { name: 'Approve' })).toBeEnabled();
-  await approver.context().close();
+  await expect(review.approveButton).toBeEnabled();
 });
 
-test('a first revision lists every task with its fields', async ({ page, browser, baseURL }) => {
-  const created = await page.request.post('/api/plans', {
-    data: {
-      title: 'First revision fields',
-      plan: {
-        planned_tasks: [
-          {
-            task_id: 'fetch',
-            description: 'Fetch shipments',
-            execution_type: 'l2_task',
-            parameters: { sub_type: 'tools', stage2: { uid: 'shipments_list', input_data: { limit: 14 } } },
-            tool_id: 'shipments_list',
-            arguments: { limit: 14 },
-            estimate_data: { latency_ms: 1200 },
-          },
-          { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'], instructions: OLD_INSTRUCTIONS, convertor_code: 'return input.items.length;' },
-        ],
+test('a first revision lists every task with its fields', async ({ api, reviewAs }) => {
+  const { id } = await api.create('First revision fields', {
+    planned_tasks: [
+      {
+        task_id: 'fetch',
+        description: 'Fetch shipments',
+        execution_type: 'l2_task',
+        parameters: { sub_type: 'tools', stage2: { uid: 'shipments_list', input_data: { limit: 14 } } },
+        tool_id: 'shipments_list',
+        arguments: { limit: 14 },
+        estimate_data: { latency_ms: 1200 },
       },
-    },
+      { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'], instructions: OLD_INSTRUCTIONS, convertor_code: 'return input.items.length;' },
+    ],
   });
-  expect(created.status()).toBe(201);
-  const { id } = await created.json();
-  expect((await page.request.post(`/api/plans/${id}/submit`, { data: {} })).status()).toBe(200);
+  await api.submitted(id, {});
 
-  const approver = await approverPage(browser, baseURL!);
-  await approver.goto(`/plans/${id}/review`);
+  const review = await reviewAs('approver2');
+  const approver = review.page;
+  await review.open(id);
   const first = approver.getByRole('region', { name: 'Revision 1: every task' });
   await expect(first).toContainText('first revision');
   const fetch = first.getByRole('group', { name: 'Task fetch' });
@@ -109,56 +78,49 @@ test('a first revision lists every task with its fields', async ({ page, browser
   await expect(summarise.getByText(OLD_INSTRUCTIONS)).toBeVisible();
   await expect(summarise).toContainText('return input.items.length;');
   await expect(summarise).toContainText('fetch');
-  await expect(approver.getByRole('table', { name: 'Tasks and their fields' }).getByRole('row')).toHaveCount(3);
+  await expect(review.tasks.getByRole('row')).toHaveCount(3);
 
   // Nothing to compare a first revision with: the legend says so and no task is marked.
-  const canvas = approver.getByRole('region', { name: 'Plan (read-only)' });
+  const canvas = review.canvas;
   await expect(canvas).toContainText('every task is new, so no task is marked');
   await expect(canvas.getByRole('group', { name: 'Task Fetch shipments' })).toBeVisible();
   await expect(canvas.getByRole('group', { name: /^Task Summarise/ })).toHaveAccessibleName('Task Summarise');
-  await approver.context().close();
 });
 
 /** A plan whose revision 2 replaces `summarise`, adds `notify` and drops `archive`; returns its id. */
-async function replannedPlan(page: Page, title: string): Promise<string> {
-  const created = await page.request.post('/api/plans', {
-    data: {
-      title,
-      plan: {
-        planned_tasks: [
-          { task_id: 'fetch', description: 'Fetch shipments', execution_type: 'tool', tool_id: 'shipments_list' },
-          { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'], instructions: OLD_INSTRUCTIONS },
-          { task_id: 'archive', description: 'Archive the raw data', execution_type: 'tool', tool_id: 'shipments_list', dependencies: ['fetch'] },
-        ],
-      },
-    },
+async function replannedPlan(api: PlansApi, title: string): Promise<string> {
+  const { id } = await api.create(title, {
+    planned_tasks: [
+      { task_id: 'fetch', description: 'Fetch shipments', execution_type: 'tool', tool_id: 'shipments_list' },
+      { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'], instructions: OLD_INSTRUCTIONS },
+      { task_id: 'archive', description: 'Archive the raw data', execution_type: 'tool', tool_id: 'shipments_list', dependencies: ['fetch'] },
+    ],
   });
-  expect(created.status()).toBe(201);
-  const { id } = await created.json();
-  const head = await (await page.request.get(`/api/plans/${id}`)).json();
-  const kept = head.plan.planned_tasks.filter((t: { task_id: string }) => t.task_id === 'fetch');
+  const head = await api.head(id);
+  const kept = head.plan.planned_tasks.filter((t) => t.task_id === 'fetch');
   const tasks = [
     ...kept,
     { task_id: 'summarise_v2', main_task_id: 'summarise', description: 'Summarise per facility', execution_type: 'llm', dependencies: ['fetch'], instructions: NEW_INSTRUCTIONS },
     { task_id: 'notify', description: 'Notify the facility', execution_type: 'llm', dependencies: ['summarise_v2'] },
   ];
-  const saved = await page.request.put(`/api/plans/${id}`, { data: { base_revision: head.revision, plan: { ...head.plan, planned_tasks: tasks }, message: 'replan' } });
+  const saved = await api.save(id, { base_revision: head.revision, plan: { ...head.plan, planned_tasks: tasks }, message: 'replan' });
   expect(saved.status()).toBe(200);
   return id;
 }
 
-test('the review canvas marks replaced, added and removed tasks in words, with a legend', async ({ page, browser, baseURL }) => {
-  const id = await replannedPlan(page, 'Marked canvas');
-  const approver = await approverPage(browser, baseURL!);
-  await approver.goto(`/plans/${id}/review`);
-  const canvas = approver.getByRole('region', { name: 'Plan (read-only)' });
+test('the review canvas marks replaced, added and removed tasks in words, with a legend', async ({ api, reviewAs }) => {
+  const id = await replannedPlan(api, 'Marked canvas');
+  const review = await reviewAs('approver2');
+  const approver = review.page;
+  await review.open(id);
+  const canvas = review.canvas;
   await expect(canvas.getByRole('group', { name: 'Task Summarise per facility, replaces summarise' })).toBeVisible();
   await expect(canvas.getByRole('group', { name: 'Task Notify the facility, added' })).toBeVisible();
   await expect(canvas.getByRole('group', { name: 'Task Fetch shipments' })).toBeVisible();
   // Removed tasks stay on the canvas as ghosts, named as removed (and by what replaced them).
   await expect(canvas.getByRole('group', { name: 'Removed task Summarise (summarise), replaced by summarise_v2' })).toBeVisible();
   await expect(canvas.getByRole('group', { name: 'Removed task Archive the raw data (archive)' })).toBeVisible();
-  expect(await violations(approver)).toEqual([]);
+  expect(await axeViolations(approver)).toEqual([]);
 
   const legend = canvas.getByRole('list', { name: 'Canvas legend' });
   await expect(canvas).toContainText('Marked against revision 1');
@@ -169,17 +131,17 @@ test('the review canvas marks replaced, added and removed tasks in words, with a
   await legend.getByRole('link', { name: 'archive' }).click();
   await expect(approver).toHaveURL(/#diff-archive$/);
   await expect(approver.getByRole('group', { name: 'Task archive removed' })).toBeInViewport();
-  await approver.context().close();
 });
 
-test('a task marked viewed stays viewed after a reload, and a new revision starts unviewed', async ({ page, browser, baseURL }) => {
-  const id = await replannedPlan(page, 'Viewed marks');
-  const approver = await approverPage(browser, baseURL!);
-  await approver.goto(`/plans/${id}/review`);
+test('a task marked viewed stays viewed after a reload, and a new revision starts unviewed', async ({ api, reviewAs }) => {
+  const id = await replannedPlan(api, 'Viewed marks');
+  const review = await reviewAs('approver2');
+  const approver = review.page;
+  await review.open(id);
   const decision = approver.getByRole('region', { name: 'Decision', exact: true });
   await expect(decision.getByRole('status')).toHaveText('0 of 3 tasks viewed');
 
-  const changes = approver.getByRole('region', { name: 'Changes since revision 1' });
+  const changes = review.changesSince(1);
   const replaced = changes.getByRole('group', { name: 'summarise_v2 replaces summarise' });
   await expect(replaced.getByText(NEW_INSTRUCTIONS)).toBeVisible();
   await replaced.getByRole('checkbox', { name: 'Viewed summarise_v2' }).check();
@@ -189,9 +151,9 @@ test('a task marked viewed stays viewed after a reload, and a new revision start
   await replaced.getByRole('button', { name: 'Show fields of summarise_v2' }).click();
   await expect(replaced.getByText(NEW_INSTRUCTIONS)).toBeVisible();
   // The task table's box is the same mark.
-  const table = approver.getByRole('table', { name: 'Tasks and their fields' });
+  const table = review.tasks;
   await expect(table.getByRole('checkbox', { name: 'Viewed summarise_v2' })).toBeChecked();
-  expect(await violations(approver)).toEqual([]);
+  expect(await axeViolations(approver)).toEqual([]);
   await table.getByRole('checkbox', { name: 'Viewed fetch' }).check();
   await expect(decision.getByRole('status')).toHaveText('2 of 3 tasks viewed');
 
@@ -207,13 +169,10 @@ test('a task marked viewed stays viewed after a reload, and a new revision start
   await expect(decision.getByRole('status')).toHaveText('1 of 3 tasks viewed');
 
   // The editor saves revision 3: the marks belong to revision 2, so revision 3 starts unviewed.
-  const head = await (await page.request.get(`/api/plans/${id}`)).json();
-  const tasks = head.plan.planned_tasks.map((t: { task_id: string }) => (t.task_id === 'notify' ? { ...t, description: 'Notify the facility manager' } : t));
-  expect((await page.request.put(`/api/plans/${id}`, { data: { base_revision: head.revision, plan: { ...head.plan, planned_tasks: tasks } } })).status()).toBe(200);
+  expect((await api.saveTasks(id, (t) => (t.task_id === 'notify' ? { ...t, description: 'Notify the facility manager' } : t))).status()).toBe(200);
   await approver.reload();
   await expect(table.getByRole('row').filter({ hasText: 'notify' })).toContainText('Notify the facility manager');
   await expect(decision.getByRole('status')).toHaveText('0 of 3 tasks viewed');
   await expect(changes.getByRole('checkbox', { name: 'Viewed summarise_v2' })).not.toBeChecked();
   await expect(replaced.getByText(NEW_INSTRUCTIONS)).toBeVisible();
-  await approver.context().close();
 });

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test, type PlanEditor, type PlansApi } from './fixtures';
 
 // SubGraphs on the canvas, as an operator optimises a plan: propose a grouping, apply it,
 // collapse and expand a group, move a task between groups (and be refused when the move
@@ -13,19 +14,16 @@ const plan = {
   ],
 };
 
-async function openNewPlan(page: Page): Promise<string> {
-  const response = await page.request.post('/api/plans', { data: { title: 'SubGraph test plan', plan } });
-  const { id } = await response.json();
-  await page.goto(`/plans/${id}`);
-  await expect(page.getByRole('group', { name: 'Task Review sources' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+async function openNewPlan(api: PlansApi, editor: PlanEditor): Promise<string> {
+  const { id } = await api.create('SubGraph test plan', plan);
+  await editor.open(id, { showing: 'Review sources' });
   return id;
 }
 
 const subgraph = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
 
-test('optimise a plan into subgraphs, collapse and expand one, move a task between them, and save', async ({ page }) => {
-  const id = await openNewPlan(page);
+test('optimise a plan into subgraphs, collapse and expand one, move a task between them, and save', async ({ page, api, editor }) => {
+  const id = await openNewPlan(api, editor);
 
   await page.getByRole('button', { name: 'Optimise…' }).click();
   const panel = page.getByRole('dialog', { name: 'Optimise into SubGraphs' });
@@ -61,14 +59,14 @@ test('optimise a plan into subgraphs, collapse and expand one, move a task betwe
 
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Revision 2')).toBeVisible();
-  const saved = await (await page.request.get(`/api/plans/${id}`)).json();
+  const saved = await api.head(id);
   expect(saved.subgraphs).toEqual([{ subgraph_id: 'sg-1', task_ids: ['fetch', 'review', 'clean', 'summarise'], depends_on: [] }]);
   await page.reload();
   await expect(subgraph(page, 'Subgraph sg-1, 4 tasks')).toBeVisible();
 });
 
-test('drag a task into another subgraph, and undo the move in one step', async ({ page }) => {
-  await openNewPlan(page);
+test('drag a task into another subgraph, and undo the move in one step', async ({ page, api, editor }) => {
+  await openNewPlan(api, editor);
   await page.getByRole('button', { name: 'Optimise…' }).click();
   const panel = page.getByRole('dialog', { name: 'Optimise into SubGraphs' });
   await panel.getByRole('button', { name: 'Propose grouping' }).click();
@@ -89,11 +87,10 @@ test('drag a task into another subgraph, and undo the move in one step', async (
   await expect(subgraph(page, 'Subgraph sg-2, 1 task')).toBeVisible();
 });
 
-test('optimise a demo plan: its fan-out stays in parallel subgraphs and its tail chain becomes one, which collapses and expands', async ({ page }) => {
-  // The demo plans, searched for: other specs' plans may fill the first page.
-  await page.goto('/?q=(seed 00');
-  await page.getByRole('link', { name: 'Summarise research papers (seed 000)' }).click();
-  await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();
+test('optimise a demo plan: its fan-out stays in parallel subgraphs and its tail chain becomes one, which collapses and expands', async ({ page, api, editor }) => {
+  // A copy of its own: the demo plan stays as other tests expect it.
+  const { id } = await api.copyOfDemo('Summarise research papers (seed 000)');
+  await editor.open(id);
   await page.getByRole('button', { name: 'Optimise…' }).click();
   const panel = page.getByRole('dialog', { name: 'Optimise into SubGraphs' });
   await panel.getByRole('button', { name: 'Propose grouping' }).click();
@@ -102,10 +99,9 @@ test('optimise a demo plan: its fan-out stays in parallel subgraphs and its tail
 
   await expect(page.getByRole('group', { name: /^Subgraph sg-\d+, 1 task$/ })).toHaveCount(4);
   const chain = page.getByRole('group', { name: /^Subgraph sg-\d+, 3 tasks$/ });
-  const id = /Subgraph (sg-\d+)/.exec((await chain.getAttribute('aria-label'))!)![1];
-  await page.getByRole('button', { name: `Collapse subgraph ${id}` }).click();
-  await expect(subgraph(page, `Subgraph ${id}, 3 tasks, collapsed`)).toBeVisible();
-  await page.getByRole('button', { name: `Expand subgraph ${id}` }).click();
-  await expect(subgraph(page, `Subgraph ${id}, 3 tasks`)).toBeVisible();
-  // Not saved: the demo plan stays as other tests expect it.
+  const chainId = /Subgraph (sg-\d+)/.exec((await chain.getAttribute('aria-label'))!)![1];
+  await page.getByRole('button', { name: `Collapse subgraph ${chainId}` }).click();
+  await expect(subgraph(page, `Subgraph ${chainId}, 3 tasks, collapsed`)).toBeVisible();
+  await page.getByRole('button', { name: `Expand subgraph ${chainId}` }).click();
+  await expect(subgraph(page, `Subgraph ${chainId}, 3 tasks`)).toBeVisible();
 });
