@@ -4,6 +4,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { EXECUTION_TYPES, executionKind, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
 import { taskLabel } from '@/lib/flow/task-label';
 import { jsonDraftKey } from '@/lib/editor-store/editor-store';
+import { requiresApproval } from '@/lib/runs/task-policy';
 import { PlanComments, TaskComments } from '@/components/comments/task-comments';
 import { useEditor, useEditorStore } from './editor-context';
 import { Stage2Panel } from './stage2-panel';
@@ -15,6 +16,12 @@ import { SubgraphField } from './subgraph-field';
 // error and is not applied.
 
 type Apply = (patch: Partial<PlannerTaskInput>) => string | null;
+
+/** The task's parameters with `requires_approval` set, or removed (absent means no gate). */
+function withApproval(parameters: PlannerTask['parameters'], required: boolean): PlannerTask['parameters'] {
+  const { requires_approval: _, ...rest } = parameters;
+  return required ? { ...rest, requires_approval: true } : rest;
+}
 
 function Field({ label, error, children, hint }: { label: string; error?: string | null; hint?: string; children: (id: string, describedBy?: string) => React.ReactNode }) {
   const id = useId();
@@ -328,6 +335,10 @@ export function Inspector({ onReveal }: { onReveal: Reveal }) {
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" disabled={readOnly} checked={task.mark_replan} onChange={(e) => apply({ mark_replan: e.target.checked })} />
         Mark for replanning
+      </label>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" disabled={readOnly} checked={requiresApproval(task)} onChange={(e) => apply({ parameters: withApproval(task.parameters, e.target.checked) })} />
+        Requires approval before it runs
       </label>
     </aside>
   );
