@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { signIn } from './auth-support';
+import { expect, test } from './fixtures';
 
 // An admin manages people in the browser; the people then act with what they were given.
 
@@ -7,7 +7,7 @@ test.use({ storageState: { cookies: [], origins: [] } });
 
 test('an admin creates a person and a service account; tokens only for the service account, the person makes their own', async ({
   page,
-  browser,
+  signedIn,
   playwright,
   baseURL,
 }) => {
@@ -58,9 +58,7 @@ test('an admin creates a person and a service account; tokens only for the servi
   await botApi.dispose();
 
   // The person signs in and makes their own token with their session.
-  const personContext = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const personPage = await personContext.newPage();
-  await signIn(personPage, name, 'ops-password-1');
+  const personPage = await signedIn(name, 'ops-password-1');
   const minted = await personPage.request.post('/api/tokens', { data: { label: 'my scripts' } });
   expect(minted.status()).toBe(201);
   const { token } = await minted.json();
@@ -68,7 +66,7 @@ test('an admin creates a person and a service account; tokens only for the servi
   expect(await (await api.get('/api/me')).json()).toMatchObject({ username: name, role: 'approver', via: 'token', service: false });
   // A token cannot mint another for its owner (it would outlive its own expiry).
   expect((await api.post('/api/tokens', { data: {} })).status()).toBe(403);
-  await Promise.all([api.dispose(), personContext.close()]);
+  await api.dispose();
 });
 
 test('the users page is closed to anyone but an admin', async ({ page }) => {

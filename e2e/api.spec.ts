@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { ROUTE_LIST } from '../lib/api/routes';
+import { expect, test } from './fixtures';
 
 // The REST contract, over real HTTP against a production server; this file runs once
 // on the embedded PGlite database and once on PostgreSQL.
@@ -11,12 +12,6 @@ const plan = {
     { task_id: 'summarise', description: 'Summarise them', execution_type: 'llm', dependencies: ['fetch'] },
   ],
 };
-
-async function createPlan(request: APIRequestContext, title = 'E2E plan') {
-  const response = await request.post('/api/plans', { data: { title, plan } });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as { id: string; revision: number; content_hash: string };
-}
 
 async function planTitles(request: APIRequestContext) {
   return ((await (await request.get('/api/plans')).json()) as { plans: Array<{ title: string }> }).plans.map((p) => p.title);
@@ -55,8 +50,8 @@ test('a created plan can be read back and listed with revision 1', async ({ requ
   });
 });
 
-test('saving needs the head revision: a stale base is a 409 that names the current revision', async ({ request }) => {
-  const { id } = await createPlan(request);
+test('saving needs the head revision: a stale base is a 409 that names the current revision', async ({ request, requestApi }) => {
+  const { id } = await requestApi.create('E2E plan', plan);
   const edited = { ...plan, planned_tasks: plan.planned_tasks.map((t) => ({ ...t, description: `${t.description}!` })) };
   const saved = await request.put(`/api/plans/${id}`, { data: { base_revision: 1, plan: edited, message: 'louder' } });
   expect(saved.status()).toBe(200);
@@ -113,17 +108,17 @@ test('bad input gets a specific 4xx and writes nothing', async ({ request }) => 
   expect(await planTitles(request)).not.toContain('huge');
 });
 
-test('a malformed save is refused and the head stays where it was', async ({ request }) => {
-  const { id, content_hash } = await createPlan(request);
+test('a malformed save is refused and the head stays where it was', async ({ request, requestApi }) => {
+  const { id, content_hash } = await requestApi.create('E2E plan', plan);
   const bad = await request.put(`/api/plans/${id}`, { data: { base_revision: 'one', plan } });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).error.details[0].path).toBe('base_revision');
   expect(await (await request.get(`/api/plans/${id}`)).json()).toMatchObject({ revision: 1, content_hash });
 });
 
-test('unknown plans and revisions are 404; a non-numeric revision is 400', async ({ request }) => {
+test('unknown plans and revisions are 404; a non-numeric revision is 400', async ({ request, requestApi }) => {
   expect((await request.get('/api/plans/doesnotexist')).status()).toBe(404);
-  const { id } = await createPlan(request);
+  const { id } = await requestApi.create('E2E plan', plan);
   expect((await request.get(`/api/plans/${id}/revisions/9`)).status()).toBe(404);
   const bad = await request.get(`/api/plans/${id}/revisions/first`);
   expect(bad.status()).toBe(400);
@@ -131,7 +126,7 @@ test('unknown plans and revisions are 404; a non-numeric revision is 400', async
   expect((await request.put('/api/plans/doesnotexist', { data: { base_revision: 1, plan } })).status()).toBe(404);
 });
 
-test('validation reports cycles with their path, for stored and unsaved plans', async ({ request }) => {
+test('validation reports cycles with their path, for stored and unsaved plans', async ({ request, requestApi }) => {
   const cyclic = {
     planned_tasks: [
       { task_id: 'a', execution_type: 'tool', dependencies: ['b'] },
@@ -147,7 +142,7 @@ test('validation reports cycles with their path, for stored and unsaved plans', 
   const result = await (await request.post(`/api/plans/${stored.id}/validate`)).json();
   expect(result).toEqual(unsaved);
 
-  const { id } = await createPlan(request);
+  const { id } = await requestApi.create('E2E plan', plan);
   expect(await (await request.post(`/api/plans/${id}/validate`)).json()).toEqual({ valid: true, issues: [] });
 });
 

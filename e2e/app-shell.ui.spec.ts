@@ -1,12 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { axeViolations, expect, test } from './fixtures';
 
 // The app shell Next serves around the pages: the web manifest and icon (same origin, under
 // the same security headers as every page), and the not-found page a mistyped link shows.
 // app/error.tsx has no trigger here: every bad link a visitor can type is a not-found, and
 // forcing a server failure would mean planting one; app/error.test.ts checks what it shows.
-
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 function expectSecurityHeaders(headers: Record<string, string>, where: string) {
   expect(headers['content-security-policy'], `${where}: Content-Security-Policy`).toContain("default-src 'self'");
@@ -52,6 +49,5 @@ test('a link to a plan that does not exist answers 404 with an accessible not-fo
     await expect(page.getByRole('heading', { level: 1, name: 'Not found' }), path).toBeVisible();
   }
   await expect(page.getByRole('link', { name: 'Back to plans' })).toHaveAttribute('href', '/');
-  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });

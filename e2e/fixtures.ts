@@ -201,7 +201,6 @@ interface Fixtures {
   /** The plans API over the test's own request context (the API projects give it the admin token). */
   requestApi: PlansApi;
   editor: PlanEditor;
-  reviewPage: ReviewPage;
   /** Someone else, signed in through the form in a browser of their own (closed after the test). */
   signedIn: (username: string, password?: string) => Promise<Page>;
   /** The review page as someone else sees it, signed in in a browser of their own. */
@@ -222,7 +221,6 @@ export const test = base.extend<Fixtures>({
   adminApi: async ({ page }, provide) => provide(new PlansApi(page.request, adminHeaders)),
   requestApi: async ({ request }, provide) => provide(new PlansApi(request)),
   editor: async ({ page }, provide) => provide(new PlanEditor(page)),
-  reviewPage: async ({ page }, provide) => provide(new ReviewPage(page)),
   signedIn: async ({ browser, baseURL }, provide) => {
     const pages: Page[] = [];
     await provide(async (username, password) => {

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type PlansApi } from './fixtures';
 
 // Paged lists and conditional plan reads over real HTTP; runs on PGlite and PostgreSQL
 // (the api projects match *api.spec.ts).
@@ -10,16 +10,15 @@ const plan = {
   ],
 };
 
-async function createPlan(request: APIRequestContext, title: string): Promise<string> {
-  const response = await request.post('/api/plans', { data: { title, plan } });
-  expect(response.status()).toBe(201);
-  return (await response.json()).id;
+/** A plan under exactly this title: the lists are searched and sorted by it. */
+async function createPlan(api: PlansApi, title: string): Promise<string> {
+  return (await api.create(title, plan, { exactTitle: true })).id;
 }
 
-test('the plan list pages by cursor without repeating or skipping plans created in between', async ({ request }) => {
+test('the plan list pages by cursor without repeating or skipping plans created in between', async ({ request, requestApi }) => {
   const tag = `paged${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const ids = [];
-  for (let i = 0; i < 3; i++) ids.push(await createPlan(request, `${tag} ${i}`));
+  for (let i = 0; i < 3; i++) ids.push(await createPlan(requestApi, `${tag} ${i}`));
 
   const first = await request.get(`/api/plans?q=${tag}&limit=2`);
   expect(first.status()).toBe(200);
@@ -28,7 +27,7 @@ test('the plan list pages by cursor without repeating or skipping plans created 
   expect(page1.plans[0]).toMatchObject({ task_count: 2, author: expect.any(String), created_at: expect.any(String) });
   expect(page1.next_cursor).toEqual(expect.any(String));
 
-  await createPlan(request, `${tag} late`);
+  await createPlan(requestApi, `${tag} late`);
   const page2 = await (await request.get(`/api/plans?q=${tag}&limit=2&cursor=${page1.next_cursor}`)).json();
   expect(page2).toEqual({ plans: [expect.objectContaining({ id: ids[0] })], next_cursor: null });
 
@@ -47,8 +46,8 @@ test('the plan list pages by cursor without repeating or skipping plans created 
   expect(audit).toEqual({ events: [expect.objectContaining({ kind: 'created' })], next_cursor: null });
 });
 
-test('plan reads send an ETag and answer 304 to a matching If-None-Match until the status changes', async ({ request }) => {
-  const id = await createPlan(request, 'Conditional read');
+test('plan reads send an ETag and answer 304 to a matching If-None-Match until the status changes', async ({ request, requestApi }) => {
+  const id = await createPlan(requestApi, 'Conditional read');
   const read = await request.get(`/api/plans/${id}`);
   const etag = read.headers()['etag'];
   expect(etag).toMatch(/^"[^"]+"$/);
