@@ -78,6 +78,18 @@ test('every operation answers with a status and a body its OpenAPI schema descri
   await check('requestChanges', await call('POST', `/api/plans/${id}/request-changes`, decision), [403]);
   await check('rejectPlan', await call('POST', `/api/plans/${id}/reject`, decision), [403]);
   await check('getApprovedPlan', await call('GET', `/api/plans/${id}/approved`), [409]);
+  // Runs: this plan is not approved (the admin token may not approve), so nothing starts.
+  await check('startRun', await call('POST', `/api/plans/${id}/runs`, { revision: current.revision, content_hash: current.content_hash }), [409]);
+  await check('startRun', await call('POST', `/api/plans/${id}/runs`, { revision: 0 }), [400]);
+  await check('listRuns', await call('GET', `/api/plans/${id}/runs`), [200]);
+  const noRun = '00000000-0000-4000-8000-000000000000';
+  await check('getRun', await call('GET', `/api/runs/${noRun}`), [404]);
+  await check('getRunEvents', await call('GET', `/api/runs/${noRun}/events`), [404]);
+  for (const action of ['cancel', 'pause', 'resume'] as const) await check(`${action}Run`, await call('POST', `/api/runs/${noRun}/${action}`), [404]);
+  await check('retryRunTask', await call('POST', `/api/runs/${noRun}/tasks/fetch/retry`), [404]);
+  await check('approveGate', await call('POST', `/api/runs/${noRun}/gates/fetch/approve`), [403]);
+  await check('rejectGate', await call('POST', `/api/runs/${noRun}/gates/fetch/reject`, { comment: 'no' }), [403]);
+  await check('reportTaskResult', await call('POST', `/api/runs/${noRun}/tasks/fetch/result`, { state: 'succeeded', output: 1 }), [404]);
   await check('getReviews', await call('GET', `/api/plans/${id}/reviews`), [200]);
   await check('getAudit', await call('GET', `/api/plans/${id}/audit`), [200]);
   await check('reviewQueue', await call('GET', '/api/reviews'), [200]);

@@ -8,6 +8,7 @@
  *   npm run plangate -- token create NAME [--label L] [--expires-days N]   (service accounts only)
  *   npm run plangate -- audit verify
  *   npm run plangate -- audit adopt [--replace-head]
+ *   npm run plangate -- worker [--concurrency N]                          (PostgreSQL only)
  *
  * It opens the same database the server does (DATABASE_URL, or PGlite in
  * PLANGATE_DATA_DIR, default ./.data). A PGlite directory can be open in one process
@@ -23,7 +24,8 @@ import { ROLES, Role } from '../lib/auth/roles';
 import { adoptAuditChain, verifyAudit } from '../lib/server/audit/audit-log';
 import { createServiceToken } from '../lib/server/auth/api-tokens';
 import { createUser, listUsers, setUserRole } from '../lib/server/auth/users';
-import { databaseConfigFromEnv, openDatabase, type Database, type DatabaseConfig } from '../lib/server/db/client';
+import { databaseConfigFromEnv, openDatabase, type Database, type DatabaseConfig, type DatabaseHandle } from '../lib/server/db/client';
+import { resultUrlsFromEnv, startRunWorkers, stopRunWorkers } from '../lib/server/runs/run-workers';
 import { AppError } from '../lib/server/errors';
 
 const ACTOR = 'cli';
@@ -61,6 +63,11 @@ Commands:
       been signed (the marker audit.signed in PLANGATE_KEY_DIR exists: the head
       was deleted, which is tampering); use it only after finding out why
       verify fails.
+  worker [--concurrency N]
+      Runs the tasks of approved plans' runs until stopped (Ctrl+C or
+      SIGTERM), beside the servers and other workers sharing DATABASE_URL.
+      N tasks at once (default 8). Results that executors post later go to
+      PLANGATE_PUBLIC_URL. PostgreSQL only: a PGlite server runs its own.
   help
       Shows this text.
 
@@ -108,7 +115,7 @@ function parseRole(value: string | undefined): Role {
   return parsed.data;
 }
 
-type Options = { role?: string; password?: string; service?: boolean; label?: string; 'expires-days'?: string; 'replace-head'?: boolean; help?: boolean };
+type Options = { role?: string; password?: string; service?: boolean; label?: string; 'expires-days'?: string; 'replace-head'?: boolean; concurrency?: string; help?: boolean };
 
 function onlyOptions(command: string, options: Options, allowed: Array<keyof Options>): void {
   for (const name of Object.keys(options) as Array<keyof Options>) {
@@ -124,7 +131,7 @@ function exactPositionals(command: string, positionals: string[], count: number,
   }
 }
 
-type Run = (db: Database) => Promise<number>;
+type Run = (db: Database, handle: DatabaseHandle) => Promise<number>;
 
 /** Validates everything before the database is opened, so bad input never takes the PGlite lock. */
 function plan(positionals: string[], options: Options): Run | 'help' {
@@ -234,6 +241,27 @@ function plan(positionals: string[], options: Options): Run | 'help' {
     };
   }
 
+  if (group === 'worker') {
+    onlyOptions(command, options, ['concurrency']);
+    exactPositionals(command, rest, 0, 'worker [--concurrency N]');
+    const concurrency = options.concurrency === undefined ? 8 : Number(options.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 100) throw new UsageError('--concurrency must be a whole number from 1 to 100');
+    return async (_db, handle) => {
+      if (handle.kind !== 'postgres') {
+        console.error('plangate: a worker process needs PostgreSQL (DATABASE_URL); with PGlite the server runs the tasks itself');
+        return 2;
+      }
+      await startRunWorkers(handle, { resultUrl: resultUrlsFromEnv(), concurrency });
+      console.error(`plangate: worker running ${concurrency} task${concurrency === 1 ? '' : 's'} at once; Ctrl+C stops it`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await stopRunWorkers(handle);
+      return 0;
+    };
+  }
+
   if (group === 'user' || group === 'token' || group === 'audit') {
     const actions = { user: 'add, role or list', token: 'create', audit: 'verify or adopt' }[group];
     throw new UsageError(action === undefined ? `"${group}" needs a subcommand: ${actions}` : `unknown command "${command}"; "${group}" takes ${actions}`);
@@ -276,6 +304,7 @@ async function main(argv: string[]): Promise<number> {
         label: { type: 'string' },
         'expires-days': { type: 'string' },
         'replace-head': { type: 'boolean' },
+        concurrency: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -303,7 +332,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    return await run(handle.db);
+    return await run(handle.db, handle);
   } catch (error) {
     console.error(`plangate: ${describeFailure(error, config)}`);
     return 1;

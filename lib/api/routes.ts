@@ -14,6 +14,7 @@ import * as ops from './operation-schemas';
 import * as presence from './presence-schemas';
 import * as api from './schemas';
 import * as hooks from './webhook-schemas';
+import * as run from './run-schemas';
 
 // Every REST endpoint, declared once: what it is called, who may call it, what it takes and
 // what it answers. The OpenAPI document (lib/api/openapi.ts), the authorization sweep
@@ -51,6 +52,11 @@ export interface RouteSpec {
   errors: number[];
   /** Error statuses whose body is not ErrorResponse (the Behavior Controller's protocol). */
   errorSchema?: z.ZodType;
+  /**
+   * The handler reads the body itself: it verifies a signature over its exact bytes before
+   * parsing it with `body` (an executor's signed result report).
+   */
+  signedBody?: boolean;
 }
 
 const PlanId = z.string().describe('A plan id');
@@ -262,6 +268,59 @@ export const routes = table({
     summary:
       'Apply the accepted replacements of a proposal as one new revision: `accepted_task_ids` names the replaced tasks whose replacement is accepted. The plan returns to draft and its approvals are void. 409 when applied already or the plan has moved on; 422 when the accepted part cannot be applied',
     params: z.object({ id: PlanId, proposalId: z.string() }), body: ApplyReplanRequest, responses: { 200: ok('Applied', ops.AppliedReplan) }, errors: [400, 404, 409, 415, 422],
+  },
+  startRun: {
+    method: 'post', path: '/api/plans/{id}/runs', role: 'editor',
+    summary:
+      'Run exactly the approved revision: `revision` and `content_hash` must be the ones the live approval covers (as GET /api/plans/{id}/approved gives them). 201 with the run id; 409 `not_approved`, `stale` or `integrity` and nothing starts. With `continue_from`, the tasks that run succeeded and this revision has unchanged keep their outputs and do not run again',
+    params: plan, body: run.StartRunRequest, responses: { 201: ok('Started', run.StartRunResponse) }, errors: [400, 404, 409, 415],
+  },
+  listRuns: {
+    method: 'get', path: '/api/plans/{id}/runs', role: 'viewer', summary: "One page of the plan's runs, newest first",
+    params: plan, query: list.PageQuery, responses: { 200: ok('Runs', run.RunPage) }, errors: [400, 404],
+  },
+  getRun: {
+    method: 'get', path: '/api/runs/{run_id}', role: 'viewer', summary: 'A run: its state, the approved revision and hash it runs, and every task with its state, attempts, input, output and error',
+    params: z.object({ run_id: z.string() }), responses: { 200: ok('Run', run.RunResponse) }, errors: [404],
+  },
+  getRunEvents: {
+    method: 'get', path: '/api/runs/{run_id}/events', role: 'viewer',
+    summary:
+      "The run's events as Server-Sent Events (`id` is the event's seq, `event: run_event`, `data` a RunEvent), from `after` (or Last-Event-ID) on, live until the run finishes. Any instance serves any run",
+    params: z.object({ run_id: z.string() }), query: z.strictObject({ after: z.coerce.number().int().min(0).optional() }),
+    responses: { 200: ok('Event stream', z.string(), 'text/event-stream') }, errors: [400, 404],
+  },
+  cancelRun: {
+    method: 'post', path: '/api/runs/{run_id}/cancel', role: 'editor', summary: 'Cancel a run: nothing more starts and calls in flight are aborted',
+    params: z.object({ run_id: z.string() }), responses: { 200: ok('Cancelled', run.RunStateResponse) }, errors: [404, 409],
+  },
+  pauseRun: {
+    method: 'post', path: '/api/runs/{run_id}/pause', role: 'editor', summary: 'Pause a run: tasks not yet started wait; calls under way finish',
+    params: z.object({ run_id: z.string() }), responses: { 200: ok('Paused', run.RunStateResponse) }, errors: [404, 409],
+  },
+  resumeRun: {
+    method: 'post', path: '/api/runs/{run_id}/resume', role: 'editor', summary: 'Resume a paused run',
+    params: z.object({ run_id: z.string() }), responses: { 200: ok('Resumed', run.RunStateResponse) }, errors: [404, 409],
+  },
+  retryRunTask: {
+    method: 'post', path: '/api/runs/{run_id}/tasks/{task_id}/retry', role: 'editor', summary: 'Run a failed or cancelled task again, with the tasks it blocked',
+    params: z.object({ run_id: z.string(), task_id: z.string() }), responses: { 200: ok('Retried', run.RunStateResponse) }, errors: [404, 409],
+  },
+  approveGate: {
+    method: 'post', path: '/api/runs/{run_id}/gates/{task_id}/approve', role: 'approver',
+    summary: 'Let a task waiting at its gate (`parameters.requires_approval`) run. Not by whoever started the run (four-eyes); each gate is decided on its own',
+    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.GateDecisionRequest, bodyOptional: true, responses: { 200: ok('Decided', run.RunStateResponse) }, errors: [400, 404, 409, 415],
+  },
+  rejectGate: {
+    method: 'post', path: '/api/runs/{run_id}/gates/{task_id}/reject', role: 'approver',
+    summary: 'Refuse a task waiting at its gate: it fails, its dependents stay blocked and the run needs a replan',
+    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.GateDecisionRequest, bodyOptional: true, responses: { 200: ok('Decided', run.RunStateResponse) }, errors: [400, 404, 409, 415],
+  },
+  reportTaskResult: {
+    method: 'post', path: '/api/runs/{run_id}/tasks/{task_id}/result', role: null,
+    summary:
+      'For an executor that answered a webhook with 202: the task\'s result, signed as the webhook was (`X-Plangate-Timestamp`, `X-Plangate-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">` with the resource\'s secret). 401 for a missing, wrong or stale signature',
+    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.TaskResultReport, signedBody: true, responses: { 200: ok('Recorded', run.RunStateResponse) }, errors: [400, 401, 404, 409, 413, 415],
   },
   getRegistry: { method: 'get', path: '/api/registry', role: 'viewer', summary: 'The resource registry (agents, tools, functions, LLMs, DSL workflows); also its JSON export', responses: { 200: ok('Registry', Registry) }, errors: [] },
   replaceRegistry: {

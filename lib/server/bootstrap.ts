@@ -7,6 +7,7 @@ import { seedDemoPlans, demoPlansEnabled } from './demo/seed-demo-plans';
 import { demoUsersEnabled, seedDemoUsers } from './demo/seed-demo-users';
 import { seedDemoRegistry } from './registry/registry-service';
 import { startWebhookDispatcher } from './webhooks/dispatcher';
+import { resultUrlsFromEnv, startRunWorkers, stopRunWorkers, workersEnabled } from './runs/run-workers';
 
 // The server's start-up work on a freshly opened database. It sits above every service it
 // calls; lib/server/db/connection.ts only runs it, so the database layer depends on nothing
@@ -22,6 +23,15 @@ async function prepareDatabase(handle: DatabaseHandle): Promise<void> {
   await ensureEnvAdminToken(handle.db, process.env.PLANGATE_ADMIN_TOKEN);
   // Sends the outgoing webhooks the actions queue; closing the database stops it.
   startWebhookDispatcher(handle);
+  // Runs approved plans. The queue must stop before the database it runs on closes.
+  if (workersEnabled()) {
+    const close = handle.close;
+    handle.close = async () => {
+      await stopRunWorkers(handle);
+      await close();
+    };
+    await startRunWorkers(handle, { resultUrl: resultUrlsFromEnv() });
+  }
 }
 
 /**

@@ -38,8 +38,8 @@ export function endpoint<S extends RouteSpec>(spec: S, handle: (input: EndpointI
       principal = await requireRole(request.headers, spec.role);
     }
     const what = spec.bodyName ?? 'request body';
-    const rawBody = spec.body ? await (spec.bodyOptional ? readOptionalJsonValue(request, what) : readJsonValue(request, what)) : undefined;
-    const body = spec.body ? parseBody(spec.body, rawBody, what) : undefined;
+    const rawBody = spec.body && !spec.signedBody ? await (spec.bodyOptional ? readOptionalJsonValue(request, what) : readJsonValue(request, what)) : undefined;
+    const body = spec.body && !spec.signedBody ? parseBody(spec.body, rawBody, what) : undefined;
     const query = spec.query ? parseBody(spec.query, Object.fromEntries(new URL(request.url).searchParams), 'query string') : undefined;
     const params = (await context?.params) ?? {};
     return handle({ body, rawBody, query, params, principal, request } as EndpointInput<S>);

@@ -42,19 +42,28 @@ export function parseBody<S extends z.ZodType>(schema: S, value: unknown, what =
   return parsed.data;
 }
 
-/** The body as parsed JSON, before any schema: for handlers that also need what was omitted. */
-export async function readJsonValue(request: Request, what = 'request body'): Promise<unknown> {
+/** A JSON body's exact text, unparsed: for a handler that verifies a signature over it first. */
+export async function readJsonText(request: Request, what = 'request body'): Promise<string> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
     throw new AppError('unsupported_media_type', 415, `Send the ${what} as JSON with "Content-Type: application/json"`);
   }
-  const text = await readText(request);
+  return readText(request);
+}
+
+/** Parses a body's text as JSON; every failure is a specific 400. */
+export function parseJsonText(text: string, what = 'request body'): unknown {
   if (!text.trim()) throw new AppError('invalid_json', 400, `The ${what} is empty; expected a JSON object`);
   try {
     return JSON.parse(text);
   } catch (error) {
     throw new AppError('invalid_json', 400, `Malformed JSON in the ${what}: ${(error as Error).message}`);
   }
+}
+
+/** The body as parsed JSON, before any schema: for handlers that also need what was omitted. */
+export async function readJsonValue(request: Request, what = 'request body'): Promise<unknown> {
+  return parseJsonText(await readJsonText(request, what), what);
 }
 
 /** For bodies whose every field is optional: no body at all reads as `{}`. */

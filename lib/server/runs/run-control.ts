@@ -28,9 +28,10 @@ async function lockRun(handle: DatabaseHandle, tx: DatabaseHandle['db'], runId: 
   return run;
 }
 
-async function queuedJobIds(handle: DatabaseHandle, runId: string): Promise<string[]> {
+// Inside the caller's transaction: on PGlite, a query outside it would wait for it forever.
+async function queuedJobIds(handle: DatabaseHandle, tx: DatabaseHandle['db'], runId: string): Promise<string[]> {
   const boss = await getJobQueue(handle);
-  const jobs = await boss.findJobs(TASK_QUEUE, { data: { run_id: runId }, queued: true, limit: 100_000 });
+  const jobs = await boss.findJobs(TASK_QUEUE, { data: { run_id: runId }, queued: true, limit: 100_000, db: jobsIn(handle, tx) });
   return jobs.map((job) => job.id);
 }
 
@@ -45,7 +46,7 @@ export async function cancelRun(handle: DatabaseHandle, principal: Principal, ru
       .update(taskRuns)
       .set({ state: 'cancelled', finishedAt: sql`clock_timestamp()` })
       .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.state, ['pending', 'retrying', 'awaiting_approval'])));
-    const ids = await queuedJobIds(handle, runId);
+    const ids = await queuedJobIds(handle, tx, runId);
     const db = jobsIn(handle, tx);
     if (ids.length) await boss.cancel(TASK_QUEUE, ids, { db });
     const gates = (await taskRunsOf(tx, runId)).map((r) => r.gateJobId).filter((id): id is string => !!id);
@@ -62,7 +63,7 @@ export async function pauseRun(handle: DatabaseHandle, principal: Principal, run
     const run = await lockRun(handle, tx, runId);
     if (!['running', 'awaiting_approval', 'needs_replan'].includes(run.state)) throw refuse(`Run ${runId} is ${run.state.replace('_', ' ')}; only a running run can be paused`, { state: run.state });
     // Jobs not yet started are held (pg-boss cancel, undone by resume); calls under way finish.
-    const ids = await queuedJobIds(handle, runId);
+    const ids = await queuedJobIds(handle, tx, runId);
     if (ids.length) await boss.cancel(TASK_QUEUE, ids, { db: jobsIn(handle, tx) });
     await tx.update(runs).set({ state: 'paused', updatedAt: sql`clock_timestamp()` }).where(eq(runs.id, runId));
     await appendRunEvent(tx, runId, { kind: 'run_paused', actor: principal.username, detail: { held_jobs: ids } });
@@ -75,7 +76,7 @@ export async function resumeRun(handle: DatabaseHandle, principal: Principal, ru
   return handle.db.transaction(async (tx) => {
     const run = await lockRun(handle, tx, runId);
     if (run.state !== 'paused') throw refuse(`Run ${runId} is ${run.state.replace('_', ' ')}, not paused`, { state: run.state });
-    const held = await boss.findJobs(TASK_QUEUE, { data: { run_id: runId }, limit: 100_000 });
+    const held = await boss.findJobs(TASK_QUEUE, { data: { run_id: runId }, limit: 100_000, db: jobsIn(handle, tx) });
     const ids = held.filter((job) => job.state === 'cancelled').map((job) => job.id);
     if (ids.length) await boss.resume(TASK_QUEUE, ids, { db: jobsIn(handle, tx) });
     await tx.update(runs).set({ state: 'running', updatedAt: sql`clock_timestamp()` }).where(eq(runs.id, runId));

@@ -1,7 +1,8 @@
 import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
-import { ResourceSnapshot } from '@/lib/approval/approved-resources';
-import { documentSchema, readStoredDocument, type PlanDocument, type PlannerTask } from '@/lib/plan';
+import { ResourceSnapshot, resolveTargets } from '@/lib/approval/approved-resources';
+import { documentSchema, readStoredDocument, taskTarget, type PlanDocument, type PlannerTask } from '@/lib/plan';
+import { RESOURCE_KINDS, type Resource } from '@/lib/registry';
 import { deriveRunState, FINISHED_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
 import type { Database } from '../db/client';
 import { planRevisions, runs, taskRuns } from '../db/schema';
@@ -53,6 +54,15 @@ export async function loadRunContext(db: Database, runId: string): Promise<RunCo
     verified.set(runId, entry);
   }
   return { run, ...entry, tasks: new Map(entry.document.plan.planned_tasks.map((t) => [t.task_id, t])) };
+}
+
+/** The resource the task routes to, from the run's approved snapshot; null when it names none. */
+export function approvedResource(context: RunContext, task: PlannerTask): Resource | null {
+  const target = taskTarget(task);
+  if (!target) return null;
+  const found = resolveTargets([`${target.kind}:${target.id.toLowerCase()}`], context.resources.definitions);
+  for (const kind of RESOURCE_KINDS) if (found.definitions[kind].length) return found.definitions[kind][0] as Resource;
+  return null;
 }
 
 export async function taskRunsOf(db: Database, runId: string): Promise<TaskRunRow[]> {

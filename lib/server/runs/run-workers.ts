@@ -16,6 +16,15 @@ export interface WorkerOptions extends RunnerOptions {
 
 const started = new WeakMap<DatabaseHandle, Promise<string>>();
 
+/**
+ * Where executors that answered 202 post their results: PLANGATE_PUBLIC_URL (how executors
+ * reach this server), else this server on localhost.
+ */
+export function resultUrlsFromEnv(env: NodeJS.ProcessEnv = process.env): RunnerOptions['resultUrl'] {
+  const origin = (env.PLANGATE_PUBLIC_URL || `http://127.0.0.1:${env.PORT || 3000}`).replace(/\/+$/, '');
+  return (runId, taskId) => `${origin}/api/runs/${encodeURIComponent(runId)}/tasks/${encodeURIComponent(taskId)}/result`;
+}
+
 /** Whether this process works the queue: on unless PLANGATE_WORKERS=off. */
 export const workersEnabled = (env: NodeJS.ProcessEnv = process.env) => env.PLANGATE_WORKERS !== 'off';
 

@@ -1,9 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import type { Job } from 'pg-boss';
-import { resolveTargets } from '@/lib/approval/approved-resources';
-import { executionKind, isExecutionType, taskTarget, type PlannerTask } from '@/lib/plan';
-import { RESOURCE_KINDS, type Resource } from '@/lib/registry';
+import { executionKind, isExecutionType } from '@/lib/plan';
 import { resolveTaskInput } from '@/lib/runs/resolve-input';
 import { FINISHED_TASK_STATES, idempotencyKey, type TaskState } from '@/lib/runs/run-states';
 import { timeoutSeconds } from '@/lib/runs/task-policy';
@@ -13,7 +11,7 @@ import { runs } from '../db/schema';
 import { dispatcherFor } from './dispatch/dispatch';
 import { DispatchError, MAX_OUTPUT_BYTES } from './dispatch/dispatch-types';
 import { nextRunEvent } from './run-events';
-import { loadRunContext, recordTaskChange, taskRunsOf, type RunContext, type TaskRunRow } from './run-records';
+import { approvedResource, loadRunContext, recordTaskChange, taskRunsOf, type RunContext, type TaskRunRow } from './run-records';
 import type { TaskJobData } from './start-run';
 
 // One job of a run: a gate's notice, or one attempt of a task. Plangate's own records
@@ -29,15 +27,6 @@ const MAX_INPUT_BYTES = 2_000_000;
 export interface RunnerOptions {
   /** The URL executors post 202-accepted results to: `${origin}/api/runs/{run}/tasks/{task}/result`. */
   resultUrl(runId: string, taskId: string): string;
-}
-
-/** The resource the task routes to, from the run's approved snapshot; null when it names none. */
-function approvedResource(context: RunContext, task: PlannerTask): Resource | null {
-  const target = taskTarget(task);
-  if (!target) return null;
-  const found = resolveTargets([`${target.kind}:${target.id.toLowerCase()}`], context.resources.definitions);
-  for (const kind of RESOURCE_KINDS) if (found.definitions[kind].length) return found.definitions[kind][0] as Resource;
-  return null;
 }
 
 function recordedOutputs(context: RunContext, records: TaskRunRow[]) {

@@ -1,0 +1,11 @@
+import { routes } from '@/lib/api/routes';
+import { getDatabase } from '@/lib/server/db/connection';
+import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { json } from '@/lib/server/http/route';
+import { cancelRun } from '@/lib/server/runs/run-control';
+
+export const POST = endpoint(routes.cancelRun, async ({ params, principal }) => {
+  return json({ run_id: params.run_id, state: await cancelRun(await getDatabase(), principal, params.run_id) });
+});
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed('/api/runs/{run_id}/cancel');

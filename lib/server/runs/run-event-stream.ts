@@ -1,0 +1,60 @@
+import 'server-only';
+import { eq } from 'drizzle-orm';
+import { FINISHED_RUN_STATES, type RunState } from '@/lib/runs/run-states';
+import type { DatabaseHandle } from '../db/client';
+import { runs } from '../db/schema';
+import { notFound } from '../errors';
+import { nextRunEvent } from './run-events';
+import { runEventsAfter } from './run-queries';
+
+// A run's events as Server-Sent Events: what is recorded after `after`, then each new event
+// as it commits (woken by the feed's NOTIFY, and at least every POLL_MS in case a wake-up is
+// lost). The stream ends once the run has finished and its last events are sent, or when
+// the client goes away.
+
+const POLL_MS = 2_000;
+/** A comment line now and then keeps proxies from closing a quiet stream. */
+const KEEPALIVE_MS = 15_000;
+
+export async function runEventStream(handle: DatabaseHandle, runId: string, after: number, signal: AbortSignal): Promise<Response> {
+  const stateOf = async () => (await handle.db.select({ state: runs.state }).from(runs).where(eq(runs.id, runId)))[0]?.state as RunState | undefined;
+  if (!(await stateOf())) throw notFound(`Run "${runId}"`);
+  const encoder = new TextEncoder();
+  let seq = after;
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let lastWrite = Date.now();
+      const write = (text: string) => {
+        controller.enqueue(encoder.encode(text));
+        lastWrite = Date.now();
+      };
+      write('retry: 2000\n\n');
+      try {
+        while (!signal.aborted) {
+          const state = await stateOf();
+          for (;;) {
+            const events = await runEventsAfter(handle.db, runId, seq);
+            for (const event of events) write(`id: ${event.seq}\nevent: run_event\ndata: ${JSON.stringify(event)}\n\n`);
+            if (events.length) seq = events[events.length - 1].seq;
+            if (events.length < 500) break;
+          }
+          // Read before the events, so an event recorded with the final state was sent above.
+          if (!state || FINISHED_RUN_STATES.has(state)) break;
+          if (Date.now() - lastWrite > KEEPALIVE_MS) write(': keepalive\n\n');
+          await nextRunEvent(handle, runId, POLL_MS, signal);
+        }
+      } catch (error) {
+        if (!signal.aborted) console.error('[plangate] run event stream:', (error as Error).message);
+      } finally {
+        try {
+          controller.close();
+        } catch {
+          // The client went away first.
+        }
+      }
+    },
+  });
+  return new Response(stream, {
+    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' },
+  });
+}
