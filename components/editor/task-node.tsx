@@ -5,6 +5,8 @@ import { memo, useContext } from 'react';
 import type { TaskNode } from '@/lib/flow/plan-to-flow';
 import { OTHER_EXECUTION_TYPE, executionKind, executionTypeDescriptor } from '@/lib/plan';
 import { CommentCountBadge } from '@/components/comments/comment-count-badge';
+import { RunStateContext } from '@/components/runs/run-state-context';
+import { TASK_STATE_STYLE } from '@/components/runs/run-state-style';
 import { MARK_STYLE, ReviewMarkBadge, ReviewMarksContext } from './review-marks-context';
 import { SIM_STYLE, SimulationContext } from './simulation-context';
 
@@ -24,9 +26,10 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
   const target = task.agent_id ?? task.tool_id ?? task.function_id;
   const simulated = useContext(SimulationContext)?.get(task.task_id);
   const mark = useContext(ReviewMarksContext)?.marks.get(task.task_id);
+  const runState = useContext(RunStateContext)?.get(task.task_id);
   const ring = highlighted ? 'ring-4 ring-rose-400' : selected ? 'ring-2 ring-brand-500' : hasError ? 'ring-1 ring-rose-300' : '';
   return (
-    <div className={`relative h-full w-full rounded-md border border-slate-200 border-l-4 bg-white ${style.accent} ${ring} ${mark ? MARK_STYLE[mark.kind].outline : ''}`}>
+    <div className={`relative h-full w-full rounded-md border border-slate-200 border-l-4 ${runState ? TASK_STATE_STYLE[runState].node : 'bg-white'} ${style.accent} ${ring} ${mark ? MARK_STYLE[mark.kind].outline : ''}`}>
       {mark && !simple && <ReviewMarkBadge mark={mark} />}
       <Handle
         type="target"
@@ -71,7 +74,11 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
           <div className="line-clamp-2 text-[13px] leading-snug text-slate-900">{label}</div>
           <div className="flex items-center justify-between gap-2 text-[11px] text-slate-500">
             <span className="truncate font-mono">{target ?? task.task_id}</span>
-            <span className="shrink-0">{task.status}</span>
+            {runState ? (
+              <span className={`shrink-0 rounded px-1 font-semibold ${TASK_STATE_STYLE[runState].badge}`}>{TASK_STATE_STYLE[runState].label}</span>
+            ) : (
+              <span className="shrink-0">{task.status}</span>
+            )}
           </div>
         </div>
       )}

@@ -22,7 +22,7 @@ const SUBMITTABLE = new Set<PlanStatus>(['draft', 'changes_requested']);
  * it), so saving never renders the whole page again. Nothing is fetched here: a fresh
  * server render (another action's refresh, a navigation) overwrites it.
  */
-function usePlanHead(planId: string, rendered: PlanHead): PlanHead {
+export function usePlanHead(planId: string, rendered: PlanHead): PlanHead {
   const queryClient = useQueryClient();
   const { revision, status, content_hash } = rendered;
   useEffect(() => {

@@ -1,12 +1,14 @@
 import Link from 'next/link';
 import { PlanHeadStatus, PlanHeadSubmit, type PlanHead } from '@/components/plan/plan-head';
 import { StatusChip } from '@/components/plan/status-chip';
+import { StartRunButton } from '@/components/runs/start-run-button';
 import type { PlanResponse } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { planPlannedBy } from '@/lib/planning/planning-types';
 import { reviewerCandidates } from '@/lib/server/approval/requested-reviewers';
 import type { Principal } from '@/lib/server/auth/principal';
 import { getDatabase } from '@/lib/server/db/connection';
+import { listPlanRuns } from '@/lib/server/runs/run-queries';
 import { RegistryNotice } from './registry-notice';
 import { SubmitForReview } from './submit-for-review';
 
@@ -25,6 +27,8 @@ export async function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse;
   const canSubmit = atHead && hasRole(user.role, 'editor');
   // In the editor a save can turn an approved plan back into a draft, so the names are read even before they are offered.
   const reviewers = live && canSubmit ? await reviewerCandidates((await getDatabase()).db, user.username) : [];
+  // The newest run, if it stopped for a replan, can be continued by a run of the new approved revision.
+  const [latestRun] = canSubmit ? (await listPlanRuns((await getDatabase()).db, plan.id, { limit: 1 })).runs : [];
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-4 py-2">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
@@ -60,6 +64,7 @@ export async function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse;
         ) : (
           SUBMITTABLE.has(plan.status) && <SubmitForReview planId={plan.id} revision={plan.revision} contentHash={plan.content_hash} user={user} />
         ))}
+      {canSubmit && <StartRunButton planId={plan.id} rendered={head} replanRunId={latestRun?.state === 'needs_replan' ? latestRun.run_id : null} />}
       <nav aria-label="Plan" className="ml-auto flex gap-4 text-sm">
         {readOnly && !atHead && (
           <Link href={`/plans/${plan.id}`} className="text-brand-700 hover:underline">
@@ -74,6 +79,9 @@ export async function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse;
         </Link>
         <Link href={`/plans/${plan.id}/revisions`} className="text-brand-700 hover:underline">
           Revisions
+        </Link>
+        <Link href={`/plans/${plan.id}/runs`} className="text-brand-700 hover:underline">
+          Runs
         </Link>
         <Link href={`/plans/${plan.id}/history`} className="text-brand-700 hover:underline">
           History

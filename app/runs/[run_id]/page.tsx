@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import { RunView } from '@/components/runs/run-view';
+import { documentOf } from '@/lib/api/schemas';
+import { hasRole } from '@/lib/auth/roles';
+import { requirePageUser } from '@/lib/server/auth/page-auth';
+import type { Principal } from '@/lib/server/auth/principal';
+import { getDatabase } from '@/lib/server/db/connection';
+import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
+import { loadPlanForPage, loadRegistryForPage } from '../../plans/[id]/load-plan';
+import { PlanHeader } from '../../plans/[id]/plan-header';
+import { loadRunForPage } from './load-run';
+
+type Props = PageProps<'/runs/[run_id]'>;
+
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const { run_id } = await params;
+  await requirePageUser(`/runs/${encodeURIComponent(run_id)}`, searchParams);
+  return { title: `Run ${(await loadRunForPage(run_id)).run_id.slice(0, 8)}` };
+}
+
+/** Why this person cannot decide the run's gates (the service refuses them too), or null. */
+function gateRefusal(user: Principal, startedBy: string): string | null {
+  if (!hasRole(user.role, 'approver')) return 'An approver decides this gate.';
+  if (user.username === startedBy) return 'You started this run, so another approver decides its gates (four-eyes).';
+  return null;
+}
+
+/** A run of an approved revision, live: anyone signed in watches; editors control it, approvers decide its gates. */
+export default async function RunPage({ params, searchParams }: Props) {
+  const { run_id } = await params;
+  const user = await requirePageUser(`/runs/${encodeURIComponent(run_id)}`, searchParams);
+  const run = await loadRunForPage(run_id);
+  const plan = await loadPlanForPage(run.plan_id, run.revision);
+  const { db } = await getDatabase();
+  const [registry, dryRun] = await Promise.all([loadRegistryForPage(), latestDryRun(db, run.plan_id, run.revision)]);
+  const predicted = dryRun ? Object.fromEntries(dryRun.result.tasks.map((t) => [t.task_id, { start_ms: t.start_ms, end_ms: t.end_ms }])) : null;
+  return (
+    <div className="flex min-h-full flex-col">
+      <PlanHeader plan={plan} readOnly user={user} />
+      <RunView initial={run} doc={documentOf(plan)} registry={registry} canControl={hasRole(user.role, 'editor')} gateRefusal={gateRefusal(user, run.started_by)} predicted={predicted} />
+    </div>
+  );
+}
