@@ -28,8 +28,9 @@ const SECURITY_HEADERS = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite ships WASM and data files it loads from its own package folder at run
-  // time; bundling it would break those paths. pg has optional native bindings.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg'],
+  // time; bundling it would break those paths. pg has optional native bindings; pg-boss
+  // and the protocol SDKs load as the packages they are (ESM, optional peers).
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-boss', '@modelcontextprotocol/sdk', '@a2a-js/sdk'],
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,

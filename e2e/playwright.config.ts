@@ -70,6 +70,8 @@ const projects: PlaywrightTestConfig['projects'] = [
   },
   // Headers, framing, sign-in limits and token ownership; each test signs in itself.
   { name: 'security', testMatch: /security\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}` } },
+  // A run that outlives its server: the spec starts, kills and restarts a server of its own.
+  { name: 'run-crash', testMatch: /run-crash\.spec\.ts$/, use: { ...chromium, extraHTTPHeaders: adminHeaders } },
   // Outgoing webhooks to a receiver the test runs; signs in an approver and the admin itself.
   { name: 'webhooks', testMatch: /webhooks\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.pglite}` } },
 ];
@@ -84,6 +86,8 @@ if (databaseUrl) {
     { name: 'two-instances', testMatch: /two-instances\.spec\.ts$/, use: { ...chromium, extraHTTPHeaders: adminHeaders } },
     { name: 'authorization', testMatch: /authorization\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.postgresA}` } },
     { name: 'integrity', testMatch: /integrity\.spec\.ts$/, use: { ...chromium, baseURL: `http://127.0.0.1:${PORTS.postgresA}` } },
+    // Two servers of the spec's own on a scratch database share a run; one is killed.
+    { name: 'run-instances', testMatch: /run-instances\.spec\.ts$/, use: { ...chromium, extraHTTPHeaders: adminHeaders } },
   );
   webServer.push(
     server(PORTS.postgresA, { DATABASE_URL: databaseUrl, ...sharedKeys }),

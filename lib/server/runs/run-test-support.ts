@@ -1,7 +1,9 @@
 import 'server-only';
 import { expect } from 'vitest';
+import type { z } from 'zod';
 import { CreatePlanRequest } from '@/lib/api/schemas';
 import type { TaskDataInput } from '@/lib/plan';
+import { Registry } from '@/lib/registry';
 import type { RunState } from '@/lib/runs/run-states';
 import { decide, submitForReview } from '../approval/approval-service';
 import type { DatabaseHandle } from '../db/client';
@@ -17,8 +19,8 @@ export const runApprover = principal('alice', 'approver');
 export const gateApprover = principal('bob', 'approver');
 
 /** Creates `plan` under `registry`, submits and approves it; returns what POST /runs needs. */
-export async function approvedPlan(handle: DatabaseHandle, title: string, plan: TaskDataInput, registry: unknown): Promise<{ id: string; revision: number; content_hash: string }> {
-  await replaceRegistry(handle.db, registry, 'admin');
+export async function approvedPlan(handle: DatabaseHandle, title: string, plan: TaskDataInput, registry: z.input<typeof Registry>): Promise<{ id: string; revision: number; content_hash: string }> {
+  await replaceRegistry(handle.db, Registry.parse(registry), 'admin');
   const created = await createPlan(handle.db, CreatePlanRequest.parse({ title, plan }), runEditor.username);
   await submitForReview(handle.db, created.id, {}, runEditor);
   await decide(handle.db, created.id, 'approved', { revision: created.revision, content_hash: created.content_hash, comment: '' }, runApprover);

@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { DEMO_PASSWORDS } from './auth-support';
+import { callsByKey, runOf, slowTasks, startApprovedRun, succeeded, useMcpServer } from './run-support';
+import { startServer, type ServerProcess } from './server-process';
+
+// A run survives a kill -9 of its server: after a restart on the same PGlite data it
+// completes, and only the task in flight at the kill runs again.
+
+const mcp = useMcpServer();
+
+test('kill -9 of the server mid-run: after a restart on the same data the run completes, and no task that had succeeded runs again', async ({ request, browser }) => {
+  test.setTimeout(240_000);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'plangate-crash-'));
+  const env = { PLANGATE_DATA_DIR: dataDir, PLANGATE_KEY_DIR: path.join(dataDir, 'keys'), PLANGATE_DEMO_USERS: 'on' };
+  let server: ServerProcess | null = await startServer(3120, env);
+  try {
+    const runId = await startApprovedRun(request, browser, mcp(), server.url, 'Crash', slowTasks(20, 400, 'chain'), { username: 'approver', password: DEMO_PASSWORDS.approver });
+    await expect.poll(async () => succeeded(await runOf(request, server!.url, runId)), { timeout: 60_000, intervals: [200] }).toBeGreaterThanOrEqual(4);
+    await server.crash();
+    const before = new Set(callsByKey(mcp()).keys());
+    server = await startServer(3120, env);
+    const done = await expect
+      .poll(async () => (await runOf(request, server!.url, runId)).state, { timeout: 120_000, intervals: [500] })
+      .toBe('succeeded')
+      .then(() => runOf(request, server!.url, runId));
+    expect(succeeded(done)).toBe(20);
+    // Each task was called once per attempt; only the one in flight at the kill may have two.
+    const calls = callsByKey(mcp());
+    for (const task of done.tasks) {
+      const keys = [...calls.keys()].filter((key) => key.startsWith(`${runId}:${task.task_id}:`));
+      expect(keys.length, `${task.task_id}: ${keys.join(', ')}`).toBe(task.attempts);
+      for (const key of keys) expect(calls.get(key), key).toBe(1);
+    }
+    expect(done.tasks.filter((t) => t.attempts > 1).length).toBeLessThanOrEqual(1);
+    expect(before.size).toBeGreaterThanOrEqual(4);
+  } finally {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
