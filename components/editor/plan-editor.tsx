@@ -41,6 +41,8 @@ export interface PlanEditorProps {
   reviewMarks?: ReviewMarksData;
   /** Comment threads on the tasks (badges, the inspector) and the newest objection's banner; none without. */
   comments?: CommentsSettings | null;
+  /** Told the selected task ids whenever the selection changes (the run view's task panel follows it). */
+  onSelectionChange?: (taskIds: string[]) => void;
 }
 
 export function PlanEditor(props: PlanEditorProps) {
@@ -53,6 +55,11 @@ export function PlanEditor(props: PlanEditorProps) {
     createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval }),
   );
   const shownRevision = useStore(store, (s) => s.baseRevision);
+  const { onSelectionChange } = props;
+  useEffect(
+    () => onSelectionChange && store.subscribe((state, before) => state.selectedTaskIds !== before.selectedTaskIds && onSelectionChange(state.selectedTaskIds)),
+    [store, onSelectionChange],
+  );
   // The server's guard replaces ours whenever the page renders again (a status change seen by
   // the live bar); a save sets it from the save's own answer.
   const approval = props.approval ?? null;

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { PlanEditor } from '@/components/editor/plan-editor';
 import type { RunResponse } from '@/lib/api/run-schemas';
 import { taskLabel } from '@/lib/flow/task-label';
@@ -27,21 +27,15 @@ export interface RunViewProps {
   predicted: Record<string, PredictedSpan> | null;
 }
 
-/** Shows the task in the timeline's row as selected: the address bar's ?task= is the selection. */
-function selectTask(taskId: string) {
-  const url = new URL(window.location.href);
-  url.searchParams.set('task', taskId);
-  window.history.replaceState(window.history.state, '', url);
-}
-
 /** A run as it goes: the plan coloured and labelled by each task's state, the gates, the timeline and the selected task. */
 export function RunView({ initial, doc, registry, canControl, gateRefusal, predicted }: RunViewProps) {
   const run = useLiveRun(initial);
   const states = useMemo(() => new Map(run.tasks.map((t) => [t.task_id, t.state])), [run.tasks]);
   const labels = useMemo(() => new Map(doc.plan.planned_tasks.map((t) => [t.task_id, taskLabel(t)])), [doc]);
   const predictedSpans = useMemo(() => (predicted ? new Map(Object.entries(predicted)) : null), [predicted]);
-  // The editor keeps its selection in ?task=, and so does the timeline.
-  const selectedId = useSearchParams().get('task');
+  // The task a link opened (?task=), then whichever is selected on the canvas or in the timeline.
+  const [selectedId, setSelectedId] = useState(useSearchParams().get('task'));
+  const followCanvas = useCallback((ids: string[]) => setSelectedId(ids[0] ?? null), []);
   const selected = run.tasks.find((t) => t.task_id === selectedId) ?? null;
   const gates = run.tasks.filter((t) => t.state === 'awaiting_approval');
   const counts = Object.entries(run.counts).filter(([, n]) => n > 0);
@@ -50,7 +44,7 @@ export function RunView({ initial, doc, registry, canControl, gateRefusal, predi
       <section aria-labelledby="run-heading" className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white px-4 py-3">
         <h2 id="run-heading" className="text-base font-semibold">
           Run <span className="font-mono text-sm">{run.run_id.slice(0, 8)}</span> of{' '}
-          <Link href={`/plans/${run.plan_id}/r/${run.revision}`} className="text-brand-700 hover:underline">
+          <Link href={`/plans/${run.plan_id}/r/${run.revision}`} className="text-brand-700 underline">
             revision {run.revision}
           </Link>
         </h2>
@@ -70,7 +64,7 @@ export function RunView({ initial, doc, registry, canControl, gateRefusal, predi
       <div className="grid gap-4 lg:grid-cols-[1fr_22rem]">
         <section aria-label="Plan as it runs" className="h-[30rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
           <RunStateContext.Provider value={states}>
-            <PlanEditor planId={run.plan_id} revision={run.revision} doc={doc} readOnly registry={registry} />
+            <PlanEditor planId={run.plan_id} revision={run.revision} doc={doc} readOnly registry={registry} onSelectionChange={followCanvas} />
           </RunStateContext.Provider>
         </section>
         <div className="rounded-lg border border-slate-200 bg-white">
@@ -81,7 +75,7 @@ export function RunView({ initial, doc, registry, canControl, gateRefusal, predi
         <h2 id="timeline-heading" className="mb-2 text-sm font-semibold">
           Timeline
         </h2>
-        <RunTimeline tasks={run.tasks} labels={labels} predicted={predictedSpans} onSelect={selectTask} />
+        <RunTimeline tasks={run.tasks} labels={labels} predicted={predictedSpans} onSelect={setSelectedId} />
       </section>
     </div>
   );
