@@ -30,3 +30,10 @@ export function RunStateChip({ state }: { state: RunState }) {
   const style = RUN_STATE_STYLE[state];
   return <span className={`rounded px-2 py-0.5 text-xs font-semibold ${style.badge}`}>{style.label}</span>;
 }
+
+/** A run's tasks by state, as words: "2 succeeded · 1 awaiting approval". */
+export const taskCountsText = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${TASK_STATE_STYLE[state as TaskState]?.label ?? state}`)
+    .join(' · ');

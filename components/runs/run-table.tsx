@@ -1,13 +1,7 @@
 import Link from 'next/link';
 import { RelativeTime } from '@/components/plan/relative-time';
 import type { RunSummary } from '@/lib/api/run-schemas';
-import { RunStateChip, TASK_STATE_STYLE } from './run-state-style';
-
-const countsText = (counts: Record<string, number>) =>
-  Object.entries(counts)
-    .filter(([, n]) => n > 0)
-    .map(([state, n]) => `${n} ${TASK_STATE_STYLE[state as keyof typeof TASK_STATE_STYLE]?.label ?? state}`)
-    .join(' · ');
+import { RunStateChip, taskCountsText } from './run-state-style';
 
 /** A plan's runs, newest first: state, revision, who started it and when, and its tasks by state. */
 export function RunTable({ runs, now }: { runs: RunSummary[]; now: number }) {
@@ -41,7 +35,7 @@ export function RunTable({ runs, now }: { runs: RunSummary[]; now: number }) {
             <td className="px-4 py-2">
               <RelativeTime iso={run.created_at} now={now} />
             </td>
-            <td className="px-4 py-2 text-xs text-slate-600">{countsText(run.counts)}</td>
+            <td className="px-4 py-2 text-xs text-slate-600">{taskCountsText(run.counts)}</td>
           </tr>
         ))}
       </tbody>

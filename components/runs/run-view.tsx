@@ -11,7 +11,7 @@ import type { Registry } from '@/lib/registry';
 import { GateList, type GateRefusal } from './gate-list';
 import { RunControls } from './run-controls';
 import { RunStateContext } from './run-state-context';
-import { RunStateChip, TASK_STATE_STYLE } from './run-state-style';
+import { RunStateChip, taskCountsText } from './run-state-style';
 import { RunTimeline, type PredictedSpan } from './run-timeline';
 import { TaskRunPanel } from './task-run-panel';
 import { useLiveRun } from './use-live-run';
@@ -38,7 +38,6 @@ export function RunView({ initial, doc, registry, canControl, gateRefusal, predi
   const followCanvas = useCallback((ids: string[]) => setSelectedId(ids[0] ?? null), []);
   const selected = run.tasks.find((t) => t.task_id === selectedId) ?? null;
   const gates = run.tasks.filter((t) => t.state === 'awaiting_approval');
-  const counts = Object.entries(run.counts).filter(([, n]) => n > 0);
   return (
     <div className="space-y-4 p-4">
       <section aria-labelledby="run-heading" className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white px-4 py-3">
@@ -57,7 +56,7 @@ export function RunView({ initial, doc, registry, canControl, gateRefusal, predi
             continues run {run.parent_run_id.slice(0, 8)}
           </Link>
         )}
-        <span className="text-xs text-slate-600">{counts.map(([state, n]) => `${n} ${TASK_STATE_STYLE[state as keyof typeof TASK_STATE_STYLE]?.label ?? state}`).join(' · ')}</span>
+        <span className="text-xs text-slate-600">{taskCountsText(run.counts)}</span>
         <span className="ml-auto">{canControl && <RunControls runId={run.run_id} state={run.state} />}</span>
       </section>
       <GateList runId={run.run_id} gates={gates} labels={labels} refusal={gateRefusal} />
