@@ -13,9 +13,9 @@ export const GET = endpoint(routes.getRegistry, async () => {
 });
 
 /** Imports a registry, replacing the current one. */
-export const PUT = endpoint(routes.replaceRegistry, async ({ rawBody, principal }) => {
+export const PUT = endpoint(routes.replaceRegistry, async ({ body, principal }) => {
   const { db } = await getDatabase();
-  return json(await replaceRegistry(db, rawBody, principal.username));
+  return json(await replaceRegistry(db, body, principal.username));
 });
 
 export const { POST, PATCH, DELETE } = notAllowed('/api/registry');

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import type { TaskDataInput } from '@/lib/plan';
+import { Registry, ToolResource } from '@/lib/registry';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { createPlan, getPlan, getRevisions, savePlan } from '../plans/plan-service';
 import { deleteResource, putResource, replaceRegistry } from '../registry/registry-service';
@@ -59,7 +60,7 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
   }
 
   it('hands off the document and resources with hashes an executor can recompute on its own', async () => {
-    await replaceRegistry(db(), registry, 'admin');
+    await replaceRegistry(db(), Registry.parse(registry), 'admin');
     const { id, content_hash } = await approved('Verifiable');
     const handOff = await getApprovedPlan(db(), id);
     expect(handOff.content_hash).toBe(content_hash);
@@ -73,14 +74,14 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
   });
 
   it('makes the approval stale when a resource the plan routes to changes or disappears, and leaves other plans alone', async () => {
-    await replaceRegistry(db(), registry, 'admin');
+    await replaceRegistry(db(), Registry.parse(registry), 'admin');
     const edited = await approved('Tool schema rewritten');
     const removed = await approved('Workflow deleted');
     const untouched = await approved('Untouched');
-    await putResource(db(), 'tools', 'unrelated', { id: 'unrelated', description: 'Still nothing anyone uses' }, 'admin');
+    await putResource(db(), 'tools', 'unrelated', ToolResource.parse({ id: 'unrelated', description: 'Still nothing anyone uses' }), 'admin');
     for (const { id } of [edited, removed, untouched]) expect((await getApprovedPlan(db(), id)).revision).toBe(1);
 
-    await putResource(db(), 'tools', 'http_get', { ...registry.tools[0], input_schema: { type: 'object', properties: {} } }, 'mallory');
+    await putResource(db(), 'tools', 'http_get', ToolResource.parse({ ...registry.tools[0], input_schema: { type: 'object', properties: {} } }), 'mallory');
     const stale = await refusal(getApprovedPlan(db(), edited.id));
     expect([stale.status, stale.code, stale.extra?.reason]).toEqual([409, 'stale', 'registry_changed']);
     expect(stale.extra?.resources).toEqual([{ kind: 'tools', key: 'http_get', change: 'changed' }]);
@@ -93,7 +94,7 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
   });
 
   it('keeps the status and approvals through a layout-only save, and the hand-off keeps answering', async () => {
-    await replaceRegistry(db(), registry, 'admin');
+    await replaceRegistry(db(), Registry.parse(registry), 'admin');
     const { id, content_hash } = await approved('Moved nodes');
     const stored = (await getPlan(db(), id)).plan;
     const view = { positions: { fetch: { x: 300, y: 40 } } };
@@ -111,7 +112,7 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
   });
 
   it('refuses a decision on registry resources that changed since the reviewer loaded them', async () => {
-    await replaceRegistry(db(), registry, 'admin');
+    await replaceRegistry(db(), Registry.parse(registry), 'admin');
     const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Shown resources', plan }), editor.username);
     await submitForReview(db(), created.id, {}, editor);
     const shown = (await import('@/lib/approval/approved-resources')).resourcesHash({
@@ -150,13 +151,13 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
   });
 
   it('refuses the author, and whoever changed a resource it routes to, after a registry change voided the approval', async () => {
-    await replaceRegistry(db(), registry, 'admin');
+    await replaceRegistry(db(), Registry.parse(registry), 'admin');
     const author = who('mallory', 'approver');
     const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Rewired by its author', plan }), author.username);
     await submitForReview(db(), created.id, {}, editor);
     const claim = { revision: 1, content_hash: created.content_hash, comment: '' };
     await decide(db(), created.id, 'approved', claim, approver);
-    await putResource(db(), 'tools', 'http_get', { ...registry.tools[0], description: 'Now something else' }, 'carol');
+    await putResource(db(), 'tools', 'http_get', ToolResource.parse({ ...registry.tools[0], description: 'Now something else' }), 'carol');
     await submitForReview(db(), created.id, {}, editor);
     const own = await refusal(decide(db(), created.id, 'approved', claim, author));
     expect([own.status, own.extra?.reason]).toEqual([403, 'four_eyes']);
@@ -167,12 +168,12 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
   });
 
   it('never deadlocks a registry write against saves of the plans it voids', async () => {
-    await replaceRegistry(db(), registry, 'admin');
+    await replaceRegistry(db(), Registry.parse(registry), 'admin');
     const plans = await Promise.all([1, 2, 3].map((n) => approved(`Racing ${n}`)));
     for (let round = 0; round < 5; round++) {
       const heads = await Promise.all(plans.map(({ id }) => getPlan(db(), id)));
       const outcomes = await Promise.allSettled([
-        putResource(db(), 'tools', 'http_get', { ...registry.tools[0], description: `round ${round}` }, 'admin'),
+        putResource(db(), 'tools', 'http_get', ToolResource.parse({ ...registry.tools[0], description: `round ${round}` }), 'admin'),
         ...heads.map((head) => savePlan(db(), head.id, SavePlanRequest.parse({ base_revision: head.revision, plan: { ...plan, status: `round ${round}` } }), editor.username)),
       ]);
       expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
@@ -180,7 +181,7 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
   });
 
   it('tells API approvers the resources hash to pin', async () => {
-    await replaceRegistry(db(), registry, 'admin');
+    await replaceRegistry(db(), Registry.parse(registry), 'admin');
     const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Pinned', plan }), editor.username);
     await submitForReview(db(), created.id, {}, editor);
     const gate = await getGate(db(), created.id);
@@ -190,7 +191,7 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
   });
 
   it('refuses to hand off a revision body edited in the database after approval', async () => {
-    await replaceRegistry(db(), registry, 'admin');
+    await replaceRegistry(db(), Registry.parse(registry), 'admin');
     const { id } = await approved('Tampered');
     await db().execute(
       sql`update plan_revisions set body = jsonb_set(body, '{plan,planned_tasks,0,arguments,url}', '"https://evil.example"') where plan_id = ${id}`,

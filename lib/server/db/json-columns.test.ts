@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
+import { Registry } from '@/lib/registry';
 import { decide, getGate, submitForReview } from '../approval/approval-service';
 import { newPlanId } from '../plans/plan-id';
 import { createPlan } from '../plans/plan-service';
@@ -52,7 +53,7 @@ describe.each(testDatabases())('jsonb columns read with their schema on $name', 
   });
   // Last: it leaves the registry unreadable, which every other service here reads.
   it('refuses a registry resource row that no longer matches its schema, naming it', async () => {
-    await replaceRegistry(db(), { tools: [{ id: 'http_get', description: 'GET a URL' }] }, 'admin');
+    await replaceRegistry(db(), Registry.parse({ tools: [{ id: 'http_get', description: 'GET a URL' }] }), 'admin');
     expect((await getRegistry(db())).tools.map((t) => t.id)).toEqual(['http_get']);
     await db().execute(sql`update registry_resources set body = '{"id": 7}'::jsonb where kind = 'tools' and key = 'http_get'`);
     const error = await refusal(getRegistry(db()));

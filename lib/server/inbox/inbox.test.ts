@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MarkReadRequest } from '@/lib/api/inbox-schemas';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
+import { ToolResource } from '@/lib/registry';
 import { decide, submitForReview } from '../approval/approval-service';
 import { inboxItems } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
@@ -92,7 +93,7 @@ describe.each(testDatabases())('the inbox on $name', (database) => {
     const { id, content_hash } = await planFor('Voided by the registry');
     await submitForReview(db(), id, {}, editor);
     await decide(db(), id, 'approved', { revision: 1, content_hash, comment: '' }, bob);
-    await putResource(db(), 'tools', 'http_get', { id: 'http_get', description: 'GET a URL, differently' }, 'mallory');
+    await putResource(db(), 'tools', 'http_get', ToolResource.parse({ id: 'http_get', description: 'GET a URL, differently' }), 'mallory');
 
     for (const person of ['bob', 'eddie']) {
       const [voided] = (await itemsOf(person, id)).filter((i) => i.kind === 'approval_voided');

@@ -1,12 +1,12 @@
 import 'server-only';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { DEMO_REGISTRY, RESOURCE_KINDS, RESOURCE_SCHEMAS, STORED_RESOURCE_SCHEMAS, Registry, duplicateKeys, resourceKey, type Resource, type ResourceKind } from '@/lib/registry';
+import { DEMO_REGISTRY, RESOURCE_KINDS, STORED_RESOURCE_SCHEMAS, Registry, duplicateKeys, resourceKey, type Resource, type ResourceKind } from '@/lib/registry';
 import { lockRegistryForWrite, voidApprovalsOnRegistryChange } from '../approval/registry-binding';
 import { appendAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { registryResources } from '../db/schema';
 import { parseJsonColumn } from '../db/json-column';
-import { AppError, fromZodError, notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 
 // The registry is read whole (it is small: tens to hundreds of resources) and written
 // one resource at a time or replaced whole by an import, each in one audited transaction.
@@ -34,25 +34,26 @@ function rowsOf(registry: Registry) {
   );
 }
 
-/** Replaces the whole registry with an imported one; refuses duplicates and changes nothing then. */
-export async function replaceRegistry(db: Database, input: unknown, actor: string): Promise<Registry> {
-  const parsed = Registry.safeParse(input);
-  if (!parsed.success) throw fromZodError(parsed.error, 'registry');
-  const duplicates = duplicateKeys(parsed.data);
+/**
+ * Replaces the whole registry with an imported one (parsed by the caller: the endpoint
+ * layer or the server action); refuses duplicates and changes nothing then.
+ */
+export async function replaceRegistry(db: Database, registry: Registry, actor: string): Promise<Registry> {
+  const duplicates = duplicateKeys(registry);
   if (duplicates.length) throw new AppError('bad_request', 400, `The registry names a resource twice: ${duplicates.slice(0, 10).join('; ')}`);
   await db.transaction(async (tx) => {
     await lockRegistryForWrite(tx);
     await tx.delete(registryResources);
-    const rows = rowsOf(parsed.data);
+    const rows = rowsOf(registry);
     if (rows.length) await tx.insert(registryResources).values(rows);
     await voidApprovalsOnRegistryChange(tx, await getRegistry(tx), actor);
     await appendAudit(tx, {
       kind: 'registry_changed',
       actor,
-      detail: { action: 'replaced', counts: Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, parsed.data[kind].length])) },
+      detail: { action: 'replaced', counts: Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, registry[kind].length])) },
     });
   });
-  return parsed.data;
+  return registry;
 }
 
 export function parseKind(kind: string): ResourceKind {
@@ -62,11 +63,12 @@ export function parseKind(kind: string): ResourceKind {
   return kind as ResourceKind;
 }
 
-/** Creates or replaces one resource; the key in the path must be the resource's own id (or name). */
-export async function putResource(db: Database, kind: ResourceKind, key: string, input: unknown, actor: string): Promise<Resource> {
-  const parsed = RESOURCE_SCHEMAS[kind].safeParse(input);
-  if (!parsed.success) throw fromZodError(parsed.error, 'resource');
-  const resource = parsed.data as Resource;
+/**
+ * Creates or replaces one resource, parsed by the caller with RESOURCE_SCHEMAS[kind] (the
+ * route table's body schema takes any object: which schema applies depends on the path);
+ * the key in the path must be the resource's own id (or name).
+ */
+export async function putResource(db: Database, kind: ResourceKind, key: string, resource: Resource, actor: string): Promise<Resource> {
   if (resourceKey(resource) !== key) {
     throw new AppError('bad_request', 400, `The resource is "${resourceKey(resource)}" but the path names "${key.slice(0, 200)}"`);
   }

@@ -9,6 +9,7 @@ import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { principal, refusal } from '../test-support';
 import { createPlan, getPlan, getRevisions, savePlan } from '../plans/plan-service';
 import { applyReplanProposal, getReplanProposal, proposeReplan } from './replan-service';
+import { ApplyReplanRequest, ReplanRequest, type ReplanRequestInput } from '@/lib/replan/replan-types';
 
 const plan: TaskDataInput = {
   task_id: 'job-1',
@@ -41,11 +42,13 @@ async function withLlmEnv(baseURL: string, body: () => Promise<void>) {
 
 describe.each(testDatabases())('replanning on $name', (database) => {
   const db = useTestDatabase(database);
+  const propose = (id: string, request: ReplanRequestInput) => proposeReplan(db(), id, ReplanRequest.parse(request), editor);
+  const apply = (id: string, proposalId: string, request: ApplyReplanRequest) => applyReplanProposal(db(), id, proposalId, ApplyReplanRequest.parse(request), editor);
   const create = async (tasks: TaskDataInput = plan) => (await createPlan(db(), CreatePlanRequest.parse({ title: 'Replan', plan: tasks }), editor.username)).id;
 
   it('proposes replacements for the named tasks, stores the proposal and shows its diff, leaving the plan as it was', async () => {
     const id = await create();
-    const proposal = await proposeReplan(db(), id, { task_ids: ['summarise'], instructions: 'in German', base_revision: 1 }, editor);
+    const proposal = await propose(id, { task_ids: ['summarise'], instructions: 'in German', base_revision: 1 });
     expect(proposal).toMatchObject({
       plan_id: id,
       revision: 1,
@@ -85,8 +88,8 @@ describe.each(testDatabases())('replanning on $name', (database) => {
     await decide(db(), id, 'approved', { revision: 1, content_hash, comment: 'Fine' }, approver);
     expect((await getApprovedPlan(db(), id)).revision).toBe(1);
 
-    const proposal = await proposeReplan(db(), id, { task_ids: ['summarise', 'review'], instructions: 'Be brief' }, editor);
-    const applied = await applyReplanProposal(db(), id, proposal.proposal_id, { accepted_task_ids: ['summarise'] }, editor);
+    const proposal = await propose(id, { task_ids: ['summarise', 'review'], instructions: 'Be brief' });
+    const applied = await apply(id, proposal.proposal_id, { accepted_task_ids: ['summarise'] });
     expect(applied).toMatchObject({ proposal_id: proposal.proposal_id, revision: 2, applied: ['summarise'] });
     expect(applied.plan).toMatchObject({ revision: 2, status: 'draft', content_hash: applied.content_hash, author: 'eddie' });
     expect(applied.plan.plan.planned_tasks.map((t) => [t.task_id, t.main_task_id, t.dependencies])).toEqual([
@@ -102,19 +105,19 @@ describe.each(testDatabases())('replanning on $name', (database) => {
 
   it('refuses to apply a proposal twice, naming the revision it made', async () => {
     const id = await create();
-    const { proposal_id } = await proposeReplan(db(), id, { task_ids: ['summarise'] }, editor);
-    await applyReplanProposal(db(), id, proposal_id, { accepted_task_ids: ['summarise'] }, editor);
-    const again = await refusal(applyReplanProposal(db(), id, proposal_id, { accepted_task_ids: ['summarise'] }, editor));
+    const { proposal_id } = await propose(id, { task_ids: ['summarise'] });
+    await apply(id, proposal_id, { accepted_task_ids: ['summarise'] });
+    const again = await refusal(apply(id, proposal_id, { accepted_task_ids: ['summarise'] }));
     expect([again.status, again.code, again.message]).toEqual([409, 'conflict', `Replan proposal "${proposal_id}" was already applied, as revision 2 of plan "${id}"`]);
   });
 
   it('refuses a stale base revision, and applying after the plan moved on', async () => {
     const id = await create();
-    const { proposal_id } = await proposeReplan(db(), id, { task_ids: ['summarise'] }, editor);
+    const { proposal_id } = await propose(id, { task_ids: ['summarise'] });
     await savePlan(db(), id, SavePlanRequest.parse({ base_revision: 1, plan: { ...plan, status: 'edited' } }), editor.username);
-    const stale = await refusal(proposeReplan(db(), id, { task_ids: ['summarise'], base_revision: 1 }, editor));
+    const stale = await refusal(propose(id, { task_ids: ['summarise'], base_revision: 1 }));
     expect([stale.status, stale.extra]).toEqual([409, { current_revision: 2 }]);
-    const moved = await refusal(applyReplanProposal(db(), id, proposal_id, { accepted_task_ids: ['summarise'] }, editor));
+    const moved = await refusal(apply(id, proposal_id, { accepted_task_ids: ['summarise'] }));
     expect([moved.status, moved.code, moved.extra]).toEqual([409, 'conflict', { current_revision: 2 }]);
     expect(moved.message).toBe(`Plan "${id}" has moved on since this proposal was made for revision 1; propose the replanning again on the current revision`);
     expect((await getPlan(db(), id)).revision).toBe(2);
@@ -122,26 +125,26 @@ describe.each(testDatabases())('replanning on $name', (database) => {
 
   it('uses the tasks marked mark_replan when none are named, and says when there are none', async () => {
     const id = await create({ ...plan, planned_tasks: plan.planned_tasks!.map((t) => ({ ...t, mark_replan: t.task_id === 'review' })) });
-    expect((await proposeReplan(db(), id, {}, editor)).task_ids).toEqual(['review']);
+    expect((await propose(id, {})).task_ids).toEqual(['review']);
     const unmarked = await create();
-    const none = await refusal(proposeReplan(db(), unmarked, { instructions: 'x' }, editor));
+    const none = await refusal(propose(unmarked, { instructions: 'x' }));
     expect([none.status, none.message]).toEqual([400, `No task of plan "${unmarked}" is marked for replanning (mark_replan); name the tasks in task_ids`]);
   });
 
   it('refuses unknown tasks, plans, proposals and accepted ids with what is wrong', async () => {
     const id = await create();
-    const unknownTask = await refusal(proposeReplan(db(), id, { task_ids: ['summarise', 'ghost'] }, editor));
+    const unknownTask = await refusal(propose(id, { task_ids: ['summarise', 'ghost'] }));
     expect([unknownTask.status, unknownTask.message]).toEqual([400, `No task "ghost" in plan "${id}"`]);
-    expect((await refusal(proposeReplan(db(), 'nosuchplan', { task_ids: ['a'] }, editor))).status).toBe(404);
-    expect((await refusal(proposeReplan(db(), id, { task_ids: [] }, editor))).message).toMatch(/Name at least one task to replan/);
-    expect((await refusal(proposeReplan(db(), id, { task_ids: ['fetch'], backend: 'behavior-controller' }, editor))).message).toBe(
+    expect((await refusal(propose('nosuchplan', { task_ids: ['a'] }))).status).toBe(404);
+    expect(() => ReplanRequest.parse({ task_ids: [] })).toThrow(/Name at least one task to replan/);
+    expect((await refusal(propose(id, { task_ids: ['fetch'], backend: 'behavior-controller' }))).message).toBe(
       'The Behavior Controller protocol has no replanning call; use backend "llm" or "rule-based"',
     );
 
-    const { proposal_id } = await proposeReplan(db(), id, { task_ids: ['summarise'] }, editor);
-    const notProposed = await refusal(applyReplanProposal(db(), id, proposal_id, { accepted_task_ids: ['fetch'] }, editor));
+    const { proposal_id } = await propose(id, { task_ids: ['summarise'] });
+    const notProposed = await refusal(apply(id, proposal_id, { accepted_task_ids: ['fetch'] }));
     expect([notProposed.status, notProposed.message]).toEqual([400, `Replan proposal "${proposal_id}" has no replacement for task "fetch"; it replaces "summarise"`]);
-    expect((await refusal(applyReplanProposal(db(), id, proposal_id, { accepted_task_ids: [] }, editor))).message).toMatch(/Accept at least one replacement/);
+    expect(() => ApplyReplanRequest.parse({ accepted_task_ids: [] })).toThrow(/Accept at least one replacement/);
     expect((await refusal(getReplanProposal(db(), id, 'nosuchproposal'))).status).toBe(404);
     const other = await create();
     expect((await refusal(getReplanProposal(db(), other, proposal_id))).message).toBe(`Replan proposal "${proposal_id}" of plan "${other}" not found`);
@@ -149,12 +152,12 @@ describe.each(testDatabases())('replanning on $name', (database) => {
 
   it('answers 422 with the reason when the accepted replacements cannot be applied', async () => {
     const id = await create();
-    const { proposal_id } = await proposeReplan(db(), id, { task_ids: ['summarise'] }, editor);
+    const { proposal_id } = await propose(id, { task_ids: ['summarise'] });
     const [row] = await db().select().from(replanProposals).where(eq(replanProposals.id, proposal_id));
     const body = row.body as { replacements: Array<{ tasks: Array<{ dependencies: string[] }> }> };
     body.replacements[0].tasks[0].dependencies = ['review'];
     await db().update(replanProposals).set({ body }).where(eq(replanProposals.id, proposal_id));
-    const error = await refusal(applyReplanProposal(db(), id, proposal_id, { accepted_task_ids: ['summarise'] }, editor));
+    const error = await refusal(apply(id, proposal_id, { accepted_task_ids: ['summarise'] }));
     expect([error.status, error.code, error.message]).toEqual([422, 'unprocessable', 'The replacement for "summarise" would create a cycle: summarise-r1 → review → summarise-r1']);
   });
 
@@ -163,11 +166,11 @@ describe.each(testDatabases())('replanning on $name', (database) => {
     const good = JSON.stringify({ replacements: [{ replaces: 'summarise', tasks: [{ task_id: 'summarise-de', description: 'Summarise in German', execution_type: 'llm', function_id: 'gpt-4' }] }] });
     const { server } = await setupLlm([{ content: good }, { content: 'no idea' }, { content: '{"replacements": []}' }]);
     await withLlmEnv(server.url, async () => {
-      const proposal = await proposeReplan(db(), id, { task_ids: ['summarise'], backend: 'llm' }, editor);
+      const proposal = await propose(id, { task_ids: ['summarise'], backend: 'llm' });
       expect(proposal.planned_by).toEqual({ backend: 'llm', model: 'scripted-model', label: expect.stringContaining('LLM replanner: scripted-model') });
       expect(proposal.diff[0].after.map((t) => t.task_id)).toEqual(['summarise-de']);
 
-      const failed = await refusal(proposeReplan(db(), id, { task_ids: ['summarise'], backend: 'llm' }, editor));
+      const failed = await refusal(propose(id, { task_ids: ['summarise'], backend: 'llm' }));
       expect([failed.status, failed.code]).toEqual([502, 'planner_failed']);
       expect(failed.message).toMatch(/^LLM replanner: scripted-model at .* failed: The model's answer was unusable after 2 attempts: 1\) not JSON.*; 2\) schema: replacements: Replace at least one task/);
     });

@@ -6,12 +6,12 @@ import { applyReplacements, ReplanError } from '@/lib/replan/apply-replacements'
 import { chooseReplanner } from './choose-replanner';
 import { replanDiff } from '@/lib/replan/replan-diff';
 import type { AppliedReplan, ReplanProposalResponse } from '@/lib/api/replan-responses';
-import { ApplyReplanRequest, ReplanProposal, ReplanRequest } from '@/lib/replan/replan-types';
+import { ReplanProposal, type ApplyReplanRequest, type ReplanRequest } from '@/lib/replan/replan-types';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { replanProposals } from '../db/schema';
 import { parseJsonColumn } from '../db/json-column';
-import { AppError, fromZodError, notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import { chooseOrRefuse, plannerFailed } from '../planning/planning-service';
 import { PLAN_ID_PATTERN, newPlanId } from '../plans/plan-id';
 import { checkPlanId, getPlan, savePlan } from '../plans/plan-service';
@@ -60,10 +60,9 @@ function withMarks(doc: PlanDocument, taskIds: ReadonlySet<string>): PlanDocumen
   return { ...doc, plan: { ...doc.plan, planned_tasks } };
 }
 
-export async function proposeReplan(db: Database, planId: string, raw: unknown, principal: Principal): Promise<ReplanProposalResponse> {
-  const parsed = ReplanRequest.safeParse(raw);
-  if (!parsed.success) throw fromZodError(parsed.error, 'request body');
-  const { instructions, base_revision, backend } = parsed.data;
+/** The request parsed by the caller: the endpoint layer or the server action. */
+export async function proposeReplan(db: Database, planId: string, request: ReplanRequest, principal: Principal): Promise<ReplanProposalResponse> {
+  const { instructions, base_revision, backend } = request;
   const head = await getPlan(db, planId);
   if (base_revision !== undefined && base_revision !== head.revision) {
     throw new AppError('conflict', 409, `Plan "${planId}" is at revision ${head.revision}, not ${base_revision}; reload it and select the tasks again`, undefined, {
@@ -72,7 +71,7 @@ export async function proposeReplan(db: Database, planId: string, raw: unknown, 
   }
   const doc = documentOf(head);
   const inPlan = new Set(doc.plan.planned_tasks.map((t) => t.task_id));
-  const taskIds = parsed.data.task_ids ? [...new Set(parsed.data.task_ids)] : doc.plan.planned_tasks.filter((t) => t.mark_replan).map((t) => t.task_id);
+  const taskIds = request.task_ids ? [...new Set(request.task_ids)] : doc.plan.planned_tasks.filter((t) => t.mark_replan).map((t) => t.task_id);
   if (taskIds.length === 0) {
     throw new AppError('bad_request', 400, `No task of plan "${planId}" is marked for replanning (mark_replan); name the tasks in task_ids`);
   }
@@ -129,9 +128,7 @@ export async function getReplanProposal(db: Database, planId: string, proposalId
   return toResponse(row, documentOf(await getPlan(db, planId, row.revision)));
 }
 
-export async function applyReplanProposal(db: Database, planId: string, proposalId: string, raw: unknown, principal: Principal): Promise<AppliedReplan> {
-  const parsed = ApplyReplanRequest.safeParse(raw);
-  if (!parsed.success) throw fromZodError(parsed.error, 'request body');
+export async function applyReplanProposal(db: Database, planId: string, proposalId: string, request: ApplyReplanRequest, principal: Principal): Promise<AppliedReplan> {
   const row = await findProposal(db, planId, proposalId);
   if (row.appliedRevision !== null) {
     throw new AppError('conflict', 409, `Replan proposal "${proposalId}" was already applied, as revision ${row.appliedRevision} of plan "${planId}"`, undefined, {
@@ -140,7 +137,7 @@ export async function applyReplanProposal(db: Database, planId: string, proposal
   }
   const { replacements } = storedBody(row);
   const proposed = replacements.map((r) => r.replaces);
-  const accepted = [...new Set(parsed.data.accepted_task_ids)];
+  const accepted = [...new Set(request.accepted_task_ids)];
   const unknown = accepted.find((id) => !proposed.includes(id));
   if (unknown !== undefined) {
     throw new AppError('bad_request', 400, `Replan proposal "${proposalId}" has no replacement for task "${unknown.slice(0, 100)}"; it replaces ${proposed.map((id) => `"${id}"`).join(', ')}`);

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { CreateWebhookRequest, WebhookPayload } from '@/lib/api/webhook-schemas';
+import { ToolResource } from '@/lib/registry';
 import { decide, submitForReview } from '../approval/approval-service';
 import { webhookDeliveries, webhooks } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
@@ -154,7 +155,7 @@ describe.each(testDatabases())('webhooks on $name', (database) => {
     const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Bound', plan: chain }), editor.username);
     await submitForReview(db(), created.id, {}, editor);
     await decide(db(), created.id, 'approved', { revision: 1, content_hash: created.content_hash, comment: '' }, approver);
-    await putResource(db(), 'tools', 'http_get', { id: 'http_get', description: 'GET a URL, now different' }, 'mallory');
+    await putResource(db(), 'tools', 'http_get', ToolResource.parse({ id: 'http_get', description: 'GET a URL, now different' }), 'mallory');
     const [delivery] = await listDeliveries(db(), hook.id);
     const payload = WebhookPayload.parse(JSON.parse((await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id)))[0].body));
     expect(payload).toMatchObject({

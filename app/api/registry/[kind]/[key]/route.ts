@@ -1,14 +1,19 @@
 import { routes } from '@/lib/api/routes';
+import { RESOURCE_SCHEMAS } from '@/lib/registry';
 import { getDatabase } from '@/lib/server/db/connection';
 import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { parseBody } from '@/lib/server/http/read-json';
 import { json } from '@/lib/server/http/route';
 import { deleteResource, parseKind, putResource } from '@/lib/server/registry/registry-service';
 
 export const dynamic = 'force-dynamic';
 
 export const PUT = endpoint(routes.putResource, async ({ params, body, principal }) => {
+  const kind = parseKind(params.kind);
+  // The table's body schema takes any object; which resource schema applies depends on the path.
+  const resource = parseBody(RESOURCE_SCHEMAS[kind], body, 'resource');
   const { db } = await getDatabase();
-  return json(await putResource(db, parseKind(params.kind), params.key, body, principal.username));
+  return json(await putResource(db, kind, params.key, resource, principal.username));
 });
 
 export const DELETE = endpoint(routes.deleteResource, async ({ params, principal }) => {
