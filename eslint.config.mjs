@@ -51,6 +51,12 @@ const NO_PROCESS_ENV = [
   { object: 'process', property: 'env', message: 'Pure lib code reads no environment: take configuration as an argument; lib/server reads the environment.' },
 ];
 
+/** Node's globals the browser lacks; pure lib code would run on the server only. */
+const NO_NODE_GLOBALS = [
+  'error',
+  { name: 'Buffer', message: 'Pure lib code also runs in the browser, which has no Buffer: count UTF-8 bytes with utf8Bytes (lib/plan), encode with TextEncoder.' },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -67,6 +73,7 @@ export default defineConfig([
     rules: {
       'no-restricted-imports': pureImports('ui', 'node', 'database', 'openai'),
       'no-restricted-properties': NO_PROCESS_ENV,
+      'no-restricted-globals': NO_NODE_GLOBALS,
     },
   },
   {

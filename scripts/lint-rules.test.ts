@@ -58,6 +58,11 @@ describe('layer rules', () => {
     expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-properties', message: expect.stringContaining('reads no environment') })]);
   });
 
+  it('pure lib uses no Node global the browser lacks', async () => {
+    const messages = await lintProbe('lib/simulate', "export const probe = Buffer.byteLength('x', 'utf8');\n");
+    expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-globals', message: expect.stringContaining('the browser, which has no Buffer') })]);
+  });
+
   it('the domain does not import lib/api, not even for types', async () => {
     const messages = await lintProbe('lib/validate', "import type { PlanResponse } from '@/lib/api/schemas';\nexport type Probe = PlanResponse;\n");
     expect(messages).toEqual([expect.objectContaining({ ruleId: 'boundaries/dependencies', message: expect.stringContaining('does not know the REST API') })]);

@@ -11,12 +11,17 @@ export const PLAN_LIMITS = {
 
 const encoder = new TextEncoder();
 
+/** The size of `text` in UTF-8, as stored and sent; TextEncoder, so it runs in the browser too. */
+export function utf8Bytes(text: string): number {
+  return encoder.encode(text).length;
+}
+
 /** The UTF-8 size of `text` when it is over `limit` bytes, otherwise null. */
 export function bytesOverLimit(text: string, limit: number): number | null {
   // A UTF-16 unit is at most 3 UTF-8 bytes, so short strings need no encoding;
   // that keeps checking 20,000 descriptions cheap.
   if (text.length * 3 <= limit) return null;
-  const bytes = encoder.encode(text).length;
+  const bytes = utf8Bytes(text);
   return bytes > limit ? bytes : null;
 }
 

@@ -11,6 +11,7 @@ import {
   statePathSegments,
   stepResolver,
   stripStatePrefix,
+  utf8Bytes,
   type PlannerTask,
 } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
@@ -87,10 +88,6 @@ export interface DataFlow {
   findings: Finding[];
   /** What the data flow left out or replaced to stay within its limits. */
   assumptions: string[];
-}
-
-function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
 }
 
 /**

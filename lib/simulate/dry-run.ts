@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildGraphIndex, topologicalOrder } from '@/lib/graph';
-import type { TaskData } from '@/lib/plan';
+import { utf8Bytes, type TaskData } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import { simulateDataFlow, type ConvertorRunner, type Finding } from './data-flow';
 import { MAX_MONTE_CARLO_TASK_RUNS, monteCarloAsync, monteCarloBudgetProblem } from './monte-carlo';
@@ -77,7 +77,7 @@ export { DRY_RUN_DATA_LIMITS };
 function jsonBytes(value: unknown): number {
   if (value === null || value === undefined) return 0;
   const text = JSON.stringify(value);
-  return text === undefined ? 0 : Buffer.byteLength(text, 'utf8');
+  return text === undefined ? 0 : utf8Bytes(text);
 }
 
 /** Keeps the tasks' data within DRY_RUN_DATA_LIMITS; returns what was left out, for the assumptions. */

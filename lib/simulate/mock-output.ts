@@ -1,3 +1,5 @@
+import { utf8Bytes } from '@/lib/plan';
+
 // A deterministic stand-in for what a resource would return, shaped by its output JSON
 // Schema: enough structure for templates such as ${step[0].data.*.id} to resolve the way
 // they would on real data. Hand-written rather than a faker: the values must be the same on
@@ -34,10 +36,6 @@ interface Budget {
   left: number;
   oversizedValues: number;
   cut: boolean;
-}
-
-function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
 }
 
 /**
