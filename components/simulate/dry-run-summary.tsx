@@ -1,5 +1,5 @@
 import type { DryRunResult } from '@/lib/simulate/dry-run';
-import type { StoredDryRun } from '@/lib/api/dry-run-response';
+import type { StoredDryRun } from '@/lib/api/operation-schemas';
 import { formatMs, formatUsd, percent } from './format';
 
 function delta(now: number, before: number | undefined, format: (n: number) => string) {

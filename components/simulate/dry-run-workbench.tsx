@@ -8,7 +8,7 @@ import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
 import { useServerAction } from '@/components/query/use-server-action';
 import type { PlanDocument } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
-import type { StoredDryRun } from '@/lib/api/dry-run-response';
+import type { StoredDryRun } from '@/lib/api/operation-schemas';
 import { taskVerdicts } from '@/lib/simulate/task-verdicts';
 import { DryRunForm, type DryRunFormValues } from './dry-run-form';
 import { DryRunSummary } from './dry-run-summary';

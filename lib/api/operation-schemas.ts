@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { PlannerTask, SubGraph } from '@/lib/plan';
+import { PlannerTask, StoredPlannerTask, SubGraph } from '@/lib/plan';
 import { PlanPlannedBy, PlannedBy, Stage2Result } from '@/lib/planning/planning-types';
 import { Role } from '@/lib/auth/roles';
 import { ReplanProposal } from '@/lib/replan/replan-types';
+import { FINDING_CODES } from '@/lib/simulate/data-flow';
 import { PlanResponse, SavedResponse } from './schemas';
 
 // Response shapes of the operations whose answers were described in prose only: the route
@@ -48,9 +49,12 @@ const MonteCarlo = z.object({
   skipped_mean: z.number(),
 });
 
-const DryRunSummary = z.object({
+const Finding = z.object({ task_id: z.string(), code: z.enum(FINDING_CODES), message: z.string() });
+
+/** A dry run without its task list: what a comparison with the previous run needs. */
+export const DryRunSummary = z.object({
   workers: z.number().int(),
-  limits: z.record(z.string(), z.number()),
+  limits: z.record(z.string(), z.number().optional()),
   seed: z.number(),
   makespan_ms: z.number(),
   lower_bound_ms: z.number(),
@@ -61,7 +65,7 @@ const DryRunSummary = z.object({
   utilisation: z.number(),
   worker_utilisation: z.array(z.number()),
   assumptions: z.array(z.string()),
-  findings: z.array(Analysis),
+  findings: z.array(Finding),
   failed_task_ids: z.array(z.string()),
   skipped_task_ids: z.array(z.string()),
   monte_carlo: MonteCarlo.nullable(),
@@ -78,6 +82,7 @@ export const TaskRun = z.object({
   mock_output: z.unknown(),
 });
 
+/** A stored dry run as the API, the server actions and the dry-run pages see it. */
 export const StoredDryRun = z.object({
   id: z.number().int(),
   revision: z.number().int(),
@@ -85,10 +90,13 @@ export const StoredDryRun = z.object({
   created_by: z.string(),
   created_at: z.string(),
   result: DryRunSummary.extend({ tasks: z.array(TaskRun) }),
+  /** The plan's dry run before this one (any revision), for comparison. */
   previous: z
     .object({ id: z.number().int(), revision: z.number().int(), created_at: z.string(), summary: DryRunSummary.partial() })
     .nullable(),
 });
+export type DryRunSummary = z.infer<typeof DryRunSummary>;
+export type StoredDryRun = z.infer<typeof StoredDryRun>;
 
 export const OptimizeResponse = z.object({
   revision: z.number().int(),
@@ -101,19 +109,39 @@ export const OptimizeResponse = z.object({
     .optional(),
 });
 
+const Edge = z.object({ from: z.string(), to: z.string() });
+
+/** What the operator reviews for one replacement (lib/replan/replan-diff): fields and edges before and after. */
+const ReplacementDiff = z.object({
+  replaces: z.string(),
+  before: StoredPlannerTask,
+  after: z.array(StoredPlannerTask),
+  fields: z.array(z.object({ field: StoredPlannerTask.keyof(), before: z.unknown(), after: z.unknown() })),
+  edges_added: z.array(Edge),
+  edges_removed: z.array(Edge),
+  /** Why this replacement cannot be applied on its own, or null. */
+  error: z.string().nullable(),
+});
+
+/** A proposal as the API and the server action return it. */
 export const ReplanProposalResponse = ReplanProposal.extend({
-  diff: z.array(Analysis),
+  diff: z.array(ReplacementDiff),
+  /** The revision applying it made, once applied. */
   applied_revision: z.number().int().nullable(),
   applied_at: z.string().nullable(),
 });
+export type ReplanProposalResponse = z.infer<typeof ReplanProposalResponse>;
 
+/** What applying a proposal returns: the new revision. */
 export const AppliedReplan = z.object({
   proposal_id: z.string(),
   revision: z.number().int(),
   content_hash: z.string(),
+  /** The replaced tasks whose replacements are now in the plan. */
   applied: z.array(z.string()),
   plan: PlanResponse,
 });
+export type AppliedReplan = z.infer<typeof AppliedReplan>;
 
 /** One registry resource as stored (agents, tools, functions, LLMs and DSL workflows differ in fields). */
 export const RegistryResource = Analysis;

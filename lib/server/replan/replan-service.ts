@@ -5,7 +5,7 @@ import type { PlanDocument } from '@/lib/plan';
 import { applyReplacements, ReplanError } from '@/lib/replan/apply-replacements';
 import { chooseReplanner } from './choose-replanner';
 import { replanDiff } from '@/lib/replan/replan-diff';
-import type { AppliedReplan, ReplanProposalResponse } from '@/lib/api/replan-responses';
+import type { AppliedReplan, ReplanProposalResponse } from '@/lib/api/operation-schemas';
 import { ReplanProposal, type ApplyReplanRequest, type ReplanRequest } from '@/lib/replan/replan-types';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';

@@ -9,8 +9,7 @@ import { AppError } from '../errors';
 import { checkPlanId, getPlan } from '../plans/plan-service';
 import { getRegistry } from '../registry/registry-service';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
-import type { DryRunSummary, StoredDryRun } from '@/lib/api/dry-run-response';
-import { StoredDryRun as StoredDryRunSchema } from '@/lib/api/operation-schemas';
+import { StoredDryRun as StoredDryRunSchema, type DryRunSummary, type StoredDryRun } from '@/lib/api/operation-schemas';
 import { parseJsonColumn } from '../db/json-column';
 
 // Dry runs of stored revisions. Each is kept with the revision and hash it ran on, so the
