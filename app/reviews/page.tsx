@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { loadPagedList, pageLinks } from '@/app/paged-list';
+import { ListPages, ListProblem } from '@/components/list/list-pages';
 import { ReviewQueueTable } from '@/components/plan/review-queue-table';
 import { reviewQueue } from '@/lib/server/approval/approval-service';
 import { reviewsRequestedFrom } from '@/lib/server/approval/requested-reviewers';
@@ -10,7 +12,7 @@ export const metadata: Metadata = { title: 'Review queue' };
 export default async function ReviewQueuePage({ searchParams }: PageProps<'/reviews'>) {
   const user = await requirePageUser('/reviews', searchParams);
   const { db } = await getDatabase();
-  const [plans, requested] = await Promise.all([reviewQueue(db), reviewsRequestedFrom(db, user.username)]);
+  const [list, requested] = await Promise.all([loadPagedList(await searchParams, (query) => reviewQueue(db, query)), reviewsRequestedFrom(db, user.username)]);
   // eslint-disable-next-line react-hooks/purity -- rendered once per request; "now" is the request time
   const now = Date.now();
   return (
@@ -37,18 +39,23 @@ export default async function ReviewQueuePage({ searchParams }: PageProps<'/revi
         <h2 id="queue-heading" className="text-lg font-semibold">
           All plans in review
         </h2>
-        {plans.length === 0 ? (
+        {list.page === null ? (
+          <ListProblem problem={list.problem} firstHref="/reviews" />
+        ) : list.page.items.length === 0 ? (
           <div className="rounded-lg border border-dashed border-slate-300 bg-white p-12 text-center text-slate-600">
             Nothing is waiting for review.
           </div>
         ) : (
-          <ReviewQueueTable
-            caption="Plans in review, oldest first"
-            whoLabel="Submitted by"
-            sinceLabel="Waiting since"
-            rows={plans.map((plan) => ({ id: plan.id, title: plan.title, revision: plan.revision, who: plan.submitted_by, since: plan.updated_at }))}
-            now={now}
-          />
+          <>
+            <ReviewQueueTable
+              caption="Plans in review, oldest first"
+              whoLabel="Submitted by"
+              sinceLabel="Waiting since"
+              rows={list.page.items.map((plan) => ({ id: plan.id, title: plan.title, revision: plan.revision, who: plan.submitted_by, since: plan.updated_at }))}
+              now={now}
+            />
+            <ListPages {...pageLinks('/reviews', {}, list.query, list.page.next_cursor)} />
+          </>
         )}
       </section>
     </div>

@@ -8,7 +8,7 @@ import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { CURRENT_SCHEMA_VERSION, documentSchema, readStoredDocument, type PlanDocument } from '@/lib/plan';
 import { ValidationResult, validatePlanAsync } from '@/lib/validate';
 import { z } from 'zod';
-import { LIST_LIMIT, type PageQuery } from '@/lib/api/list-schemas';
+import type { PageQuery } from '@/lib/api/list-schemas';
 import { TimestampKey, decodeCursor, encodeCursor, pageOf, timestampKey } from '../db/page-cursor';
 import { appendAudit, auditEventOf, listPlanAudit, verifyPlanRevision } from '../audit/audit-log';
 import { reviewDigest } from '../audit/digests';
@@ -450,9 +450,9 @@ async function reviewQueueRows(db: Database, query: PageQuery) {
   return { items: page.items.map(({ key: _key, ...row }) => row), next_cursor: page.next_cursor };
 }
 
-/** The review queue's first LIST_LIMIT.max plans, for the reviews page. */
-export async function reviewQueue(db: Database) {
-  return (await reviewQueueRows(db, { limit: LIST_LIMIT.max })).items;
+/** One page of the review queue for the reviews page, its dates as dates. */
+export async function reviewQueue(db: Database, query: PageQuery) {
+  return reviewQueueRows(db, query);
 }
 
 /** One page of the review queue in the REST shape (see PageQuery). */

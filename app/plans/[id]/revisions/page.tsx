@@ -1,11 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { ListPages, ListProblem } from '@/components/list/list-pages';
 import { PlanDiffView } from '@/components/plan/plan-diff-view';
 import { RelativeTime } from '@/components/plan/relative-time';
+import { LIST_LIMIT } from '@/lib/api/list-schemas';
 import { diffPlans } from '@/lib/plan';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
-import { getRevisions } from '@/lib/server/plans/plan-service';
+import { getRevisionPage } from '@/lib/server/plans/plan-service';
+import { loadPagedList, pageHref, pageLinks } from '@/app/paged-list';
 import { loadPlanForPage } from '../load-plan';
 
 type Props = PageProps<'/plans/[id]/revisions'>;
@@ -23,10 +26,14 @@ export default async function RevisionsPage({ params, searchParams }: Props) {
   await requirePageUser(`/plans/${encodeURIComponent(id)}/revisions`, searchParams);
   const head = await loadPlanForPage(id);
   const { db } = await getDatabase();
-  const revisions = await getRevisions(db, id);
   const query = await searchParams;
+  const list = await loadPagedList(query, (page) => getRevisionPage(db, id, page));
   const to = pick(query.to, head.head_revision, head.head_revision);
   const from = pick(query.from, Math.max(1, to - 1), head.head_revision);
+  // Revisions are numbered 1 to the head without gaps, so the comparison offers them all without reading the list.
+  const numbers = Array.from({ length: head.head_revision }, (_, i) => i + 1);
+  const path = `/plans/${id}/revisions`;
+  const compared = { from: query.from === undefined ? undefined : from, to: query.to === undefined ? undefined : to };
   const [before, after] = await Promise.all([loadPlanForPage(id, from), loadPlanForPage(id, to)]);
   // eslint-disable-next-line react-hooks/purity -- rendered once per request; "now" is the request time
   const now = Date.now();
@@ -43,62 +50,72 @@ export default async function RevisionsPage({ params, searchParams }: Props) {
         / Revisions
       </nav>
       <h1 className="text-2xl font-semibold tracking-tight">Revisions of {head.title}</h1>
-      <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Revisions, oldest first</caption>
-          <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-2 font-medium">Revision</th>
-              <th scope="col" className="px-4 py-2 font-medium">Message</th>
-              <th scope="col" className="px-4 py-2 font-medium">Author</th>
-              <th scope="col" className="px-4 py-2 font-medium">Saved</th>
-              <th scope="col" className="px-4 py-2 font-medium">Hash</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {revisions.map((r) => (
-              <tr key={r.revision}>
-                <td className="px-4 py-2">
-                  <Link href={`/plans/${id}/r/${r.revision}`} className="font-medium text-brand-700 hover:underline">
-                    Revision {r.revision}
-                  </Link>
-                </td>
-                <td className="px-4 py-2 text-slate-700">
-                  {r.message || '—'}
-                  {r.layout_only && (
-                    <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700" title="Same content hash as the revision before: only nodes moved, so reviews and approvals stand">
-                      layout only
-                    </span>
-                  )}
-                </td>
-                <td className="px-4 py-2 text-slate-600">{r.author}</td>
-                <td className="px-4 py-2 text-slate-600">
-                  <RelativeTime iso={r.created_at} now={now} />
-                </td>
-                <td className="px-4 py-2 font-mono text-xs text-slate-500">{r.content_hash.slice(7, 19)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {list.page === null ? (
+        <ListProblem problem={list.problem} firstHref={pageHref(path, compared, list.query)} />
+      ) : (
+        <>
+          <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Revisions, oldest first</caption>
+              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-4 py-2 font-medium">Revision</th>
+                  <th scope="col" className="px-4 py-2 font-medium">Message</th>
+                  <th scope="col" className="px-4 py-2 font-medium">Author</th>
+                  <th scope="col" className="px-4 py-2 font-medium">Saved</th>
+                  <th scope="col" className="px-4 py-2 font-medium">Hash</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {list.page.revisions.map((r) => (
+                  <tr key={r.revision}>
+                    <td className="px-4 py-2">
+                      <Link href={`/plans/${id}/r/${r.revision}`} className="font-medium text-brand-700 hover:underline">
+                        Revision {r.revision}
+                      </Link>
+                    </td>
+                    <td className="px-4 py-2 text-slate-700">
+                      {r.message || '—'}
+                      {r.layout_only && (
+                        <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700" title="Same content hash as the revision before: only nodes moved, so reviews and approvals stand">
+                          layout only
+                        </span>
+                      )}
+                    </td>
+                    <td className="px-4 py-2 text-slate-600">{r.author}</td>
+                    <td className="px-4 py-2 text-slate-600">
+                      <RelativeTime iso={r.created_at} now={now} />
+                    </td>
+                    <td className="px-4 py-2 font-mono text-xs text-slate-500">{r.content_hash.slice(7, 19)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ListPages {...pageLinks(path, compared, list.query, list.page.next_cursor)} />
+        </>
+      )}
       <section aria-labelledby="compare-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <form className="flex flex-wrap items-end gap-3" method="get">
+          {/* Comparing keeps the page of the list above. */}
+          {list.query.limit !== LIST_LIMIT.default && <input type="hidden" name="limit" value={list.query.limit} />}
+          {list.query.cursor && <input type="hidden" name="cursor" value={list.query.cursor} />}
           <h2 id="compare-heading" className="mr-auto text-lg font-semibold">
             Changes from revision {from} to {to}
           </h2>
           <label className="text-sm">
             From{' '}
             <select name="from" defaultValue={from} className="rounded border border-slate-300 px-2 py-1">
-              {revisions.map((r) => (
-                <option key={r.revision}>{r.revision}</option>
+              {numbers.map((n) => (
+                <option key={n}>{n}</option>
               ))}
             </select>
           </label>
           <label className="text-sm">
             To{' '}
             <select name="to" defaultValue={to} className="rounded border border-slate-300 px-2 py-1">
-              {revisions.map((r) => (
-                <option key={r.revision}>{r.revision}</option>
+              {numbers.map((n) => (
+                <option key={n}>{n}</option>
               ))}
             </select>
           </label>
