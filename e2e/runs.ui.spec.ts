@@ -75,3 +75,44 @@ test('an approved plan runs from its page, its nodes change state live, and a ga
     await request.delete(`/api/registry/llms/${model}`, { headers: adminHeaders });
   }
 });
+
+test('the inspector marks a task as needing approval before it runs, as one undoable edit', async ({ page, api, editor }) => {
+  const { id } = await api.create('Gate me', { planned_tasks: [{ task_id: 'send', description: 'Send the report', execution_type: 'llm' }] });
+  await editor.open(id, { showing: 'Send the report' });
+  await editor.select('Send the report');
+  const gated = editor.inspector.getByRole('checkbox', { name: 'Requires approval before it runs' });
+  const parameters = editor.inspector.getByRole('textbox', { name: 'Parameters (JSON)' });
+  await gated.check();
+  await expect(parameters).toHaveValue(/"requires_approval": true/);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(gated).not.toBeChecked();
+  await expect(parameters).not.toHaveValue(/requires_approval/);
+  await gated.check();
+  await editor.save({ message: 'gate the report' });
+  expect((await api.task(id, 'send'))?.parameters).toEqual({ requires_approval: true });
+});
+
+test('an editor cancels a run from the run view', async ({ page, api, approve, editor, request }) => {
+  test.setTimeout(60_000);
+  const model = uniqueTitle('runs-llm').replace(/\s+/g, '-');
+  await request.put(`/api/registry/llms/${model}`, { headers: adminHeaders, data: { name: model, description: 'Slow', endpoint: { protocol: 'openai', url: llm.url, model: 'test-model' } } });
+  try {
+    const { id } = await api.create('Cancel me', {
+      planned_tasks: [
+        { task_id: 'one', description: 'First step', execution_type: 'llm', function_id: model, arguments: {} },
+        { task_id: 'two', description: 'Second step', execution_type: 'llm', function_id: model, arguments: {}, dependencies: ['one'] },
+      ],
+    });
+    await approve(id);
+    await editor.open(id, { showing: 'First step' });
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page).toHaveURL(/\/runs\//);
+    await expect(page.getByRole('status', { name: 'Run state' })).toHaveText('running');
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await expect(page.getByRole('status', { name: 'Run state' })).toHaveText('cancelled');
+    await expect(page.getByRole('group', { name: 'Task Second step' })).toContainText('cancelled');
+    await expect(page.getByRole('button', { name: 'Pause' })).toHaveCount(0);
+  } finally {
+    await request.delete(`/api/registry/llms/${model}`, { headers: adminHeaders });
+  }
+});
