@@ -54,6 +54,29 @@ function readState(state: Map<string, unknown>, segments: string[]): { found: bo
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
 
+/**
+ * The tasks whose recorded outputs `task`'s input can read: its dependencies, the steps its
+ * templates name and the tasks that write `†state`. A worker loads only these, not the
+ * whole run.
+ */
+export function referencedTasks(task: PlannerTask, taskIds: readonly string[], outputPaths: ReadonlyMap<string, string>): string[] {
+  const index = new Map(taskIds.map((id, i) => [id, i]));
+  const stepTask = stepResolver(taskIds, index);
+  const found = new Set([...(task.dependencies ?? []), ...outputPaths.keys()]);
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (const template of findStepTemplates(value)) {
+        const at = stepTask(template.step);
+        if (at !== undefined) found.add(taskIds[at]);
+      }
+    } else if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  visit(storedStage2(task)?.input_data ?? task.arguments);
+  found.delete(task.task_id);
+  return [...found];
+}
+
 export function resolveTaskInput(task: PlannerTask, recorded: RecordedOutputs): ResolvedInput {
   const unresolved: string[] = [];
   const index = new Map(recorded.taskIds.map((id, i) => [id, i]));

@@ -20,21 +20,14 @@ export const FINISHED_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 
  * succeeded → succeeded; any failed (its dependents blocked) → needs_replan, while the tasks
  * that do not depend on it finish; a gate waiting → awaiting_approval.
  */
-export function deriveRunState(current: RunState, tasks: Iterable<TaskState>): RunState {
+export function deriveRunState(current: RunState, counts: Partial<Record<TaskState, number>>): RunState {
   if (current === 'cancelled' || current === 'failed') return current;
-  let total = 0;
-  let succeeded = 0;
-  let failed = false;
-  let waiting = false;
-  let underWay = false;
-  for (const state of tasks) {
-    total++;
-    if (state === 'succeeded' || state === 'skipped') succeeded++;
-    else if (state === 'failed' || state === 'blocked') failed = true;
-    else if (state === 'awaiting_approval') waiting = true;
-    else if (state !== 'cancelled') underWay = true;
-  }
-  if (succeeded === total) return 'succeeded';
+  const n = (state: TaskState) => counts[state] ?? 0;
+  const total = TASK_STATES.reduce((sum, state) => sum + n(state), 0);
+  const failed = n('failed') + n('blocked') > 0;
+  const waiting = n('awaiting_approval') > 0;
+  const underWay = n('pending') + n('running') + n('retrying') > 0;
+  if (n('succeeded') + n('skipped') === total) return 'succeeded';
   if (failed) return 'needs_replan';
   if (current === 'paused') return underWay || waiting ? 'paused' : 'succeeded';
   // A gate waiting is what the people watching must see, even while other branches run.

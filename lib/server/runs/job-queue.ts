@@ -27,8 +27,11 @@ function create(handle: DatabaseHandle): PgBoss {
   const timing = {
     // Dependents are released by a background pass: every second keeps a deep plan moving.
     flowIntervalSeconds: 1,
-    superviseIntervalSeconds: 5,
-    monitorIntervalSeconds: 5,
+    // The monitor notices a dead worker's jobs and refreshes the queue's ready count, which
+    // lets free workers fetch at once while tasks wait (burst) instead of a poll later.
+    superviseIntervalSeconds: 2,
+    monitorIntervalSeconds: 2,
+    queueCacheIntervalSeconds: 2,
   };
   return handle.jobs.kind === 'postgres'
     ? new PgBoss({ connectionString: handle.jobs.url, max: 5, application_name: 'plangate-jobs', ...timing })

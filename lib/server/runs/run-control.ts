@@ -13,6 +13,7 @@ import { loadRunContext, refreshRunState, taskRunsOf, updateTaskRun, type RunRow
 import { randomUUID } from 'node:crypto';
 import type { FlowJob } from 'pg-boss';
 import type { TaskJobData } from './start-run';
+import { abortRunCalls } from './task-runner';
 
 // What people do to a run while it goes: cancel, pause and resume it, retry a failed task,
 // decide at a gate, and (for executors that answered 202) report a task's result. Each is
@@ -37,7 +38,7 @@ async function queuedJobIds(handle: DatabaseHandle, tx: DatabaseHandle['db'], ru
 
 export async function cancelRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
   const boss = await getJobQueue(handle);
-  return handle.db.transaction(async (tx) => {
+  const state = await handle.db.transaction(async (tx) => {
     const run = await lockRun(handle, tx, runId);
     if (FINISHED_RUN_STATES.has(run.state as RunState)) throw refuse(`Run ${runId} is ${run.state} already; there is nothing to cancel`, { state: run.state });
     await tx.update(runs).set({ state: 'cancelled', updatedAt: sql`clock_timestamp()`, finishedAt: sql`clock_timestamp()` }).where(eq(runs.id, runId));
@@ -55,6 +56,9 @@ export async function cancelRun(handle: DatabaseHandle, principal: Principal, ru
     await appendAudit(tx, { kind: 'run_cancelled', actor: principal.username, planId: run.planId, revision: run.revision, contentHash: run.contentHash, detail: { run_id: runId } });
     return 'cancelled' as RunState;
   });
+  // Once committed, so the aborted calls find the run cancelled: here at once, elsewhere within a second.
+  abortRunCalls(runId);
+  return state;
 }
 
 export async function pauseRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskDataInput } from '@/lib/plan';
+import type { RegistryInput } from '@/lib/registry';
 import type { DatabaseHandle } from '../db/client';
 import { testDatabases } from '../db/test-databases';
 import { refusal } from '../test-support';
@@ -9,7 +10,8 @@ import { startOpenAiTestServer, type OpenAiTestServer } from './dispatch/test-se
 import { startWebhookReceiver, type WebhookReceiver } from './dispatch/test-servers/webhook-receiver-test-support';
 import { cancelRun, decideGate, retryTask } from './run-control';
 import { getRun, runEventsAfter } from './run-queries';
-import { approvedPlan, gateApprover, runApprover, runEditor, runReaches } from './run-test-support';
+import type { RunState } from '@/lib/runs/run-states';
+import { approvedPlan, gateApprover, runApprover, runEditor } from './run-test-support';
 import { startRunWorkers, stopRunWorkers } from './run-workers';
 import { startRun } from './start-run';
 
@@ -32,7 +34,7 @@ afterAll(async () => {
   await Promise.all([mcp?.close(), agent?.close(), llm?.close(), hook?.close()]);
 });
 
-const registry = () => ({
+const registry = (): RegistryInput => ({
   tools: [
     { id: 'add', description: 'Adds', input_schema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, endpoint: { protocol: 'mcp', url: mcp.url } },
     { id: 'fail', description: 'Fails', endpoint: { protocol: 'mcp', url: mcp.url } },
@@ -52,6 +54,17 @@ const fourTypes: TaskDataInput = {
     { task_id: 'd', description: 'Publish', execution_type: 'dsl', function_id: 'publish', arguments: { research: '${step[1]}', total: '${step[0].sum}' }, dependencies: ['b', 'c'] },
   ],
 };
+
+/** Waits until the run reaches `state` (failing the test with the run's tasks if it does not). */
+async function runReaches(handle: DatabaseHandle, runId: string, state: RunState, timeout = 30_000) {
+  await expect
+    .poll(async () => {
+      const run = await getRun(handle.db, runId);
+      return run.state === state ? state : `${run.state}: ${run.tasks.map((t) => `${t.task_id}=${t.state}${t.error ? ` (${t.error})` : ''}`).join(', ')}`;
+    }, { timeout, interval: 200 })
+    .toBe(state);
+  return getRun(handle.db, runId);
+}
 
 describe.each(testDatabases())('running approved plans on $name', (database) => {
   let handle: DatabaseHandle;

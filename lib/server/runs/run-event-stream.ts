@@ -13,6 +13,7 @@ import { runEventsAfter } from './run-queries';
 // the client goes away.
 
 const POLL_MS = 2_000;
+const COALESCE_MS = 50;
 /** A comment line now and then keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
 
@@ -42,6 +43,8 @@ export async function runEventStream(handle: DatabaseHandle, runId: string, afte
           if (!state || FINISHED_RUN_STATES.has(state)) break;
           if (Date.now() - lastWrite > KEEPALIVE_MS) write(': keepalive\n\n');
           await nextRunEvent(handle, runId, POLL_MS, signal);
+          // A busy run commits events in bursts: one read a little later sends them together.
+          await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
         }
       } catch (error) {
         if (!signal.aborted) console.error('[plangate] run event stream:', (error as Error).message);

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ResourceSnapshot, resolveTargets } from '@/lib/approval/approved-resources';
 import { documentSchema, readStoredDocument, taskTarget, type PlanDocument, type PlannerTask } from '@/lib/plan';
 import { RESOURCE_KINDS, type Resource } from '@/lib/registry';
@@ -24,11 +24,13 @@ export interface RunContext {
   run: RunRow;
   document: PlanDocument;
   tasks: Map<string, PlannerTask>;
+  /** The plan's task ids in order (what `${step[n]}` counts). */
+  taskIds: string[];
   resources: ResourceSnapshot;
 }
 
 // Approved revisions never change, so a run's document is read and verified once per process.
-const verified = new Map<string, { document: PlanDocument; resources: ResourceSnapshot }>();
+const verified = new Map<string, { document: PlanDocument; resources: ResourceSnapshot; tasks: Map<string, PlannerTask>; taskIds: string[] }>();
 const MAX_CACHED_RUNS = 50;
 
 export async function loadRunContext(db: Database, runId: string): Promise<RunContext> {
@@ -49,11 +51,12 @@ export async function loadRunContext(db: Database, runId: string): Promise<RunCo
     }
     const resources = ResourceSnapshot.safeParse(run.resources);
     if (!resources.success) throw new AppError('integrity', 409, `Run ${runId}: its approved resource snapshot is unreadable`);
-    entry = { document: parsed.data, resources: resources.data };
+    const tasks = parsed.data.plan.planned_tasks;
+    entry = { document: parsed.data, resources: resources.data, tasks: new Map(tasks.map((t) => [t.task_id, t])), taskIds: tasks.map((t) => t.task_id) };
     if (verified.size >= MAX_CACHED_RUNS) verified.delete(verified.keys().next().value!);
     verified.set(runId, entry);
   }
-  return { run, ...entry, tasks: new Map(entry.document.plan.planned_tasks.map((t) => [t.task_id, t])) };
+  return { run, ...entry };
 }
 
 /** The resource the task routes to, from the run's approved snapshot; null when it names none. */
@@ -65,8 +68,12 @@ export function approvedResource(context: RunContext, task: PlannerTask): Resour
   return null;
 }
 
-export async function taskRunsOf(db: Database, runId: string): Promise<TaskRunRow[]> {
-  return db.select().from(taskRuns).where(eq(taskRuns.runId, runId));
+export async function taskRunsOf(db: Database, runId: string, taskIds?: readonly string[]): Promise<TaskRunRow[]> {
+  if (taskIds && !taskIds.length) return [];
+  return db
+    .select()
+    .from(taskRuns)
+    .where(taskIds ? and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, [...taskIds])) : eq(taskRuns.runId, runId));
 }
 
 export async function updateTaskRun(tx: Database, runId: string, taskId: string, patch: Partial<Omit<TaskRunRow, 'runId' | 'taskId'>>): Promise<void> {
@@ -98,8 +105,12 @@ export async function refreshRunState(tx: Database, runId: string, actor = 'plan
   const [run] = await tx.select().from(runs).where(eq(runs.id, runId)).for('update');
   if (!run) throw notFound(`Run "${runId}"`);
   const current = run.state as RunState;
-  const states = (await tx.select({ state: taskRuns.state }).from(taskRuns).where(eq(taskRuns.runId, runId))).map((r) => r.state as TaskState);
-  const next = deriveRunState(current, states);
+  const rows = await tx
+    .select({ state: taskRuns.state, n: sql<number>`count(*)::int` })
+    .from(taskRuns)
+    .where(eq(taskRuns.runId, runId))
+    .groupBy(taskRuns.state);
+  const next = deriveRunState(current, Object.fromEntries(rows.map((r) => [r.state as TaskState, r.n])));
   if (next === current) return current;
   await tx
     .update(runs)
@@ -121,12 +132,13 @@ export async function refreshRunState(tx: Database, runId: string, actor = 'plan
   return next;
 }
 
-/** Records task changes and their events, then the run's state, in one transaction. */
+/** Records task changes and their events, then (unless told not to) the run's state, in one transaction. */
 export async function recordTaskChange(
   db: Database,
   runId: string,
   changes: Array<{ taskId: string; patch: Partial<Omit<TaskRunRow, 'runId' | 'taskId'>>; event: RunEventInput }>,
-): Promise<RunState> {
+  options: { refresh: boolean } = { refresh: true },
+): Promise<RunState | null> {
   return db.transaction(async (tx) => {
     for (const { taskId, patch } of changes) await updateTaskRun(tx, runId, taskId, patch);
     await appendRunEvents(
@@ -134,6 +146,6 @@ export async function recordTaskChange(
       runId,
       changes.map(({ taskId, event }) => ({ ...event, taskId })),
     );
-    return refreshRunState(tx, runId);
+    return options.refresh ? refreshRunState(tx, runId) : null;
   });
 }

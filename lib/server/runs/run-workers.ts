@@ -44,7 +44,8 @@ export function startRunWorkers(handle: DatabaseHandle, options: WorkerOptions):
       };
       return boss.work<TaskJobData>(
         TASK_QUEUE,
-        { localConcurrency: options.concurrency ?? 8, pollingIntervalSeconds: 0.5, batchSize: 1 },
+        // While tasks are waiting, each worker fetches the next as soon as it is free, not a poll later.
+        { localConcurrency: options.concurrency ?? 8, pollingIntervalSeconds: 0.5, batchSize: 1, burstWhenReadyExceeds: 1 },
         async ([job]) => {
           try {
             await runTaskJob(handle, job, options);

@@ -1,8 +1,8 @@
 import 'server-only';
-import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Job } from 'pg-boss';
 import { executionKind, isExecutionType } from '@/lib/plan';
-import { resolveTaskInput } from '@/lib/runs/resolve-input';
+import { referencedTasks, resolveTaskInput } from '@/lib/runs/resolve-input';
 import { FINISHED_TASK_STATES, idempotencyKey, type TaskState } from '@/lib/runs/run-states';
 import { timeoutSeconds } from '@/lib/runs/task-policy';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
@@ -29,31 +29,56 @@ export interface RunnerOptions {
   resultUrl(runId: string, taskId: string): string;
 }
 
+/** Each task's `_outputPath` (where it writes `†state`), per approved document. */
+const outputPathsOf = new WeakMap<RunContext['document'], Map<string, string>>();
+function outputPaths(context: RunContext): Map<string, string> {
+  let paths = outputPathsOf.get(context.document);
+  if (!paths) {
+    paths = new Map();
+    for (const task of context.document.plan.planned_tasks) {
+      const path = (task.parameters as Record<string, unknown>)._outputPath;
+      if (typeof path === 'string') paths.set(task.task_id, path);
+    }
+    outputPathsOf.set(context.document, paths);
+  }
+  return paths;
+}
+
 function recordedOutputs(context: RunContext, records: TaskRunRow[]) {
   const outputs = new Map(records.filter((r) => r.state === 'succeeded').map((r) => [r.taskId, r.output]));
-  const outputPaths = new Map<string, string>();
-  for (const task of context.document.plan.planned_tasks) {
-    const path = (task.parameters as Record<string, unknown>)._outputPath;
-    if (typeof path === 'string') outputPaths.set(task.task_id, path);
-  }
-  return { taskIds: context.document.plan.planned_tasks.map((t) => t.task_id), outputs, outputPaths };
+  return { taskIds: context.taskIds, outputs, outputPaths: outputPaths(context) };
 }
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null) ?? 'null', 'utf8');
 
-/** Aborts `controller` when the run is cancelled, checking once a second (any instance may cancel). */
+/** The calls in flight in this process, by run: a cancel made here aborts them at once. */
+const inFlight = new Map<string, Set<AbortController>>();
+
+/** Aborts this process's calls of `runId` (the run was cancelled here). */
+export function abortRunCalls(runId: string): void {
+  for (const controller of inFlight.get(runId) ?? []) controller.abort(new DispatchError('The run was cancelled', false));
+}
+
+/**
+ * Aborts `controller` when the run is cancelled: at once when the cancel is made in this
+ * process, else within a second (another instance cancelled it; checked by polling, since
+ * waking on every event of a busy run would cost a query per event per call in flight).
+ */
 function watchForCancel(handle: DatabaseHandle, runId: string, controller: AbortController): () => void {
-  let stopped = false;
-  void (async () => {
-    while (!stopped && !controller.signal.aborted) {
-      await nextRunEvent(handle, runId, 1_000, controller.signal);
-      if (stopped) return;
-      const [row] = await handle.db.execute<{ state: string }>(sql`SELECT state FROM ${runs} WHERE id = ${runId}`).then((r) => (r as unknown as { rows: { state: string }[] }).rows).catch(() => []);
-      if (row?.state === 'cancelled') controller.abort(new DispatchError('The run was cancelled', false));
-    }
-  })();
+  const calls = inFlight.get(runId) ?? new Set<AbortController>();
+  inFlight.set(runId, calls.add(controller));
+  const timer = setInterval(() => {
+    void handle.db
+      .select({ state: runs.state })
+      .from(runs)
+      .where(eq(runs.id, runId))
+      .then(([row]) => row?.state === 'cancelled' && controller.abort(new DispatchError('The run was cancelled', false)))
+      .catch(() => undefined);
+  }, 1_000);
   return () => {
-    stopped = true;
+    clearInterval(timer);
+    calls.delete(controller);
+    if (!calls.size) inFlight.delete(runId);
   };
 }
 
@@ -63,7 +88,8 @@ export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, 
   const context = await loadRunContext(db, runId);
   const task = context.tasks.get(taskId);
   if (!task) throw new DispatchError(`Task ${taskId} is not in revision ${context.run.revision}`, false);
-  const records = await taskRunsOf(db, runId);
+  // This task's record and those its input may read, not the whole run.
+  const records = await taskRunsOf(db, runId, [taskId, ...referencedTasks(task, context.taskIds, outputPaths(context))]);
   const mine = records.find((r) => r.taskId === taskId);
   if (!mine) return;
   const state = mine.state as TaskState;
@@ -101,9 +127,13 @@ export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, 
     await recordTaskChange(db, runId, [{ taskId, patch: { state: 'failed', error: message, finishedAt: new Date() }, event: { kind: 'task_failed', detail: { attempt, error: message } } }]);
   };
 
-  await recordTaskChange(db, runId, [
-    { taskId, patch: { state: 'running', attempts: attempt, startedAt: mine.startedAt ?? new Date(), input: resolved.input, error: null }, event: { kind: 'task_started', detail: { attempt } } },
-  ]);
+  // Starting changes no run state (the run is running already): no refresh, one transaction less.
+  await recordTaskChange(
+    db,
+    runId,
+    [{ taskId, patch: { state: 'running', attempts: attempt, startedAt: mine.startedAt ?? new Date(), input: resolved.input, error: null }, event: { kind: 'task_started', detail: { attempt } } }],
+    { refresh: false },
+  );
   if (resolved.unresolved.length) return fail(`Its input could not be resolved: ${resolved.unresolved.slice(0, 5).join('; ')}`, false);
 
   let input = resolved.input;
@@ -145,7 +175,7 @@ export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, 
     const deadline = Date.now() + timeoutSeconds(task) * 1000;
     while (Date.now() < deadline && !controller.signal.aborted) {
       await nextRunEvent(handle, runId, 1_000, controller.signal);
-      const now = (await taskRunsOf(db, runId)).find((r) => r.taskId === taskId);
+      const [now] = await taskRunsOf(db, runId, [taskId]);
       if (now && now.state !== 'running') return;
     }
     if (controller.signal.aborted) throw controller.signal.reason instanceof Error ? controller.signal.reason : new DispatchError('The call was aborted');
