@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { DEMO_PASSWORDS } from './auth-support';
-import { callsByKey, runOf, slowTasks, startApprovedRun, succeeded, useMcpServer } from './run-support';
+import { callsByKey, runOf, slowTasks, startApprovedRun, succeeded, startsMcpServer } from './run-support';
 import { startServer, type ServerProcess } from './server-process';
 
 // A run survives a kill -9 of its server: after a restart on the same PGlite data it
 // completes, and only the task in flight at the kill runs again.
 
-const mcp = useMcpServer();
+const mcp = startsMcpServer();
 
 test('kill -9 of the server mid-run: after a restart on the same data the run completes, and no task that had succeeded runs again', async ({ request, browser }) => {
   test.setTimeout(240_000);

@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { callsByKey, runOf, slowTasks, startApprovedRun, succeeded, useMcpServer } from './run-support';
+import { callsByKey, runOf, slowTasks, startApprovedRun, succeeded, startsMcpServer } from './run-support';
 import { scratchDatabase, startServer, type ServerProcess } from './server-process';
 
 // Several instances share one PostgreSQL database and its job queue: they share a run's
 // tasks, and when one dies mid-run the other takes over its jobs and finishes the run.
 
-const mcp = useMcpServer();
+const mcp = startsMcpServer();
 
 test('two instances share a 200-task run on PostgreSQL; when one dies mid-run the other finishes it', async ({ request, browser }) => {
   // This project is configured only when TEST_DATABASE_URL is set.

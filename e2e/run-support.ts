@@ -7,7 +7,7 @@ import { signIn } from './auth-support';
 // would show.
 
 /** The MCP server the tasks call, started once per spec file. */
-export function useMcpServer(): () => McpTestServer {
+export function startsMcpServer(): () => McpTestServer {
   let mcp: McpTestServer | undefined;
   test.beforeAll(async () => {
     mcp = await startMcpTestServer();
