@@ -13,8 +13,9 @@ const mcp = startsMcpServer();
 
 test('kill -9 of the server mid-run: after a restart on the same data the run completes, and no task that had succeeded runs again', async ({ request, browser }) => {
   test.setTimeout(240_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'plangate-crash-'));
-  const env = { PLANGATE_DATA_DIR: dataDir, PLANGATE_KEY_DIR: path.join(dataDir, 'keys'), PLANGATE_DEMO_USERS: 'on' };
+  // Keys beside the data, not in it (the server refuses keys stored with the database).
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'plangate-crash-'));
+  const env = { PLANGATE_DATA_DIR: path.join(scratch, 'data'), PLANGATE_KEY_DIR: path.join(scratch, 'keys'), PLANGATE_DEMO_USERS: 'on' };
   let server: ServerProcess | null = await startServer(3120, env);
   try {
     const runId = await startApprovedRun(request, browser, mcp(), server.url, 'Crash', slowTasks(20, 400, 'chain'), { username: 'approver', password: DEMO_PASSWORDS.approver });
@@ -38,6 +39,6 @@ test('kill -9 of the server mid-run: after a restart on the same data the run co
     expect(before.size).toBeGreaterThanOrEqual(4);
   } finally {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 });

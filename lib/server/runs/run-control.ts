@@ -9,7 +9,7 @@ import { runs, taskRuns } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { DECISION_QUEUE, getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
 import { appendRunEvent, appendRunEvents } from './run-events';
-import { loadRunContext, refreshRunState, taskRunsOf, updateTaskRun, type RunRow } from './run-records';
+import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, updateTaskRun } from './run-records';
 import { randomUUID } from 'node:crypto';
 import type { FlowJob } from 'pg-boss';
 import type { TaskJobData } from './start-run';
@@ -23,11 +23,6 @@ function refuse(message: string, details: Record<string, unknown> = {}): AppErro
   return new AppError('conflict', 409, message, undefined, details);
 }
 
-async function lockRun(handle: DatabaseHandle, tx: DatabaseHandle['db'], runId: string): Promise<RunRow> {
-  const [run] = await tx.select().from(runs).where(eq(runs.id, runId)).for('update');
-  if (!run) throw notFound(`Run "${runId}"`);
-  return run;
-}
 
 // Inside the caller's transaction: on PGlite, a query outside it would wait for it forever.
 async function queuedJobIds(handle: DatabaseHandle, tx: DatabaseHandle['db'], runId: string): Promise<string[]> {
@@ -39,7 +34,7 @@ async function queuedJobIds(handle: DatabaseHandle, tx: DatabaseHandle['db'], ru
 export async function cancelRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
   const boss = await getJobQueue(handle);
   const state = await handle.db.transaction(async (tx) => {
-    const run = await lockRun(handle, tx, runId);
+    const run = await lockRunRow(tx, runId);
     if (FINISHED_RUN_STATES.has(run.state as RunState)) throw refuse(`Run ${runId} is ${run.state} already; there is nothing to cancel`, { state: run.state });
     await tx.update(runs).set({ state: 'cancelled', updatedAt: sql`clock_timestamp()`, finishedAt: sql`clock_timestamp()` }).where(eq(runs.id, runId));
     // Tasks not under way end here; a call in flight is aborted by its worker within a second.
@@ -64,7 +59,7 @@ export async function cancelRun(handle: DatabaseHandle, principal: Principal, ru
 export async function pauseRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
   const boss = await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
-    const run = await lockRun(handle, tx, runId);
+    const run = await lockRunRow(tx, runId);
     if (!['running', 'awaiting_approval', 'needs_replan'].includes(run.state)) throw refuse(`Run ${runId} is ${run.state.replace('_', ' ')}; only a running run can be paused`, { state: run.state });
     // Jobs not yet started are held (pg-boss cancel, undone by resume); calls under way finish.
     const ids = await queuedJobIds(handle, tx, runId);
@@ -78,7 +73,7 @@ export async function pauseRun(handle: DatabaseHandle, principal: Principal, run
 export async function resumeRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
   const boss = await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
-    const run = await lockRun(handle, tx, runId);
+    const run = await lockRunRow(tx, runId);
     if (run.state !== 'paused') throw refuse(`Run ${runId} is ${run.state.replace('_', ' ')}, not paused`, { state: run.state });
     const held = await boss.findJobs(TASK_QUEUE, { data: { run_id: runId }, limit: 100_000, db: jobsIn(handle, tx) });
     const ids = held.filter((job) => job.state === 'cancelled').map((job) => job.id);
@@ -95,7 +90,7 @@ export async function retryTask(handle: DatabaseHandle, principal: Principal, ru
   const context = await loadRunContext(handle.db, runId);
   if (!context.tasks.has(taskId)) throw notFound(`Task "${taskId}" in run ${runId}`);
   return handle.db.transaction(async (tx) => {
-    const run = await lockRun(handle, tx, runId);
+    const run = await lockRunRow(tx, runId);
     if (run.state === 'cancelled' || run.state === 'succeeded') throw refuse(`Run ${runId} is ${run.state}; start a new run instead`, { state: run.state });
     const records = new Map((await taskRunsOf(tx, runId)).map((r) => [r.taskId, r]));
     const state = records.get(taskId)?.state as TaskState | undefined;
@@ -143,9 +138,11 @@ export async function retryTask(handle: DatabaseHandle, principal: Principal, ru
  * may not decide its gates. Each gate is decided on its own.
  */
 export async function decideGate(handle: DatabaseHandle, principal: Principal, runId: string, taskId: string, decision: 'approve' | 'reject', comment = ''): Promise<RunState> {
+  // Nothing runs unless a named person approved it: an automation's token decides no gate.
+  if (principal.service) throw new AppError('forbidden', 403, `${principal.username} is a service account; a person with the approver role must decide a gate`);
   const boss = await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
-    const run = await lockRun(handle, tx, runId);
+    const run = await lockRunRow(tx, runId);
     if (principal.username === run.startedBy) throw new AppError('forbidden', 403, `${principal.username} started this run, so another approver must decide its gates (four-eyes)`);
     const [record] = await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId))).for('update');
     if (!record) throw notFound(`Task "${taskId}" in run ${runId}`);
@@ -174,7 +171,7 @@ export async function reportTaskResult(
   result: { state: 'succeeded'; output: unknown } | { state: 'failed'; error: string },
 ): Promise<RunState> {
   return handle.db.transaction(async (tx) => {
-    await lockRun(handle, tx, runId);
+    await lockRunRow(tx, runId);
     const [record] = await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId))).for('update');
     if (!record) throw notFound(`Task "${taskId}" in run ${runId}`);
     if (record.state !== 'running') throw refuse(`Task ${taskId} is ${record.state}, not waiting for a result`, { state: record.state });

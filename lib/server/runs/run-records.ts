@@ -98,12 +98,23 @@ const SUMMARIES: Partial<Record<RunState, string>> = {
 };
 
 /**
+ * Locks the run row for this transaction. Every transaction that changes a run takes this
+ * lock first: its event inserts take a key-share lock on the same row (run_events' foreign
+ * key), and two transactions that each held that and then asked for this would deadlock.
+ * NO KEY UPDATE still lets other transactions' foreign-key checks through.
+ */
+export async function lockRunRow(tx: Database, runId: string): Promise<RunRow> {
+  const [run] = await tx.select().from(runs).where(eq(runs.id, runId)).for('no key update');
+  if (!run) throw notFound(`Run "${runId}"`);
+  return run;
+}
+
+/**
  * Brings the run's state in line with its tasks', with an event and (for the states people
  * act on) a notification and a webhook. Locks the run row, so concurrent workers agree.
  */
 export async function refreshRunState(tx: Database, runId: string, actor = 'plangate'): Promise<RunState> {
-  const [run] = await tx.select().from(runs).where(eq(runs.id, runId)).for('update');
-  if (!run) throw notFound(`Run "${runId}"`);
+  const run = await lockRunRow(tx, runId);
   const current = run.state as RunState;
   const rows = await tx
     .select({ state: taskRuns.state, n: sql<number>`count(*)::int` })
@@ -140,6 +151,7 @@ export async function recordTaskChange(
   options: { refresh: boolean } = { refresh: true },
 ): Promise<RunState | null> {
   return db.transaction(async (tx) => {
+    await lockRunRow(tx, runId);
     for (const { taskId, patch } of changes) await updateTaskRun(tx, runId, taskId, patch);
     await appendRunEvents(
       tx,
