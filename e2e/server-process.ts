@@ -49,7 +49,11 @@ export async function startServer(port: number, env: Record<string, string>): Pr
     }
     await exited;
   };
-  await healthy(url, child, () => output);
+  // A server that did not come up is not left behind holding the port.
+  await healthy(url, child, () => output).catch(async (error: unknown) => {
+    await signal('SIGKILL');
+    throw error;
+  });
   return { url, crash: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
 }
 
