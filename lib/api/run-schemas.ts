@@ -46,7 +46,12 @@ export const RunSummary = z.object({
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
-export const RunResponse = RunSummary.extend({ tasks: z.array(TaskRunView) });
+export const RunResponse = RunSummary.extend({
+  tasks: z.array(TaskRunView),
+  task_data: z
+    .object({ completed_tasks: z.array(z.string()), output_data: z.record(z.string(), z.unknown()) })
+    .describe("Seed 000's TaskData fields as this run filled them: the tasks that succeeded, in plan order, and each one's output by task id. The approved revision itself never changes"),
+});
 export type RunResponse = z.infer<typeof RunResponse>;
 
 export const RunPage = z.object({ runs: z.array(RunSummary), next_cursor: z.string().nullable() });

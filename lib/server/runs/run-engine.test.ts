@@ -96,6 +96,23 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
     expect(kinds.filter((k) => k === 'task_succeeded')).toHaveLength(4);
   }, 60_000);
 
+  it("routes seed 000's l2_task by parameters.sub_type and fills the run's TaskData, leaving the approved revision as it was", async () => {
+    const seed: TaskDataInput = {
+      task_id: 'job-seed',
+      planned_tasks: [
+        { task_id: 'sum', description: 'Add', execution_type: 'l2_task', tool_id: 'add', parameters: { sub_type: 'tools' }, arguments: { a: 20, b: 22 } },
+        { task_id: 'say', description: 'Say', execution_type: 'l2_task', function_id: 'writer', parameters: { sub_type: 'llm' }, arguments: { n: '${step[0].sum}' }, dependencies: ['sum'] },
+      ],
+    };
+    const plan = await approvedPlan(handle, 'Seed 000', seed, registry());
+    const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+    const run = await runReaches(handle, run_id, 'succeeded');
+    expect(run.task_data.completed_tasks).toEqual(['sum', 'say']);
+    expect(run.task_data.output_data.sum).toEqual({ sum: 42 });
+    expect(mcp.callCount('add', `${run_id}:sum:1`)).toBe(1);
+    expect(run.tasks.find((t) => t.task_id === 'say')!.input).toEqual({ n: 42 });
+  });
+
   it('refuses to run a revision that is not the approved one, and starts nothing', async () => {
     const plan = await approvedPlan(handle, 'Stale hash', fourTypes, registry());
     const wrong = await refusal(startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: `sha256:${'0'.repeat(64)}` }));

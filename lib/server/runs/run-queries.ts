@@ -9,6 +9,7 @@ import { decodeCursor, encodeCursor, pageOf, TimestampKey, timestampKey } from '
 import { plans, runEvents, runs, taskRuns } from '../db/schema';
 import { notFound } from '../errors';
 import { checkPlanId } from '../plans/plan-service';
+import { loadRunContext } from './run-records';
 
 // Runs as the API and the run view read them.
 
@@ -50,8 +51,13 @@ export async function getRun(db: Database, runId: string): Promise<RunResponse> 
   const tasks = await db.select().from(taskRuns).where(eq(taskRuns.runId, runId)).orderBy(asc(taskRuns.taskId));
   const counts: Record<string, number> = {};
   for (const task of tasks) counts[task.state] = (counts[task.state] ?? 0) + 1;
+  // In the plan's order, as seed 000's completed_tasks lists them.
+  const order = (await loadRunContext(db, runId).catch(() => null))?.taskIds ?? tasks.map((t) => t.taskId);
+  const byId = new Map(tasks.map((t) => [t.taskId, t]));
+  const completed = order.filter((id) => byId.get(id)?.state === 'succeeded');
   return {
     ...summaryOf(run, counts),
+    task_data: { completed_tasks: completed, output_data: Object.fromEntries(completed.map((id) => [id, byId.get(id)!.output ?? null])) },
     tasks: tasks.map((t) => ({
       task_id: t.taskId,
       state: t.state as TaskState,
