@@ -43,6 +43,8 @@ export interface PlanEditorProps {
   comments?: CommentsSettings | null;
   /** Told the selected task ids whenever the selection changes (the run view's task panel follows it). */
   onSelectionChange?: (taskIds: string[]) => void;
+  /** Opens the replan dialog at once for these tasks, its instructions prefilled (a failed run's errors). */
+  replan?: { taskIds: string[]; instructions: string } | null;
 }
 
 export function PlanEditor(props: PlanEditorProps) {
@@ -75,7 +77,7 @@ export function PlanEditor(props: PlanEditorProps) {
           <ReactFlowProvider>
             {/* The revision on screen, not the server's head: after a refresh the editor may still show its base. */}
             <CommentsProvider planId={props.planId} revision={shownRevision} settings={props.comments}>
-              <EditorShell />
+              <EditorShell replan={props.replan ?? null} />
             </CommentsProvider>
           </ReactFlowProvider>
         </ReviewMarksContext.Provider>
@@ -142,7 +144,7 @@ function UnsavedChangesGuard() {
 }
 
 // The shell re-renders only for layout state; panels subscribe to the slices they show.
-const EditorShell = memo(function EditorShell() {
+const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorProps['replan'] }) {
   const store = useEditorStore();
   const flow = useReactFlow();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -153,7 +155,9 @@ const EditorShell = memo(function EditorShell() {
   });
   // The link as opened: read once, since this editor rewrites the query as the operator works.
   // One side panel at a time: optimising, or replanning the tasks selected when it opened.
-  const [panel, setPanel] = useState<{ kind: 'optimise' } | { kind: 'replan'; taskIds: string[] } | null>(null);
+  const [panel, setPanel] = useState<{ kind: 'optimise' } | { kind: 'replan'; taskIds: string[]; instructions?: string } | null>(() =>
+    replan ? { kind: 'replan', ...replan } : null,
+  );
   // From the router, not window.location: after an in-app navigation (the sign-in redirect)
   // the address bar may still show the page before.
   const search = useSearchParams();
@@ -290,7 +294,7 @@ const EditorShell = memo(function EditorShell() {
           <div className="relative min-h-0 flex-1">
             <EditorCanvas onViewportSettled={onViewportSettled} />
             {panel?.kind === 'optimise' && <OptimisePanel onClose={() => setPanel(null)} />}
-            {panel?.kind === 'replan' && <ReplanDialog key={panel.taskIds.join('\u0000')} taskIds={panel.taskIds} onClose={() => setPanel(null)} />}
+            {panel?.kind === 'replan' && <ReplanDialog key={panel.taskIds.join('\u0000')} taskIds={panel.taskIds} initialInstructions={panel.instructions} onClose={() => setPanel(null)} />}
             <div className="pointer-events-none absolute inset-x-0 top-3 z-10 flex justify-center">
               <NoticeBar />
             </div>

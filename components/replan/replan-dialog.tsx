@@ -18,11 +18,11 @@ import { ReplacementCard } from './replacement-card';
  * the operator accepts or rejects each one. Accepting makes a new revision, which the
  * editor takes as one undo step.
  */
-export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose: () => void }) {
+export function ReplanDialog({ taskIds, initialInstructions = '', onClose }: { taskIds: string[]; initialInstructions?: string; onClose: () => void }) {
   const store = useEditorStore();
   const dirty = useEditor((s) => s.doc !== s.savedDoc);
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
-  const [instructions, setInstructions] = useState('');
+  const [instructions, setInstructions] = useState(initialInstructions);
   const [accepted, setAccepted] = useState<Set<string>>(new Set());
   // A proposal changes nothing on the server that a page shows; applying makes a revision.
   const proposer = useServerAction(proposeReplanAction, {
@@ -74,7 +74,7 @@ export function ReplanDialog({ taskIds, onClose }: { taskIds: string[]; onClose:
       <PanelField label="Instructions (optional)">
         <textarea
           className={`w-full ${PANEL_INPUT}`}
-          rows={2}
+          rows={initialInstructions ? 6 : 2}
           maxLength={4000}
           placeholder="e.g. Ensure memory efficiency and clarity."
           value={instructions}

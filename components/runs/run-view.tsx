@@ -9,6 +9,7 @@ import { taskLabel } from '@/lib/flow/task-label';
 import type { PlanDocument } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import { GateList, type GateRefusal } from './gate-list';
+import { ReplanFailedLink } from './replan-failed-link';
 import { RunControls } from './run-controls';
 import { RunStateContext } from './run-state-context';
 import { RunStateChip, taskCountsText } from './run-state-style';
@@ -38,6 +39,7 @@ export function RunView({ initial, doc, registry, canControl, gateRefusal, predi
   const followCanvas = useCallback((ids: string[]) => setSelectedId(ids[0] ?? null), []);
   const selected = run.tasks.find((t) => t.task_id === selectedId) ?? null;
   const gates = run.tasks.filter((t) => t.state === 'awaiting_approval');
+  const failedIds = run.tasks.filter((t) => t.state === 'failed').map((t) => t.task_id);
   return (
     <div className="space-y-4 p-4">
       <section aria-labelledby="run-heading" className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white px-4 py-3">
@@ -57,6 +59,7 @@ export function RunView({ initial, doc, registry, canControl, gateRefusal, predi
           </Link>
         )}
         <span className="text-xs text-slate-600">{taskCountsText(run.counts)}</span>
+        {canControl && run.state === 'needs_replan' && failedIds.length > 0 && <ReplanFailedLink planId={run.plan_id} runId={run.run_id} taskIds={failedIds} />}
         <span className="ml-auto">{canControl && <RunControls runId={run.run_id} state={run.state} />}</span>
       </section>
       <GateList runId={run.run_id} gates={gates} labels={labels} refusal={gateRefusal} />
@@ -67,7 +70,7 @@ export function RunView({ initial, doc, registry, canControl, gateRefusal, predi
           </RunStateContext.Provider>
         </section>
         <div className="rounded-lg border border-slate-200 bg-white">
-          <TaskRunPanel runId={run.run_id} task={selected} label={selected ? (labels.get(selected.task_id) ?? selected.task_id) : ''} canControl={canControl} />
+          <TaskRunPanel runId={run.run_id} planId={run.plan_id} task={selected} label={selected ? (labels.get(selected.task_id) ?? selected.task_id) : ''} canControl={canControl} />
         </div>
       </div>
       <section aria-labelledby="timeline-heading" className="rounded-lg border border-slate-200 bg-white p-4">

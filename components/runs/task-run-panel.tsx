@@ -5,6 +5,7 @@ import { ActionError } from '@/components/form/action-error';
 import { SMALL_BUTTON } from '@/components/form/styles';
 import { useServerAction } from '@/components/query/use-server-action';
 import type { TaskRunView } from '@/lib/api/run-schemas';
+import { ReplanFailedLink } from './replan-failed-link';
 import { TASK_STATE_STYLE } from './run-state-style';
 import { runKey } from './use-live-run';
 
@@ -23,8 +24,8 @@ function Json({ label, value }: { label: string; value: unknown }) {
   );
 }
 
-/** The selected task in this run: its state, attempts, input, output and error; a failed one can be retried. */
-export function TaskRunPanel({ runId, task, label, canControl }: { runId: string; task: TaskRunView | null; label: string; canControl: boolean }) {
+/** The selected task in this run: its state, attempts, input, output and error; a failed one can be retried or replanned. */
+export function TaskRunPanel({ runId, planId, task, label, canControl }: { runId: string; planId: string; task: TaskRunView | null; label: string; canControl: boolean }) {
   const retry = useServerAction(retryTaskAction, { refresh: 'never', invalidate: [runKey(runId)] });
   if (!task) {
     return (
@@ -74,9 +75,12 @@ export function TaskRunPanel({ runId, task, label, canControl }: { runId: string
       <Json label="Output" value={task.output} />
       {canControl && (task.state === 'failed' || task.state === 'cancelled') && (
         <div className="space-y-1">
-          <button type="button" className={SMALL_BUTTON} disabled={retry.pending} onClick={() => void retry.run({ runId, taskId: task.task_id })}>
-            Retry task
-          </button>
+          <div className="flex items-center gap-3">
+            <button type="button" className={SMALL_BUTTON} disabled={retry.pending} onClick={() => void retry.run({ runId, taskId: task.task_id })}>
+              Retry task
+            </button>
+            {task.state === 'failed' && <ReplanFailedLink planId={planId} runId={runId} taskIds={[task.task_id]} className="text-xs text-brand-700 underline" />}
+          </div>
           <ActionError message={retry.error} className="block text-xs text-rose-700" />
         </div>
       )}

@@ -8,6 +8,7 @@ import { decisionNotice } from '@/lib/server/comments/decision-notice';
 import { loadApprovalGuard } from './approval-guard';
 import { loadPlanForPage, loadRegistryForPage } from './load-plan';
 import { PlanHeader } from './plan-header';
+import { replanFromRun } from './replan-from-run';
 
 type Props = PageProps<'/plans/[id]'>;
 
@@ -29,6 +30,8 @@ export default async function PlanPage({ params, searchParams }: Props) {
   const registry = await loadRegistryForPage();
   // Only an editor can save, so only an editor is warned what saving would void.
   const approval = readOnly ? null : await loadApprovalGuard(db, plan.id);
+  // A run view's "Replan failed task" link: the dialog opens for an editor, the run's errors its instructions.
+  const replan = readOnly ? null : await replanFromRun(db, plan.id, doc, await searchParams);
   // Viewers read threads; editors and approvers write, resolve and reopen them.
   const decision = await decisionNotice(
     db,
@@ -39,7 +42,7 @@ export default async function PlanPage({ params, searchParams }: Props) {
     <div className="flex h-full flex-col">
       <PlanHeader plan={plan} readOnly={readOnly} user={user} />
       <div className="min-h-0 flex-1">
-        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} approval={approval} comments={{ canComment: !readOnly, decision }} />
+        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} approval={approval} comments={{ canComment: !readOnly, decision }} replan={replan} />
       </div>
     </div>
   );

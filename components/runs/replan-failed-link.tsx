@@ -1,0 +1,14 @@
+import Link from 'next/link';
+
+/**
+ * Opens the plan's editor at its head with the replan dialog open for these failed tasks;
+ * the editor reads their errors from this run on the server, so no error text is in the link.
+ */
+export function ReplanFailedLink({ planId, runId, taskIds, className }: { planId: string; runId: string; taskIds: string[]; className?: string }) {
+  const query = new URLSearchParams({ replan: taskIds.join(','), run: runId });
+  return (
+    <Link href={`/plans/${encodeURIComponent(planId)}?${query}`} className={className ?? 'text-sm text-brand-700 underline'}>
+      {taskIds.length === 1 ? 'Replan failed task' : `Replan ${taskIds.length} failed tasks`}
+    </Link>
+  );
+}
