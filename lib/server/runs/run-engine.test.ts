@@ -11,7 +11,7 @@ import { startWebhookReceiver, type WebhookReceiver } from './dispatch/test-serv
 import { cancelRun, decideGate, retryTask } from './run-control';
 import { getRun, runEventsAfter } from './run-queries';
 import type { RunState } from '@/lib/runs/run-states';
-import { approvedPlan, gateApprover, runApprover, runEditor } from './run-test-support';
+import { approvedPlan, approvedRevision, gateApprover, runApprover, runEditor } from './run-test-support';
 import { startRunWorkers, stopRunWorkers } from './run-workers';
 import { startRun } from './start-run';
 
@@ -163,13 +163,17 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
     await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 'after')!.state).toBe('blocked');
     const addCalls = mcp.callCount('add');
 
-    // The replanned revision keeps the tasks that succeeded; only f and after run again.
-    const next = await approvedPlan(handle, 'Failing', failing, registry());
-    const refused = await refusal(startRun(handle, runEditor, next.id, { revision: next.revision, content_hash: next.content_hash, continue_from: run_id }));
+    // A replan changes the failed task; the new revision is approved and continues the run:
+    // the task that succeeded, unchanged, keeps its output; only f and after run again.
+    const replanned = await approvedRevision(handle, plan.id, (task) => (task.task_id === 'f' ? { ...task, arguments: { ...task.arguments, note: 'replanned' }, parameters: { retries: 2 } } : task));
+    const other = await approvedPlan(handle, 'Another plan', failing, registry());
+    const refused = await refusal(startRun(handle, runEditor, other.id, { revision: other.revision, content_hash: other.content_hash, continue_from: run_id }));
     expect(refused.status).toBe(404);
-    const continued = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash, continue_from: run_id });
+    const continued = await startRun(handle, runEditor, plan.id, { revision: replanned.revision, content_hash: replanned.content_hash, continue_from: run_id });
     const finished = await runReaches(handle, continued.run_id, 'succeeded');
+    expect(finished.revision).toBe(replanned.revision);
     expect(finished.tasks.find((t) => t.task_id === 'a')).toMatchObject({ carried_from: run_id, output: { sum: 8 } });
+    expect(finished.tasks.find((t) => t.task_id === 'f')).toMatchObject({ carried_from: null, input: { n: 8, note: 'replanned' } });
     expect(mcp.callCount('add')).toBe(addCalls + 1);
   }, 90_000);
 

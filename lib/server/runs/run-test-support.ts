@@ -1,11 +1,12 @@
 import 'server-only';
 import type { z } from 'zod';
-import { CreatePlanRequest } from '@/lib/api/schemas';
+import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
+import type { PlannerTask } from '@/lib/plan';
 import type { TaskDataInput } from '@/lib/plan';
 import { Registry } from '@/lib/registry';
 import { decide, submitForReview } from '../approval/approval-service';
 import type { DatabaseHandle } from '../db/client';
-import { createPlan } from '../plans/plan-service';
+import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { replaceRegistry } from '../registry/registry-service';
 import type { Principal } from '../auth/principal';
 
@@ -25,4 +26,14 @@ export async function approvedPlan(handle: DatabaseHandle, title: string, plan: 
   await submitForReview(handle.db, created.id, {}, runEditor);
   await decide(handle.db, created.id, 'approved', { revision: created.revision, content_hash: created.content_hash, comment: '' }, runApprover);
   return { id: created.id, revision: created.revision, content_hash: created.content_hash };
+}
+
+/** Saves the plan with `edit` applied to its tasks (a replan, say), and has the new revision approved. */
+export async function approvedRevision(handle: DatabaseHandle, id: string, edit: (task: PlannerTask) => PlannerTask): Promise<{ id: string; revision: number; content_hash: string }> {
+  const head = await getPlan(handle.db, id);
+  const plan = { ...head.plan, planned_tasks: head.plan.planned_tasks.map(edit) };
+  const saved = await savePlan(handle.db, id, SavePlanRequest.parse({ base_revision: head.revision, plan, message: 'replanned' }), runEditor.username);
+  await submitForReview(handle.db, id, {}, runEditor);
+  await decide(handle.db, id, 'approved', { revision: saved.revision, content_hash: saved.content_hash, comment: '' }, runApprover);
+  return { id, revision: saved.revision, content_hash: saved.content_hash };
 }
