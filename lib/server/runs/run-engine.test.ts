@@ -8,7 +8,7 @@ import { startA2aTestAgent, type A2aTestAgent } from './dispatch/test-servers/a2
 import { startMcpTestServer, type McpTestServer } from './dispatch/test-servers/mcp-server-test-support';
 import { startOpenAiTestServer, type OpenAiTestServer } from './dispatch/test-servers/openai-server-test-support';
 import { startWebhookReceiver, type WebhookReceiver } from './dispatch/test-servers/webhook-receiver-test-support';
-import { cancelRun, decideGate, retryTask } from './run-control';
+import { cancelRun, decideGate, pauseRun, resumeRun, retryTask } from './run-control';
 import { getRun, runEventsAfter } from './run-queries';
 import type { RunState } from '@/lib/runs/run-states';
 import { approvedPlan, approvedRevision, gateApprover, runApprover, runEditor } from './run-test-support';
@@ -38,6 +38,7 @@ const registry = (): RegistryInput => ({
   tools: [
     { id: 'add', description: 'Adds', input_schema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, endpoint: { protocol: 'mcp', url: mcp.url } },
     { id: 'fail', description: 'Fails', endpoint: { protocol: 'mcp', url: mcp.url } },
+    { id: 'slow', description: 'Sleeps', endpoint: { protocol: 'mcp', url: mcp.url } },
   ],
   agents: [{ id: 'researcher', description: 'Researches', endpoint: { protocol: 'a2a', url: agent.url } }],
   llms: [{ name: 'writer', description: 'Writes', endpoint: { protocol: 'openai', url: llm.url, model: 'test-model' } }],
@@ -176,6 +177,26 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
     expect(finished.tasks.find((t) => t.task_id === 'f')).toMatchObject({ carried_from: null, input: { n: 8, note: 'replanned' } });
     expect(mcp.callCount('add')).toBe(addCalls + 1);
   }, 90_000);
+
+  it('a paused run starts nothing new until it is resumed, and then finishes', async () => {
+    const chain: TaskDataInput = {
+      task_id: 'job-pause',
+      planned_tasks: ['s1', 's2', 's3'].map((id, i) => ({ task_id: id, description: id, execution_type: 'tool', tool_id: 'slow', arguments: { ms: 400 }, dependencies: i ? [`s${i}`] : [] })),
+    };
+    const plan = await approvedPlan(handle, 'Pause', chain, registry());
+    const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 's1')!.state).toBe('running');
+    expect(await pauseRun(handle, runEditor, run_id)).toBe('paused');
+    // The call under way finishes; the next task waits.
+    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 's1')!.state).toBe('succeeded');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const paused = await getRun(handle.db, run_id);
+    expect(paused.state).toBe('paused');
+    expect(paused.tasks.find((t) => t.task_id === 's2')!.state).toBe('pending');
+    expect((await refusal(pauseRun(handle, runEditor, run_id))).status).toBe(409);
+    await resumeRun(handle, runEditor, run_id);
+    await runReaches(handle, run_id, 'succeeded');
+  }, 60_000);
 
   it('retrying a failed task runs it and the tasks it blocked; cancelling stops the rest', async () => {
     const plan = await approvedPlan(
