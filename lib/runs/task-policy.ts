@@ -21,8 +21,8 @@ export const requiresApproval = (task: Pick<PlannerTask, 'parameters'>): boolean
 /** `parameters.retries` (0–10, default 2): further attempts after a failed call. */
 export const retryLimit = (task: Pick<PlannerTask, 'parameters'>): number => wholeNumber(parameter(task, 'retries'), DEFAULT_RETRIES, MAX_RETRIES);
 
-/** `parameters.timeout_seconds` (at most 15 minutes, default 60 s): how long one call may take. */
+/** `parameters.timeout_seconds` (a positive number, at most 15 minutes; default 60 s): how long one call may take. */
 export const timeoutSeconds = (task: Pick<PlannerTask, 'parameters'>): number => {
-  const seconds = wholeNumber(parameter(task, 'timeout_seconds'), DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
-  return seconds === 0 ? DEFAULT_TIMEOUT_SECONDS : seconds;
+  const seconds = parameter(task, 'timeout_seconds');
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, MAX_TIMEOUT_SECONDS) : DEFAULT_TIMEOUT_SECONDS;
 };

@@ -119,7 +119,7 @@ export async function retryTask(handle: DatabaseHandle, principal: Principal, ru
         ref: id,
         name: TASK_QUEUE,
         data: { run_id: runId, task_id: id, kind: 'task', retry_limit: limit } satisfies TaskJobData,
-        options: { id: jobId, retryLimit: limit, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds: timeoutSeconds(task) + 120 },
+        options: { id: jobId, retryLimit: limit, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds: Math.ceil(timeoutSeconds(task)) + 120 },
         dependsOn: deps,
       });
     }

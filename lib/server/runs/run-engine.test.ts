@@ -14,6 +14,8 @@ import type { RunState } from '@/lib/runs/run-states';
 import { approvedPlan, approvedRevision, gateApprover, runApprover, runEditor } from './run-test-support';
 import { startRunWorkers, stopRunWorkers } from './run-workers';
 import { startRun } from './start-run';
+import { signedWebhookHeaders } from './dispatch/webhook-signature';
+import { acceptSignedResult } from './task-result';
 
 // A run end to end against real servers speaking each protocol: an MCP tool, an A2A agent,
 // an OpenAI-compatible model and a signed webhook, with a fan-out, a fan-in and templates
@@ -161,7 +163,7 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
     const stopped = await runReaches(handle, run_id, 'needs_replan', 60_000);
     const byId = new Map(stopped.tasks.map((t) => [t.task_id, t]));
     expect(byId.get('f')).toMatchObject({ state: 'failed', attempts: 2 });
-    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 'after')!.state).toBe('blocked');
+    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 'after')!.state, { timeout: 10_000 }).toBe('blocked');
     const addCalls = mcp.callCount('add');
 
     // A replan changes the failed task; the new revision is approved and continues the run:
@@ -178,17 +180,41 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
     expect(mcp.callCount('add')).toBe(addCalls + 1);
   }, 90_000);
 
+  it('an executor that answered 202 settles its task later, signed with the webhook secret; an unsigned or tampered report is refused', async () => {
+    hook.behaviour.mode = 'accept';
+    try {
+      const plan = await approvedPlan(
+        handle,
+        'Accepted',
+        { task_id: 'job-accept', planned_tasks: [{ task_id: 'w', description: 'Publish', execution_type: 'dsl', function_id: 'publish', arguments: { x: 1 } }] },
+        registry(),
+      );
+      const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+      await expect.poll(async () => (await runEventsAfter(handle.db, run_id, 0)).some((e) => e.kind === 'task_accepted'), { timeout: 10_000 }).toBe(true);
+      const body = JSON.stringify({ state: 'succeeded', output: { published: true } });
+      const signed = new Headers(signedWebhookHeaders(process.env[SECRET_ENV]!, body));
+      expect((await refusal(acceptSignedResult(handle, run_id, 'w', new Headers(), body))).status).toBe(401);
+      expect((await refusal(acceptSignedResult(handle, run_id, 'w', signed, body.replace('true', 'false')))).status).toBe(401);
+      expect((await refusal(acceptSignedResult(handle, run_id, 'w', new Headers(signedWebhookHeaders('another-secret', body)), body))).status).toBe(401);
+      await acceptSignedResult(handle, run_id, 'w', signed, body);
+      const run = await runReaches(handle, run_id, 'succeeded');
+      expect(run.tasks[0].output).toEqual({ published: true });
+    } finally {
+      hook.behaviour.mode = 'respond';
+    }
+  });
+
   it('a paused run starts nothing new until it is resumed, and then finishes', async () => {
     const chain: TaskDataInput = {
       task_id: 'job-pause',
-      planned_tasks: ['s1', 's2', 's3'].map((id, i) => ({ task_id: id, description: id, execution_type: 'tool', tool_id: 'slow', arguments: { ms: 400 }, dependencies: i ? [`s${i}`] : [] })),
+      planned_tasks: ['s1', 's2', 's3'].map((id, i) => ({ task_id: id, description: id, execution_type: 'tool', tool_id: 'slow', arguments: { ms: 1_500 }, dependencies: i ? [`s${i}`] : [] })),
     };
     const plan = await approvedPlan(handle, 'Pause', chain, registry());
     const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
-    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 's1')!.state).toBe('running');
+    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 's1')!.state, { timeout: 10_000 }).toBe('running');
     expect(await pauseRun(handle, runEditor, run_id)).toBe('paused');
     // The call under way finishes; the next task waits.
-    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 's1')!.state).toBe('succeeded');
+    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 's1')!.state, { timeout: 10_000 }).toBe('succeeded');
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const paused = await getRun(handle.db, run_id);
     expect(paused.state).toBe('paused');
@@ -214,7 +240,7 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
     hook.behaviour.failFirst = 1;
     const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
     await runReaches(handle, run_id, 'needs_replan');
-    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 'g')!.state).toBe('blocked');
+    await expect.poll(async () => (await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 'g')!.state, { timeout: 10_000 }).toBe('blocked');
     await retryTask(handle, runEditor, run_id, 'f');
     await runReaches(handle, run_id, 'succeeded');
 
@@ -226,7 +252,7 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
     );
     hook.behaviour.delayMs = 5_000;
     const started = await startRun(handle, runEditor, slow.id, { revision: slow.revision, content_hash: slow.content_hash });
-    await expect.poll(async () => (await getRun(handle.db, started.run_id)).tasks[0].state).toBe('running');
+    await expect.poll(async () => (await getRun(handle.db, started.run_id)).tasks[0].state, { timeout: 10_000 }).toBe('running');
     await cancelRun(handle, runApprover, started.run_id);
     const cancelled = await runReaches(handle, started.run_id, 'cancelled');
     await expect.poll(async () => (await getRun(handle.db, started.run_id)).tasks[0].state, { timeout: 10_000 }).toBe('cancelled');

@@ -152,7 +152,7 @@ export async function recordTaskChange(
 ): Promise<RunState | null> {
   return db.transaction(async (tx) => {
     await lockRunRow(tx, runId);
-    for (const { taskId, patch } of changes) await updateTaskRun(tx, runId, taskId, patch);
+    for (const { taskId, patch } of changes) if (Object.keys(patch).length) await updateTaskRun(tx, runId, taskId, patch);
     await appendRunEvents(
       tx,
       runId,

@@ -127,7 +127,7 @@ export async function startRun(handle: DatabaseHandle, principal: Principal, pla
         retryDelay: 2,
         retryBackoff: true,
         retryDelayMax: 60,
-        expireInSeconds: timeoutSeconds(task) + 120,
+        expireInSeconds: Math.ceil(timeoutSeconds(task)) + 120,
       };
       const gate = gateJobIds.get(task.task_id);
       if (gate) {

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { PlannerTask } from '@/lib/plan';
 import { redactUrl } from '@/lib/llm/redact-url';
+import { timeoutSeconds } from '@/lib/runs/task-policy';
 import { DispatchError, MAX_OUTPUT_BYTES, type DispatchRequest } from './dispatch-types';
 
 // The limits every protocol call runs under, whichever SDK speaks the protocol: a deadline
@@ -8,14 +9,9 @@ import { DispatchError, MAX_OUTPUT_BYTES, type DispatchRequest } from './dispatc
 // saying what went wrong that names the endpoint. The SDKs all take a `fetch`, so the cap is
 // enforced where the bytes arrive, not after an SDK has buffered them.
 
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-export const MAX_CALL_TIMEOUT_MS = 15 * 60_000;
-
-/** The task's deadline: parameters.timeout_seconds when it is a positive number, capped at 15 minutes. */
+/** The task's deadline for one call, in ms (its policy: lib/runs/task-policy). */
 export function callTimeoutMs(task: Pick<PlannerTask, 'parameters'>): number {
-  const seconds = task.parameters?.timeout_seconds;
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return DEFAULT_CALL_TIMEOUT_MS;
-  return Math.min(Math.round(seconds * 1000), MAX_CALL_TIMEOUT_MS);
+  return Math.round(timeoutSeconds(task) * 1000);
 }
 
 class OversizeAnswer extends Error {
