@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo } from 'react';
-import { validatePlan, type ValidationResult } from '@/lib/validate';
+import { EDITOR_ISSUE_CAPS, validatePlan, type ValidationResult } from '@/lib/validate';
 import { useEditor } from './editor-context';
 
 export interface Validation {
@@ -10,17 +10,17 @@ export interface Validation {
 }
 
 // Shared by every panel that shows validation, so one edit validates the plan once.
-const cache = new WeakMap<object, { subgraphs: unknown; validation: Validation }>();
+const cache = new WeakMap<object, { subgraphs: unknown; registry: unknown; validation: Validation }>();
 
-/** Live validation with the server's own rules, recomputed only when the tasks change. */
+/** Live validation with the server's own rules (every issue, not the server's first 500), recomputed only when the tasks or registry change. */
 export function useValidation(): Validation {
   const tasks = useEditor((s) => s.doc.plan);
   const subgraphs = useEditor((s) => s.doc.subgraphs);
   const registry = useEditor((s) => s.registry);
   return useMemo(() => {
     const cached = cache.get(tasks);
-    if (cached?.subgraphs === subgraphs) return cached.validation;
-    const result = validatePlan(tasks, registry, subgraphs);
+    if (cached?.subgraphs === subgraphs && cached.registry === registry) return cached.validation;
+    const result = validatePlan(tasks, registry, subgraphs, EDITOR_ISSUE_CAPS);
     const byTask = new Map<string, { count: number; hasError: boolean }>();
     for (const issue of result.issues) {
       for (const id of new Set(issue.task_ids)) {
@@ -31,7 +31,7 @@ export function useValidation(): Validation {
       }
     }
     const validation = { result, byTask };
-    cache.set(tasks, { subgraphs, validation });
+    cache.set(tasks, { subgraphs, registry, validation });
     return validation;
   }, [tasks, registry, subgraphs]);
 }

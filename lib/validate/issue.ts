@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RESOURCE_KINDS } from '@/lib/registry';
 
 export const ISSUE_CODES = [
   'empty_plan',
@@ -36,6 +37,8 @@ export const ValidationIssue = z.object({
   code: z.enum(ISSUE_CODES),
   message: z.string(),
   task_ids: z.array(z.string()),
+  /** The registry resource the issue is about, where it names one (an unknown target): issues are grouped by it, and an editor can add it. */
+  target: z.strictObject({ kind: z.enum(RESOURCE_KINDS), id: z.string() }).optional(),
 });
 export type ValidationIssue = z.infer<typeof ValidationIssue>;
 export type Severity = ValidationIssue['severity'];

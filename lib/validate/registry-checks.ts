@@ -13,7 +13,7 @@ import {
   type ExecutionTypeDescriptor,
   type PlannerTask,
 } from '@/lib/plan';
-import { resourceKey, schemaComplexityProblem, type JsonSchemaObject, type Registry, type Resource } from '@/lib/registry';
+import { resourceKey, schemaComplexityProblem, type JsonSchemaObject, type Registry, type Resource, type ResourceKind } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
 
@@ -54,9 +54,10 @@ function catalogue(registry: Registry): Catalogue {
 }
 
 /** The id a task is routed to, and which kind of resource it must be. */
-function targetOf(task: PlannerTask): { id: string; field: string; kind: TargetKind } | null {
+function targetOf(task: PlannerTask): { id: string; field: string; kind: TargetKind; registryKind: ResourceKind } | null {
   const target = taskTarget(task);
-  return target && { id: target.id, field: target.field, kind: EXECUTION_TYPE_DESCRIPTORS[target.kind].resourceNoun };
+  const descriptor = target && EXECUTION_TYPE_DESCRIPTORS[target.kind];
+  return target && descriptor && { id: target.id, field: target.field, kind: descriptor.resourceNoun, registryKind: descriptor.registryKinds[0] };
 }
 
 /** A value filled in at run time: its type is the referenced data's, not checkable here. */
@@ -198,6 +199,7 @@ export function* registryIssueSteps(
           code: 'unknown_target',
           message: `Task "${task.task_id}" is routed to ${target.kind} "${target.id}", which is not in the registry`,
           task_ids: [task.task_id],
+          target: { kind: target.registryKind, id: target.id },
         });
       } else if (!kinds.includes(target.kind)) {
         issues.push({

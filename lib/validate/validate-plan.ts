@@ -3,7 +3,7 @@ import type { SubGraph, TaskData } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import { executionTypeIssues } from './execution-type-checks';
 import type { ValidationResult } from './issue';
-import { capIssues } from './issue-caps';
+import { ISSUE_CAPS, capIssues, type IssueCaps } from './issue-caps';
 import { registryIssueSteps } from './registry-checks';
 import { structureIssues } from './structure-checks';
 import { subgraphIssues } from './subgraph-checks';
@@ -14,12 +14,12 @@ import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 type PlanInput = Pick<TaskData, 'planned_tasks'> & Partial<Pick<TaskData, 'task_id'>>;
 
 /** The checks as steps, so the same code runs straight through or with pauses between steps. */
-function* validationSteps(plan: PlanInput, registry: Registry | undefined, subgraphs: readonly SubGraph[]): Generator<void, ValidationResult> {
+function* validationSteps(plan: PlanInput, registry: Registry | undefined, subgraphs: readonly SubGraph[], caps: IssueCaps = ISSUE_CAPS): Generator<void, ValidationResult> {
   const tasks = plan.planned_tasks;
   if (tasks.length === 0) {
     return {
       valid: true,
-      issues: capIssues([{ severity: 'warning', code: 'empty_plan', message: 'The plan has no tasks', task_ids: [] }, ...invisibleCharacterIssues(plan)]),
+      issues: capIssues([{ severity: 'warning', code: 'empty_plan', message: 'The plan has no tasks', task_ids: [] }, ...invisibleCharacterIssues(plan)], caps),
     };
   }
   const index = buildGraphIndex(tasks);
@@ -27,7 +27,7 @@ function* validationSteps(plan: PlanInput, registry: Registry | undefined, subgr
   yield* registryIssueSteps(tasks, index, registry, issues);
   issues.push(...subgraphIssues(tasks, index, subgraphs), ...invisibleCharacterIssues(plan));
   issues.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
-  return { valid: !issues.some((issue) => issue.severity === 'error'), issues: capIssues(issues) };
+  return { valid: !issues.some((issue) => issue.severity === 'error'), issues: capIssues(issues, caps) };
 }
 
 /**
@@ -36,8 +36,8 @@ function* validationSteps(plan: PlanInput, registry: Registry | undefined, subgr
  * registry, the checks that need one (targets, parameters) are skipped. The result is
  * capped (issue-caps), so its size does not grow with what a hostile plan can hold.
  */
-export function validatePlan(plan: PlanInput, registry?: Registry, subgraphs: readonly SubGraph[] = []): ValidationResult {
-  const steps = validationSteps(plan, registry, subgraphs);
+export function validatePlan(plan: PlanInput, registry?: Registry, subgraphs: readonly SubGraph[] = [], caps: IssueCaps = ISSUE_CAPS): ValidationResult {
+  const steps = validationSteps(plan, registry, subgraphs, caps);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
