@@ -2,6 +2,7 @@
 
 import { useRef, useState } from 'react';
 import { parseEdgeId } from '@/lib/flow/plan-to-flow';
+import { useCanvasFocus, useCanvasFocusStore, type Relation } from './canvas-focus';
 import { useEditor, useEditorStore, useHistory } from './editor-context';
 import { ExportMenu } from './export-menu';
 import { SMALL_BUTTON } from '@/components/form/styles';
@@ -97,6 +98,34 @@ function CopyLinkMenu() {
   );
 }
 
+/** "Show upstream" / "Show downstream": dims every task the selection neither depends on nor feeds, and says how many remain. */
+function RelationToggles() {
+  const focus = useCanvasFocusStore();
+  const relation = useCanvasFocus((s) => s.relation);
+  const related = useCanvasFocus((s) => s.related);
+  const selectedCount = useEditor((s) => s.selectedTaskIds.length);
+  const toggle = (which: Relation) => focus.getState().setRelation(relation === which ? null : which);
+  const others = related ? related.size - selectedCount : 0;
+  return (
+    <>
+      {(['upstream', 'downstream'] as const).map((which) => (
+        <button
+          key={which}
+          type="button"
+          className={SMALL_BUTTON}
+          aria-pressed={relation === which}
+          disabled={selectedCount === 0 && relation !== which}
+          onClick={() => toggle(which)}
+        >
+          Show {which}
+        </button>
+      ))}
+      <span role="status" className="text-xs text-slate-600">
+        {relation && related ? `${others} task${others === 1 ? '' : 's'} ${relation}` : ''}
+      </span>
+    </>
+  );
+}
 
 export function EditorToolbar({
   onTidy,
@@ -159,6 +188,7 @@ export function EditorToolbar({
       <button type="button" className={SMALL_BUTTON} onClick={onFit}>
         Fit view
       </button>
+      <RelationToggles />
       <CopyLinkMenu />
       <ExportMenu />
       <div className="ml-auto">{!readOnly && <SaveControls />}</div>

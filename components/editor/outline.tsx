@@ -1,14 +1,25 @@
 'use client';
 
-import { forwardRef, memo, useDeferredValue, useMemo, useState } from 'react';
+import { forwardRef, memo, useEffect, useMemo, useState } from 'react';
 import { taskLabel } from '@/lib/flow/task-label';
 import { executionKind } from '@/lib/plan';
+import { matchingTaskIds } from '@/lib/plan/task-search';
+import { useCanvasFocus, useCanvasFocusStore } from './canvas-focus';
 import { useEditor, useEditorStore } from './editor-context';
 
 // The accessible way through the plan: every task, what it depends on, and a search
-// that jumps to it. Large plans show the first matches only; search narrows them.
+// that jumps to it. Large plans show the first matches only; search narrows them, and the
+// canvas marks the matches and dims the rest; Enter and Shift+Enter step through them.
 // Ctrl/Cmd/Shift+click builds a selection of several tasks (to replan, split or merge).
 const MAX_ROWS = 300;
+// Matching waits for a pause in typing, so the canvas redraws once per search, not per key.
+const SEARCH_PAUSE_MS = 150;
+
+function countText(total: number, matches: readonly string[] | null, current: number): string {
+  if (!matches) return `${total} tasks`;
+  const found = matches.length === 0 ? 'No matches' : `${matches.length} match${matches.length === 1 ? '' : 'es'}`;
+  return current >= 0 ? `${found}, showing ${current + 1} of ${matches.length}` : found;
+}
 
 export const Outline = memo(
   forwardRef<HTMLInputElement, { onReveal: (taskId: string) => void }>(function Outline({ onReveal }, searchRef) {
@@ -20,14 +31,21 @@ export const Outline = memo(
     const current = store.getState().selectedTaskIds;
     store.getState().select(current.includes(taskId) ? current.filter((id) => id !== taskId) : [...current, taskId]);
   };
-  const [query, setQuery] = useState('');
-  const deferred = useDeferredValue(query);
+  const focus = useCanvasFocusStore();
+  const query = useCanvasFocus((s) => s.query);
+  const found = useCanvasFocus((s) => s.matches);
+  const matchSet = useCanvasFocus((s) => s.matchSet);
+  const current = useCanvasFocus((s) => s.current);
+  const [settled, setSettled] = useState(query);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(query), query.trim() ? SEARCH_PAUSE_MS : 0);
+    return () => clearTimeout(timer);
+  }, [query]);
+  const matchIds = useMemo(() => matchingTaskIds(tasks, settled), [tasks, settled]);
+  useEffect(() => focus.getState().setMatches(matchIds), [focus, matchIds]);
   const labels = useMemo(() => new Map(tasks.map((t) => [t.task_id, taskLabel(t)])), [tasks]);
-  const matches = useMemo(() => {
-    const q = deferred.trim().toLowerCase();
-    if (!q) return tasks;
-    return tasks.filter((t) => t.task_id.toLowerCase().includes(q) || (t.description ?? '').toLowerCase().includes(q));
-  }, [tasks, deferred]);
+  const matches = useMemo(() => (found ? tasks.filter((t) => matchSet.has(t.task_id)) : tasks), [tasks, found, matchSet]);
+  const currentId = found?.[current];
 
   return (
     <nav aria-label="Outline" className="flex h-full flex-col">
@@ -41,14 +59,25 @@ export const Outline = memo(
           type="search"
           placeholder="Find a task (Ctrl+K)"
           className="w-full rounded border border-slate-300 px-2 py-1 text-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500"
+          aria-keyshortcuts="Enter Shift+Enter Escape"
           value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => focus.getState().setQuery(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && matches[0]) onReveal(matches[0].task_id);
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              // Enter straight after typing searches at once rather than stepping through the old matches.
+              if (settled !== query) focus.getState().setMatches(matchingTaskIds(tasks, query));
+              setSettled(query);
+              const id = focus.getState().step(e.shiftKey ? -1 : 1);
+              if (id) onReveal(id);
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              focus.getState().clearSearch();
+            }
           }}
         />
         <p className="mt-1 text-[11px] text-slate-500" aria-live="polite">
-          {matches.length === tasks.length ? `${tasks.length} tasks` : `${matches.length} of ${tasks.length} tasks`}
+          {countText(tasks.length, found, current)}
         </p>
       </div>
       <ul className="flex-1 overflow-y-auto" aria-label="Tasks">
@@ -57,7 +86,7 @@ export const Outline = memo(
             <button
               type="button"
               aria-current={selected.includes(task.task_id) ? 'true' : undefined}
-              className={`block w-full px-3 py-2 text-left text-sm hover:bg-slate-50 ${selected.includes(task.task_id) ? 'bg-brand-50' : ''}`}
+              className={`block w-full px-3 py-2 text-left text-sm hover:bg-slate-50 ${selected.includes(task.task_id) ? 'bg-brand-50' : ''} ${task.task_id === currentId ? 'border-l-4 border-amber-500' : ''}`}
               onClick={(e) => (e.ctrlKey || e.metaKey || e.shiftKey ? toggle(task.task_id) : onReveal(task.task_id))}
             >
               <span className="block truncate">{labels.get(task.task_id)}</span>

@@ -14,6 +14,7 @@ import type { Registry } from '@/lib/registry';
 import { CommentsProvider, type CommentsSettings } from '@/components/comments/comments-context';
 import { ApprovalBanner } from './approval-banner';
 import { DecisionBanner } from './decision-banner';
+import { CanvasFocusContext, RelatedTasks, createCanvasFocusStore, useCanvasFocusStore } from './canvas-focus';
 import { EditorCanvas } from './editor-canvas';
 import { EditorStoreContext, useEditor, useEditorStore } from './editor-context';
 import { EditorToolbar } from './editor-toolbar';
@@ -53,6 +54,7 @@ export function PlanEditor(props: PlanEditorProps) {
     () => (props.reviewMarks ? { marks: new Map(Object.entries(props.reviewMarks.marks)), removed: props.reviewMarks.removed } : null),
     [props.reviewMarks],
   );
+  const [focus] = useState(createCanvasFocusStore);
   const [store] = useState(() =>
     createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval }),
   );
@@ -77,7 +79,9 @@ export function PlanEditor(props: PlanEditorProps) {
           <ReactFlowProvider>
             {/* The revision on screen, not the server's head: after a refresh the editor may still show its base. */}
             <CommentsProvider planId={props.planId} revision={shownRevision} settings={props.comments}>
-              <EditorShell replan={props.replan ?? null} />
+              <CanvasFocusContext.Provider value={focus}>
+                <EditorShell replan={props.replan ?? null} />
+              </CanvasFocusContext.Provider>
             </CommentsProvider>
           </ReactFlowProvider>
         </ReviewMarksContext.Provider>
@@ -148,6 +152,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
   const store = useEditorStore();
   const flow = useReactFlow();
   const searchRef = useRef<HTMLInputElement>(null);
+  const focus = useCanvasFocusStore();
   // True while the first layout of tasks without saved positions runs in the worker.
   const [laying, setLaying] = useState(() => {
     const { doc } = store.getState();
@@ -249,11 +254,12 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
       } else if (key === 'escape') {
         state.setNotice(null);
         state.select([]);
+        focus.getState().clear();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
+  }, [store, focus]);
 
   async function tidy() {
     setLaying(true);
@@ -275,6 +281,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
   return (
     <div className="flex h-full flex-col">
       <SelectionInUrl />
+      <RelatedTasks />
       <UnsavedChangesGuard />
       <ApprovalBanner />
       <LivePlanState />

@@ -7,6 +7,7 @@ import { OTHER_EXECUTION_TYPE, executionKind, executionTypeDescriptor } from '@/
 import { CommentCountBadge } from '@/components/comments/comment-count-badge';
 import { RunStateContext } from '@/components/runs/run-state-context';
 import { TASK_STATE_STYLE } from '@/components/runs/run-state-style';
+import { useTaskEmphasis } from './canvas-focus';
 import { MARK_STYLE, ReviewMarkBadge, ReviewMarksContext } from './review-marks-context';
 import { SIM_STYLE, SimulationContext } from './simulation-context';
 
@@ -27,9 +28,21 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
   const simulated = useContext(SimulationContext)?.get(task.task_id);
   const mark = useContext(ReviewMarksContext)?.marks.get(task.task_id);
   const runState = useContext(RunStateContext)?.get(task.task_id);
-  const ring = highlighted ? 'ring-4 ring-rose-400' : selected ? 'ring-2 ring-brand-500' : hasError ? 'ring-1 ring-rose-300' : '';
+  const emphasis = useTaskEmphasis(task.task_id);
+  const found = emphasis.startsWith('current') ? 'Current match' : emphasis.startsWith('match') ? 'Match' : null;
+  const ring = highlighted
+    ? 'ring-4 ring-rose-400'
+    : found
+      ? `ring-4 ${found === 'Match' ? 'ring-amber-300' : 'ring-amber-500'}`
+      : selected
+        ? 'ring-2 ring-brand-500'
+        : hasError
+          ? 'ring-1 ring-rose-300'
+          : '';
   return (
-    <div className={`relative h-full w-full rounded-md border border-slate-200 border-l-4 ${runState ? TASK_STATE_STYLE[runState].node : 'bg-white'} ${style.accent} ${ring} ${mark ? MARK_STYLE[mark.kind].outline : ''}`}>
+    <div
+      className={`relative h-full w-full rounded-md border border-slate-200 border-l-4 ${runState ? TASK_STATE_STYLE[runState].node : 'bg-white'} ${style.accent} ${ring} ${mark ? MARK_STYLE[mark.kind].outline : ''} ${emphasis.endsWith('dim') ? 'opacity-25' : ''}`}
+    >
       {mark && !simple && <ReviewMarkBadge mark={mark} />}
       <Handle
         type="target"
@@ -50,6 +63,7 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
               {kind && !known ? kind : style.label}
             </span>
             <span className="flex items-center gap-1">
+              {found && <span className="rounded bg-amber-100 px-1 text-[10px] font-semibold text-amber-900">{found}</span>}
               {simulated && (
                 <span title={`Dry run: ${SIM_STYLE[simulated].label}`} className={`rounded px-1 text-[10px] font-semibold ${SIM_STYLE[simulated].badge}`}>
                   {SIM_STYLE[simulated].label}

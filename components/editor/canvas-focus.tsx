@@ -1,0 +1,110 @@
+'use client';
+
+import { createContext, useContext, useEffect, useMemo } from 'react';
+import { createStore, useStore, type StoreApi } from 'zustand';
+import { ancestors, buildGraphIndex, descendants } from '@/lib/graph';
+import { useEditor } from './editor-context';
+
+// What the canvas brings forward and what it dims: the tasks matching the outline's search,
+// and the tasks upstream or downstream of the selection. Kept apart from the editor store
+// (nothing here is part of the plan or its undo history), and read by each task node through
+// a selector that returns a string, so a new search re-renders only the nodes whose look changes.
+
+export type Relation = 'upstream' | 'downstream';
+
+export interface CanvasFocusState {
+  /** The search as typed; `matches` follows it after a pause. */
+  query: string;
+  /** The matching task ids in plan order, or null when nothing is searched. */
+  matches: readonly string[] | null;
+  matchSet: ReadonlySet<string>;
+  /** Index of the match last moved to with Enter, -1 before the first. */
+  current: number;
+  relation: Relation | null;
+  /** The selection and every task up- or downstream of it, or null when nothing is dimmed for it. */
+  related: ReadonlySet<string> | null;
+  setQuery: (query: string) => void;
+  setMatches: (matches: readonly string[] | null) => void;
+  /** Moves to the next (1) or previous (-1) match and returns its task id. */
+  step: (delta: 1 | -1) => string | null;
+  setRelation: (relation: Relation | null) => void;
+  setRelated: (related: ReadonlySet<string> | null) => void;
+  clearSearch: () => void;
+  clear: () => void;
+}
+
+export type CanvasFocusStore = StoreApi<CanvasFocusState>;
+
+const NO_MATCHES: ReadonlySet<string> = new Set();
+
+export function createCanvasFocusStore(): CanvasFocusStore {
+  return createStore<CanvasFocusState>()((set, get) => ({
+    query: '',
+    matches: null,
+    matchSet: NO_MATCHES,
+    current: -1,
+    relation: null,
+    related: null,
+    setQuery: (query) => set({ query }),
+    setMatches: (matches) => {
+      const { matches: before, current } = get();
+      // The match moved to stays current while it still matches (an edit elsewhere changed the list).
+      const kept = current >= 0 && before && matches ? matches.indexOf(before[current]!) : -1;
+      set({ matches, matchSet: matches ? new Set(matches) : NO_MATCHES, current: kept });
+    },
+    step: (delta) => {
+      const { matches, current } = get();
+      if (!matches?.length) return null;
+      const next = current < 0 ? (delta === 1 ? 0 : matches.length - 1) : (current + delta + matches.length) % matches.length;
+      set({ current: next });
+      return matches[next]!;
+    },
+    setRelation: (relation) => set({ relation }),
+    setRelated: (related) => set({ related }),
+    clearSearch: () => set({ query: '', matches: null, matchSet: NO_MATCHES, current: -1 }),
+    clear: () => set({ query: '', matches: null, matchSet: NO_MATCHES, current: -1, relation: null, related: null }),
+  }));
+}
+
+export const CanvasFocusContext = createContext<CanvasFocusStore | null>(null);
+// Canvases without a search (none today) read this one, which never changes.
+const NOTHING_FOCUSED = createCanvasFocusStore();
+
+export function useCanvasFocus<T>(selector: (state: CanvasFocusState) => T): T {
+  return useStore(useContext(CanvasFocusContext) ?? NOTHING_FOCUSED, selector);
+}
+
+export function useCanvasFocusStore(): CanvasFocusStore {
+  return useContext(CanvasFocusContext) ?? NOTHING_FOCUSED;
+}
+
+/** How one task is drawn: "current", "match" or "" for its search mark, then whether it is dimmed. */
+export type TaskEmphasis = `${'current' | 'match' | ''}${'' | ' dim'}`;
+
+export function useTaskEmphasis(taskId: string): TaskEmphasis {
+  return useCanvasFocus((s): TaskEmphasis => {
+    const mark = !s.matches ? '' : s.matches[s.current] === taskId ? 'current' : s.matchSet.has(taskId) ? 'match' : '';
+    const dim = (s.matches !== null && mark === '') || (s.related !== null && !s.related.has(taskId));
+    return `${mark}${dim ? ' dim' : ''}`;
+  });
+}
+
+/** Keeps `related` in step with the selection and the plan while "Show upstream/downstream" is on. */
+export function RelatedTasks() {
+  const store = useCanvasFocusStore();
+  const relation = useCanvasFocus((s) => s.relation);
+  const tasks = useEditor((s) => s.doc.plan.planned_tasks);
+  const selected = useEditor((s) => s.selectedTaskIds);
+  const index = useMemo(() => (relation ? buildGraphIndex(tasks) : null), [relation, tasks]);
+  useEffect(() => {
+    if (!relation || !index || selected.length === 0) return store.getState().setRelated(null);
+    const walk = relation === 'upstream' ? ancestors : descendants;
+    const related = new Set(selected);
+    for (const id of selected) {
+      const i = index.idToIndex.get(id);
+      if (i !== undefined) for (const j of walk(index, i)) related.add(index.ids[j]!);
+    }
+    store.getState().setRelated(related);
+  }, [store, relation, index, selected]);
+  return null;
+}
