@@ -7,46 +7,27 @@
  *
  * Run: `npm run bench` (its last part) or `npx tsx scripts/bench-run-view.ts`.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium } from '@playwright/test';
+import { DEMO_PASSWORDS, E2E_ADMIN_TOKEN, signIn } from '../e2e/auth-support';
+import { startServer } from '../e2e/server-process';
 import { startMcpTestServer } from '../lib/server/runs/dispatch/test-servers/mcp-server-test-support';
-import { ensureBuild, root } from './lib/setup.mjs';
+import { ensureBuild } from './lib/setup.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4110);
-const BASE = `http://127.0.0.1:${PORT}`;
-const ADMIN_TOKEN = `pgt_bench_${randomBytes(16).toString('hex')}`;
 const TASKS = 30;
 const TARGET_MS = 1_000;
 
-async function api(method: string, url: string, body?: unknown) {
-  const response = await fetch(`${BASE}${url}`, {
+async function api(base: string, method: string, url: string, body?: unknown) {
+  const response = await fetch(`${base}${url}`, {
     method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`bench-run-view: ${method} ${url} answered ${response.status}: ${await response.text()}`);
   return response.json();
-}
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto(`${BASE}/sign-in`);
-  await page.getByRole('textbox', { name: 'Username' }).fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${BASE}/`);
-}
-
-async function waitForServer() {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('bench-run-view: the server did not start within 60 s');
 }
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
@@ -55,19 +36,16 @@ async function main() {
   ensureBuild();
   const mcp = await startMcpTestServer();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'plangate-bench-run-'));
-  const server = spawn('npx', ['next', 'start', '-p', String(PORT)], {
-    cwd: root,
-    detached: true,
-    env: { ...process.env, PLANGATE_DATA_DIR: dataDir, PLANGATE_DEMO: 'off', PLANGATE_DEMO_USERS: 'on', PLANGATE_ADMIN_TOKEN: ADMIN_TOKEN, NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
-  });
+  // The e2e specs' own server process: the same start, health wait and stop.
+  const server = await startServer(PORT, { PLANGATE_DATA_DIR: dataDir, PLANGATE_DEMO: 'off', PLANGATE_DEMO_USERS: 'on' });
+  const BASE = server.url;
+  const call = (method: string, url: string, body?: unknown) => api(BASE, method, url, body);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   try {
-    await waitForServer();
-    await api('PUT', '/api/registry', { tools: [{ id: 'slow', description: 'Sleeps, then answers', endpoint: { protocol: 'mcp', url: mcp.url } }] });
+    await call('PUT', '/api/registry', { tools: [{ id: 'slow', description: 'Sleeps, then answers', endpoint: { protocol: 'mcp', url: mcp.url } }] });
     const planned_tasks = Array.from({ length: TASKS }, (_, i) => ({
       task_id: `t${i}`,
       description: `Step ${i}`,
@@ -76,13 +54,13 @@ async function main() {
       arguments: { ms: 200 },
       dependencies: i ? [`t${i - 1}`] : [],
     }));
-    const created = await api('POST', '/api/plans', { title: 'Bench run view', plan: { planned_tasks } });
-    await api('POST', `/api/plans/${created.id}/submit`, {});
-    const approver = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signIn(approver, 'approver', 'approver-demo-pass');
+    const created = await call('POST', '/api/plans', { title: 'Bench run view', plan: { planned_tasks } });
+    await call('POST', `/api/plans/${created.id}/submit`, {});
+    const approver = await browser.newPage({ baseURL: BASE, viewport: { width: 1440, height: 900 } });
+    await signIn(approver, 'approver', DEMO_PASSWORDS.approver);
     const decided = await approver.request.post(`${BASE}/api/plans/${created.id}/approve`, { data: { revision: created.revision, content_hash: created.content_hash } });
     if (!decided.ok()) throw new Error(`bench-run-view: approving failed with ${decided.status()}`);
-    const { run_id } = await api('POST', `/api/plans/${created.id}/runs`, { revision: created.revision, content_hash: created.content_hash });
+    const { run_id } = await call('POST', `/api/plans/${created.id}/runs`, { revision: created.revision, content_hash: created.content_hash });
 
     // Watch the run view's timeline (every task, whatever the canvas zoom shows) for the
     // first frame each task's row says "succeeded".
@@ -104,7 +82,7 @@ async function main() {
     let run: { state: string; tasks: { task_id: string; finished_at: string | null }[] };
     do {
       await new Promise((r) => setTimeout(r, 500));
-      run = await api('GET', `/api/runs/${run_id}`);
+      run = await call('GET', `/api/runs/${run_id}`);
     } while (run.state !== 'succeeded' && Date.now() < deadline);
     await approver.waitForTimeout(1_500);
     const seen = (await approver.evaluate('window.__seen')) as Record<string, number>;
@@ -129,13 +107,8 @@ async function main() {
     if (!report.run_view.ok) process.exitCode = 1;
   } finally {
     await browser.close();
-    try {
-      process.kill(-server.pid!, 'SIGTERM');
-    } catch {
-      // gone already
-    }
+    await server.stop();
     await mcp.close();
-    await new Promise((r) => setTimeout(r, 1_500));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

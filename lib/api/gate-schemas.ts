@@ -8,7 +8,7 @@ import { PlanStatus, RevisionNumber } from './schemas';
 
 // Request and response shapes of the approval gate, the audit trail, users and tokens.
 
-const ContentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'A content hash is "sha256:" and 64 hex digits');
+export const ContentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'A content hash is "sha256:" and 64 hex digits');
 // PostgreSQL text cannot hold NUL and jsonb refuses unpaired surrogates; refuse them here
 // with a 400 rather than fail in the database.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

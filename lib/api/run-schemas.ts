@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { RUN_STATES, TASK_STATES } from '@/lib/runs/run-states';
+import { ContentHash } from './gate-schemas';
 
 // Runs of approved plans over the REST API: starting one, reading it and its live events,
 // and what people and executors send while it runs.
 
-const ContentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'A content hash is "sha256:" and 64 hex digits');
 export const RunState = z.enum(RUN_STATES);
 export const TaskState = z.enum(TASK_STATES);
 

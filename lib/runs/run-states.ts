@@ -16,7 +16,7 @@ export const FINISHED_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 
 
 /**
  * What a run's state is, given its tasks' states and what it was. Cancelled and failed are
- * final; a pause holds until resumed unless nothing is left to run. Otherwise: every task
+ * final; a pause holds until resumed (or until every task succeeded). Otherwise: every task
  * succeeded → succeeded; any failed (its dependents blocked) → needs_replan, while the tasks
  * that do not depend on it finish; a gate waiting → awaiting_approval.
  */
@@ -26,10 +26,10 @@ export function deriveRunState(current: RunState, counts: Partial<Record<TaskSta
   const total = TASK_STATES.reduce((sum, state) => sum + n(state), 0);
   const failed = n('failed') + n('blocked') > 0;
   const waiting = n('awaiting_approval') > 0;
-  const underWay = n('pending') + n('running') + n('retrying') > 0;
   if (n('succeeded') + n('skipped') === total) return 'succeeded';
   if (failed) return 'needs_replan';
-  if (current === 'paused') return underWay || waiting ? 'paused' : 'succeeded';
+  // Only every task succeeding (above) or a failure ends a pause; a person resumes it.
+  if (current === 'paused') return 'paused';
   // A gate waiting is what the people watching must see, even while other branches run.
   if (waiting) return 'awaiting_approval';
   return 'running';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { PgBoss, fromDrizzle, fromPglite, type Db } from 'pg-boss';
+import { PgBoss, fromDrizzle, fromPglite, type Db, type FlowJob } from 'pg-boss';
 import type { Database, DatabaseHandle } from '../db/client';
 
 // The durable part of running plans is pg-boss's, not ours: one job per task, dependencies
@@ -84,4 +84,10 @@ export function jobsIn(handle: DatabaseHandle, tx: Database): Db {
   const client = (tx as unknown as { session?: { client?: Parameters<typeof fromPglite>[0] } }).session?.client;
   if (!client) throw new Error('jobsIn: not inside a PGlite transaction');
   return fromPglite(client);
+}
+
+/** Enqueues `jobs` with their dependencies through `db`; pg-boss's flow() wants two or more. */
+export async function enqueue(boss: PgBoss, jobs: FlowJob[], db: Db): Promise<void> {
+  if (jobs.length === 1) await boss.insert(jobs[0].name, [{ ...jobs[0].options, data: jobs[0].data }], { db });
+  else if (jobs.length > 1) await boss.flow(jobs, { db });
 }

@@ -1,18 +1,18 @@
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { FINISHED_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
-import { requiresApproval, retryLimit, timeoutSeconds } from '@/lib/runs/task-policy';
+import { requiresApproval } from '@/lib/runs/task-policy';
 import { appendAudit } from '../audit/audit-log';
 import type { Principal } from '../auth/principal';
 import type { DatabaseHandle } from '../db/client';
 import { runs, taskRuns } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import { DECISION_QUEUE, getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
+import { DECISION_QUEUE, enqueue, getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
 import { appendRunEvent, appendRunEvents } from './run-events';
 import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, updateTaskRun } from './run-records';
-import { randomUUID } from 'node:crypto';
 import type { FlowJob } from 'pg-boss';
-import type { TaskJobData } from './start-run';
+import { taskJob } from './start-run';
 import { abortRunCalls } from './task-runner';
 
 // What people do to a run while it goes: cancel, pause and resume it, retry a failed task,
@@ -112,20 +112,10 @@ export async function retryTask(handle: DatabaseHandle, principal: Principal, ru
     for (const id of again) {
       const task = context.tasks.get(id)!;
       const jobId = randomUUID();
-      const deps = (task.dependencies ?? []).filter((dep) => again.has(dep));
-      const limit = retryLimit(task);
       await updateTaskRun(tx, runId, id, { state: 'pending', error: null, jobId, finishedAt: null, gateDecidedBy: requiresApproval(task) && id !== taskId ? null : records.get(id)?.gateDecidedBy ?? null });
-      jobs.push({
-        ref: id,
-        name: TASK_QUEUE,
-        data: { run_id: runId, task_id: id, kind: 'task', retry_limit: limit } satisfies TaskJobData,
-        options: { id: jobId, retryLimit: limit, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds: Math.ceil(timeoutSeconds(task)) + 120 },
-        dependsOn: deps,
-      });
+      jobs.push(taskJob(runId, task, jobId, (task.dependencies ?? []).filter((dep) => again.has(dep))));
     }
-    const db = jobsIn(handle, tx);
-    if (jobs.length === 1) await boss.insert(TASK_QUEUE, [{ ...jobs[0].options, data: jobs[0].data }], { db });
-    else await boss.flow(jobs, { db });
+    await enqueue(boss, jobs, jobsIn(handle, tx));
     if (run.state === 'needs_replan' || run.state === 'failed') await tx.update(runs).set({ state: 'running', finishedAt: null }).where(eq(runs.id, runId));
     await appendRunEvents(tx, runId, [{ kind: 'task_retried', taskId, actor: principal.username, detail: { with: [...again].filter((id) => id !== taskId) } }]);
     return refreshRunState(tx, runId, principal.username);

@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { FlowJob, JobInsert } from 'pg-boss';
+import type { FlowJob } from 'pg-boss';
 import type { PlannerTask } from '@/lib/plan';
 import { requiresApproval, retryLimit, timeoutSeconds } from '@/lib/runs/task-policy';
 import type { RunState } from '@/lib/runs/run-states';
@@ -12,7 +12,7 @@ import type { Principal } from '../auth/principal';
 import type { DatabaseHandle } from '../db/client';
 import { runs, taskRuns } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import { DECISION_QUEUE, getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
+import { DECISION_QUEUE, enqueue, getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
 import { appendRunEvents, type RunEventInput } from './run-events';
 import { loadRunContext, refreshRunState, taskRunsOf, type TaskRunRow } from './run-records';
 
@@ -34,6 +34,18 @@ export interface TaskJobData {
   /** 'task' runs the task; 'gate' tells people a gated task is ready and waits. */
   kind: 'task' | 'gate';
   retry_limit: number;
+}
+
+/** One attempt-carrying job for `task`, under the task's own retry and timeout policy. */
+export function taskJob(runId: string, task: PlannerTask, jobId: string, dependsOn: string[]): FlowJob {
+  const limit = retryLimit(task);
+  return {
+    ref: task.task_id,
+    name: TASK_QUEUE,
+    data: { run_id: runId, task_id: task.task_id, kind: 'task', retry_limit: limit } satisfies TaskJobData,
+    options: { id: jobId, retryLimit: limit, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds: Math.ceil(timeoutSeconds(task)) + 120 },
+    dependsOn,
+  };
 }
 
 // What a task does, without what a run or review wrote on it: a task whose definition is
@@ -120,32 +132,17 @@ export async function startRun(handle: DatabaseHandle, principal: Principal, pla
       const id = jobIds.get(task.task_id);
       if (!id) continue;
       const deps = [...new Set(task.dependencies ?? [])].filter((dep) => ids.has(dep) && jobIds.has(dep));
-      const limit = retryLimit(task);
-      const options: Omit<JobInsert, 'data'> = {
-        id,
-        retryLimit: limit,
-        retryDelay: 2,
-        retryBackoff: true,
-        retryDelayMax: 60,
-        expireInSeconds: Math.ceil(timeoutSeconds(task)) + 120,
-      };
       const gate = gateJobIds.get(task.task_id);
       if (gate) {
         // Notice (when the dependencies are done) → a person's decision → the task itself.
-        jobs.push({ ref: `gate:${task.task_id}`, name: TASK_QUEUE, data: { run_id: runId, task_id: task.task_id, kind: 'gate', retry_limit: 2 }, options: { id: randomUUID(), retryLimit: 2 }, dependsOn: deps });
+        jobs.push({ ref: `gate:${task.task_id}`, name: TASK_QUEUE, data: { run_id: runId, task_id: task.task_id, kind: 'gate', retry_limit: 2 } satisfies TaskJobData, options: { id: randomUUID(), retryLimit: 2 }, dependsOn: deps });
         jobs.push({ ref: `decision:${task.task_id}`, name: DECISION_QUEUE, data: { run_id: runId, task_id: task.task_id }, options: { id: gate } });
-        jobs.push({ ref: task.task_id, name: TASK_QUEUE, data: { run_id: runId, task_id: task.task_id, kind: 'task', retry_limit: limit }, options, dependsOn: [`gate:${task.task_id}`, `decision:${task.task_id}`] });
+        jobs.push(taskJob(runId, task, id, [`gate:${task.task_id}`, `decision:${task.task_id}`]));
       } else {
-        jobs.push({ ref: task.task_id, name: TASK_QUEUE, data: { run_id: runId, task_id: task.task_id, kind: 'task', retry_limit: limit } satisfies TaskJobData, options, dependsOn: deps });
+        jobs.push(taskJob(runId, task, id, deps));
       }
     }
-    const db = jobsIn(handle, tx);
-    if (jobs.length === 1) {
-      const [only] = jobs;
-      await boss.insert(only.name, [{ ...only.options, data: only.data }], { db });
-    } else if (jobs.length > 1) {
-      await boss.flow(jobs, { db });
-    }
+    await enqueue(boss, jobs, jobsIn(handle, tx));
 
     const events: RunEventInput[] = [
       {

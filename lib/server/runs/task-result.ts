@@ -1,12 +1,12 @@
 import 'server-only';
 import { TaskResultReport } from '@/lib/api/run-schemas';
+import type { RunState } from '@/lib/runs/run-states';
 import type { DatabaseHandle } from '../db/client';
 import { AppError, notFound } from '../errors';
 import { parseBody, parseJsonText } from '../http/read-json';
 import { verifyWebhook } from './dispatch/webhook-signature';
 import { reportTaskResult } from './run-control';
 import { approvedResource, loadRunContext } from './run-records';
-import type { RunState } from '@/lib/runs/run-states';
 
 // An executor that answered a webhook with 202 reports the task's result later, signed with
 // the secret of the resource the task was sent to (the approved snapshot's endpoint), so
