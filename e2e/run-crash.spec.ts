@@ -32,7 +32,9 @@ test('kill -9 of the server mid-run: after a restart on the same data the run co
     const calls = callsByKey(mcp());
     for (const task of done.tasks) {
       const keys = [...calls.keys()].filter((key) => key.startsWith(`${runId}:${task.task_id}:`));
-      expect(keys.length, `${task.task_id}: ${keys.join(', ')}`).toBe(task.attempts);
+      // An attempt recorded just before the kill may never have reached the server.
+      expect(keys.length, `${task.task_id}: ${keys.join(', ')}`).toBeGreaterThanOrEqual(1);
+      expect(keys.length, `${task.task_id}: ${keys.join(', ')}`).toBeLessThanOrEqual(task.attempts);
       for (const key of keys) expect(calls.get(key), key).toBe(1);
     }
     expect(done.tasks.filter((t) => t.attempts > 1).length).toBeLessThanOrEqual(1);
