@@ -94,7 +94,11 @@ test('an approval covers the resources a plan routes to: moving nodes keeps it, 
   // What an executor gets, and checks without any of Plangate's code.
   const approved = await (await page.request.get(`/api/plans/${id}/approved`, { headers: adminHeaders })).json();
   expect(approved.content_hash).toBe(content_hash);
-  expect(sha256(canonical(approved.document))).toBe(content_hash);
+  // Hash version 2: each task hashed on its own, then the plan over those hashes (the README's recipe).
+  expect(approved.hash_version).toBe(2);
+  const { plan: handedPlan, job, subgraphs } = approved.document;
+  const envelope = { hash_version: 2, job, plan: { ...handedPlan, planned_tasks: handedPlan.planned_tasks.map((task: unknown) => sha256(canonical(task))) }, subgraphs };
+  expect(sha256(canonical(envelope))).toBe(content_hash);
   const { hash, ...resources } = approved.resources;
   expect(sha256(canonical(resources))).toBe(hash);
   expect(resources.definitions.tools).toEqual([definition]);

@@ -34,7 +34,12 @@ test('a revision edited in the database after approval is never handed off', asy
   const db = new pg.Client({ connectionString: process.env.PLANGATE_E2E_DATABASE_URL });
   await db.connect();
   try {
-    await db.query(`update plan_revisions set body = jsonb_set(body, '{plan,planned_tasks,0,arguments,status}', '"rejected"') where plan_id = $1`, [content]);
+    // Tasks are stored once by hash: the first task's row is the first task of the approved revision.
+    await db.query(
+      `update plan_tasks set body = jsonb_set(body, '{arguments,status}', '"rejected"')
+       where plan_id = $1 and hash = (select task_hashes[1] from plan_revisions where plan_id = $1 and revision = 1)`,
+      [content],
+    );
     // View data is outside the content hash, but the stored body is in the signed audit trail.
     await db.query(`update plan_revisions set body = jsonb_set(body, '{view,positions}', '{"list": {"x": 1, "y": 2}}') where plan_id = $1`, [layout]);
   } finally {

@@ -58,6 +58,11 @@ test('every operation answers with a status and a body its OpenAPI schema descri
   const edited = { ...head.plan, planned_tasks: head.plan.planned_tasks.map((task: { description: string }) => ({ ...task, description: `${task.description}.` })) };
   await check('savePlan', await call('PUT', `/api/plans/${id}`, { base_revision: 1, plan: edited, message: 'again' }), [200]);
   await check('savePlan', await call('PUT', `/api/plans/${id}`, { base_revision: 1, plan: head.plan }), [409]);
+  const [first] = edited.planned_tasks;
+  await check('patchPlan', await call('PATCH', `/api/plans/${id}`, { base_revision: 2, upsert_tasks: [{ ...first, description: 'Patched' }], positions: { [first.task_id]: { x: 1, y: 2 } } }), [200]);
+  await check('patchPlan', await call('PATCH', `/api/plans/${id}`, { base_revision: 2, remove_tasks: [first.task_id] }), [409]);
+  await check('patchPlan', await call('PATCH', `/api/plans/${id}`, { base_revision: 3, remove_tasks: ['no-such-task'] }), [422]);
+  await check('patchPlan', await call('PATCH', `/api/plans/${id}`, { base_revision: 3, upsert_tasks: [{ description: 'no id' }] }), [400]);
   await check('listRevisions', await call('GET', `/api/plans/${id}/revisions`), [200]);
   await check('getRevision', await call('GET', `/api/plans/${id}/revisions/1`), [200]);
   await check('getRevision', await call('GET', `/api/plans/${id}/revisions/zero`), [400]);

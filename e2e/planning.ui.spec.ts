@@ -11,7 +11,7 @@ test('a plan is created from a goal, opens in the editor, and Stage 2 fills in o
   await expect(page.getByRole('combobox', { name: 'Planner' })).toContainText('Rule-based planner');
   await page.getByRole('button', { name: 'Create plan' }).click();
 
-  await expect(page).toHaveURL(/\/plans\/[a-z0-9]+$/);
+  await expect(page).toHaveURL(/\/plans\/[a-z0-9]+(\?.*)?$/);
   await expect(page.getByText(/^Planned by Rule-based planner/)).toBeVisible();
   await expect(page.getByRole('group', { name: 'Task Call contaminants_list' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Tidy up' })).toBeEnabled();

@@ -2,6 +2,7 @@
 
 import { createContext, useContext, useEffect, useMemo } from 'react';
 import { createStore, useStore, type StoreApi } from 'zustand';
+import type { GroupBy } from '@/lib/flow/overview';
 import { ancestors, buildGraphIndex, descendants } from '@/lib/graph';
 import { useEditor } from './editor-context';
 
@@ -11,6 +12,8 @@ import { useEditor } from './editor-context';
 // a selector that returns a string, so a new search re-renders only the nodes whose look changes.
 
 export type Relation = 'upstream' | 'downstream';
+/** The canvas draws the plan task by task, or as its overview of aggregates. */
+export type CanvasView = 'tasks' | 'overview';
 
 export interface CanvasFocusState {
   /** The search as typed; `matches` follows it after a pause. */
@@ -29,6 +32,14 @@ export interface CanvasFocusState {
   step: (delta: 1 | -1) => string | null;
   setRelation: (relation: Relation | null) => void;
   setRelated: (related: ReadonlySet<string> | null) => void;
+  view: CanvasView;
+  groupBy: GroupBy;
+  /** Tasks the task canvas fits in view once it has drawn them (an aggregate just opened). */
+  pendingFit: readonly string[] | null;
+  /** Switches the view; `fit` names the tasks to show when switching to the tasks. */
+  setView: (view: CanvasView, fit?: readonly string[]) => void;
+  setGroupBy: (groupBy: GroupBy) => void;
+  takePendingFit: () => readonly string[] | null;
   clearSearch: () => void;
   clear: () => void;
 }
@@ -37,8 +48,18 @@ export type CanvasFocusStore = StoreApi<CanvasFocusState>;
 
 const NO_MATCHES: ReadonlySet<string> = new Set();
 
-export function createCanvasFocusStore(): CanvasFocusStore {
+export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: GroupBy } = {}): CanvasFocusStore {
   return createStore<CanvasFocusState>()((set, get) => ({
+    view: initial.view ?? 'tasks',
+    groupBy: initial.groupBy ?? 'target',
+    pendingFit: null,
+    setView: (view, fit) => set({ view, pendingFit: view === 'tasks' && fit?.length ? fit : null }),
+    setGroupBy: (groupBy) => set({ groupBy }),
+    takePendingFit: () => {
+      const { pendingFit } = get();
+      if (pendingFit) set({ pendingFit: null });
+      return pendingFit;
+    },
     query: '',
     matches: null,
     matchSet: NO_MATCHES,

@@ -4,7 +4,6 @@ import {
   Background,
   Controls,
   MarkerType,
-  MiniMap,
   ReactFlow,
   applyNodeChanges,
   useReactFlow,
@@ -14,15 +13,19 @@ import {
   type EdgeChange,
   type NodeChange,
   type OnMoveEnd,
+  type Viewport,
 } from '@xyflow/react';
-import { memo, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { checkConnection } from '@/lib/flow/connection-check';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
 import { createFlowMapper, type CanvasNode } from '@/lib/flow/plan-to-flow';
 import { removedTaskNodes } from '@/lib/flow/review-marks';
 import { dropTarget, subgraphIdOfNode, type SubgraphBox } from '@/lib/flow/subgraph-boxes';
+import { OVERVIEW_TASKS, OVERVIEW_ZOOM } from '@/lib/flow/overview';
 import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { buildGraphIndex } from '@/lib/graph';
+import { PRO_OPTIONS, PlanMiniMap } from './canvas-chrome';
+import { useCanvasFocusStore } from './canvas-focus';
 import { useEditor, useEditorStore } from './editor-context';
 import { RemovedTaskNodeComponent } from './removed-task-node';
 import { ReviewMarksContext } from './review-marks-context';
@@ -35,10 +38,13 @@ const EMPTY: ReadonlySet<string> = new Set();
 // store, and a fresh object on every render would mean extra store updates per drag frame.
 const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
 const FIT_VIEW_OPTIONS = { padding: 0.2 };
-const PRO_OPTIONS = { hideAttribution: true };
 const DELETE_KEYS = ['Delete', 'Backspace'];
-const MINIMAP_STYLE = { width: 140, height: 90 };
 const LARGE_PLAN = 300;
+/**
+ * An aggregate opened from the overview is shown at a zoom its tasks read at.
+ * `includeHiddenNodes`: React Flow has measured only the tasks it has drawn, and fits only those without it.
+ */
+const OPENED_FIT = { padding: 0.1, minZoom: 0.5, maxZoom: 1.1, includeHiddenNodes: true };
 const NODE_TYPES = { task: TaskNodeComponent, subgraph: SubgraphNodeComponent, removed: RemovedTaskNodeComponent };
 /** Arrow keys move the selection this far; with Shift, NUDGE_FAR. */
 const NUDGE = 10;
@@ -55,6 +61,20 @@ function expandedBoxes(nodes: readonly CanvasNode[]): SubgraphBox[] {
   return boxes;
 }
 
+/** Ids of the nodes within the view, widened by half its size on every side. */
+function nodesAround(nodes: readonly CanvasNode[], { x, y, zoom }: Viewport, { width, height }: { width: number; height: number }): Set<string> {
+  const left = (-x - width / 2) / zoom;
+  const top = (-y - height / 2) / zoom;
+  const right = left + (2 * width) / zoom;
+  const bottom = top + (2 * height) / zoom;
+  const ids = new Set<string>();
+  for (const node of nodes) {
+    const { x: nx, y: ny } = node.position;
+    if (nx + (node.width ?? NODE_SIZE.width) >= left && nx <= right && ny + (node.height ?? NODE_SIZE.height) >= top && ny <= bottom) ids.add(node.id);
+  }
+  return ids;
+}
+
 export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveEnd }) {
   const store = useEditorStore();
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
@@ -68,6 +88,13 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const { byTask } = useValidation();
   const review = useContext(ReviewMarksContext);
   const flow = useReactFlow();
+  const focus = useCanvasFocusStore();
+  // Tasks to show on arrival from the overview (an opened aggregate, a revealed task). React
+  // Flow queues the fit until it has the nodes.
+  useEffect(() => {
+    const fit = focus.getState().takePendingFit();
+    if (fit) void flow.fitView({ ...OPENED_FIT, nodes: fit.map((id) => ({ id })) });
+  }, [focus, flow]);
   const mapper = useMemo(() => createFlowMapper(), []);
   const moving = useRef<{ from: string; to: string } | null>(null);
   // While a node is dragged its positions go straight into React Flow's own store, not
@@ -78,6 +105,8 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const [dragging, setDragging] = useState(false);
 
   const index = useMemo(() => buildGraphIndex(tasks), [tasks]);
+  // A big plan is never fitted whole on this canvas: it opens at a task, a viewport or from the overview.
+  const large = tasks.length > OVERVIEW_TASKS;
   const selected = useMemo(() => new Set(selectedTaskIds), [selectedTaskIds]);
   const highlighted = useMemo(() => (notice?.taskIds.length ? new Set(notice.taskIds) : EMPTY), [notice]);
   const collapsed = useMemo(() => (collapsedIds.length ? new Set(collapsedIds) : EMPTY), [collapsedIds]);
@@ -93,10 +122,29 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   useLayoutEffect(() => {
     nodesRef.current = nodes;
   });
+  // On a big plan only the edges of the nodes in and around the view are drawn: thousands of
+  // long dependencies crossing the screen made every drag frame cost hundreds of ms, and read
+  // as noise. Recomputed when the view settles; null until it first does.
+  const [nearby, setNearby] = useState<ReadonlySet<string> | null>(null);
+  // The pan-zoom machinery outlives a switch of canvas: a wheel gesture on the overview can
+  // end (and be reported here) after this canvas took over. It was not about this canvas.
+  const [mountedAt] = useState(() => performance.now());
+  const onMoveEnd = useCallback<OnMoveEnd>(
+    (event, viewport) => {
+      if (large) setNearby(nodesAround(nodesRef.current, viewport, rfStore.getState()));
+      if (event && event.timeStamp < mountedAt) return;
+      onViewportSettled(event, viewport);
+    },
+    [large, mountedAt, onViewportSettled, rfStore],
+  );
   // Edges do not depend on positions, so dragging a node never rebuilds them.
-  const edges = useMemo(
+  const allEdges = useMemo(
     () => mapper.edges({ tasks, positions: {}, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly, subgraphs, collapsed }),
     [mapper, tasks, selected, selectedEdgeId, byTask, highlighted, readOnly, subgraphs, collapsed],
+  );
+  const edges = useMemo(
+    () => (large && nearby ? allEdges.filter((e) => nearby.has(e.source) || nearby.has(e.target) || e.id === selectedEdgeId) : allEdges),
+    [large, nearby, allEdges, selectedEdgeId],
   );
 
   const onNodesChange = useCallback(
@@ -245,24 +293,29 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
         onReconnectStart={onReconnectStart}
         onReconnectEnd={onReconnectEnd}
         onDelete={onDelete}
-        onMoveEnd={onViewportSettled}
+        onMoveEnd={onMoveEnd}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
         edgesReconnectable={!readOnly}
         deleteKeyCode={readOnly ? null : DELETE_KEYS}
         zoomOnDoubleClick={false}
         onlyRenderVisibleElements={tasks.length > LARGE_PLAN}
-        minZoom={0.05}
+        // Zooming a big plan out stops just past the overview's threshold, where it takes over,
+        // rather than drawing thousands of unreadable nodes first.
+        minZoom={large ? OVERVIEW_ZOOM * 0.8 : 0.05}
         maxZoom={2}
         defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
         proOptions={PRO_OPTIONS}
-        fitView
+        fitView={!large}
         fitViewOptions={FIT_VIEW_OPTIONS}
       >
         <Background gap={24} />
         {/* Hidden while dragging: it redraws every task on each frame, the largest cost of a drag on big plans. */}
-        {!dragging && <MiniMap pannable zoomable ariaLabel="Minimap" nodeStrokeWidth={3} style={MINIMAP_STYLE} position="top-right" />}
-        <Controls aria-label="Zoom controls" showInteractive={false} />
+        {/* Nor drawn for a big plan, whose map is the overview (a minimap of thousands of
+            tasks cost a third of opening one at a task). */}
+        {!dragging && !large && <PlanMiniMap />}
+        {/* On a big plan "Fit view" is the toolbar's: it shows the overview. */}
+        <Controls aria-label="Zoom controls" showInteractive={false} showFitView={!large} />
       </ReactFlow>
     </div>
   );

@@ -8,6 +8,7 @@ import { ExportMenu } from './export-menu';
 import { SMALL_BUTTON } from '@/components/form/styles';
 import { SaveControls } from './save-controls';
 import { SubgraphToolbar } from './subgraph-toolbar';
+import { ViewSwitch } from './view-switch';
 
 /**
  * The two links to what is on screen, with the address bar's query (`?task=`, `?view=`):
@@ -185,6 +186,7 @@ export function EditorToolbar({
           Replan selected…
         </button>
       )}
+      <ViewSwitch />
       <button type="button" className={SMALL_BUTTON} onClick={onFit}>
         Fit view
       </button>

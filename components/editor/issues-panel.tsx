@@ -22,7 +22,7 @@ const SEVERITY_BADGE: Record<Severity, string> = {
 };
 
 export const IssuesPanel = memo(function IssuesPanel({ onReveal }: { onReveal: (taskIds: string[]) => void }) {
-  const { result } = useValidation();
+  const { result, pending } = useValidation();
   const [text, setText] = useState('');
   const [severity, setSeverity] = useState<IssueFilter['severity']>('all');
   const filter = useDeferredValue<IssueFilter>(useMemo(() => ({ text, severity }), [text, severity]));
@@ -35,9 +35,9 @@ export const IssuesPanel = memo(function IssuesPanel({ onReveal }: { onReveal: (
         <h2 id="issues-heading" className="text-sm font-semibold">
           Issues
         </h2>
-        <span className={`text-xs font-medium ${errors ? 'text-rose-700' : 'text-emerald-700'}`} aria-live="polite">
-          {errors ? `${count(errors)} error${errors === 1 ? '' : 's'}` : 'No errors'}
-          {warnings ? `, ${count(warnings)} warning${warnings === 1 ? '' : 's'}` : ''}
+        <span className={`text-xs font-medium ${pending ? 'text-slate-600' : errors ? 'text-rose-700' : 'text-emerald-700'}`} aria-live="polite">
+          {pending ? 'Checking the plan…' : errors ? `${count(errors)} error${errors === 1 ? '' : 's'}` : 'No errors'}
+          {!pending && warnings ? `, ${count(warnings)} warning${warnings === 1 ? '' : 's'}` : ''}
         </span>
       </header>
       {result.issues.length > 0 && (

@@ -8,13 +8,14 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useStat
 import type { ApprovalGuard } from '@/lib/editor-store/approval-guard';
 import { createEditorStore, type EditorState } from '@/lib/editor-store/editor-store';
 import { layoutInWorker } from '@/lib/flow/layout-client';
+import { OVERVIEW_TASKS, OVERVIEW_ZOOM, isGroupBy, type Aggregate } from '@/lib/flow/overview';
 import type { PlanDocument } from '@/lib/plan';
 import type { ReviewMarksData } from '@/lib/flow/review-marks';
 import type { Registry } from '@/lib/registry';
 import { CommentsProvider, type CommentsSettings } from '@/components/comments/comments-context';
 import { ApprovalBanner } from './approval-banner';
 import { DecisionBanner } from './decision-banner';
-import { CanvasFocusContext, RelatedTasks, createCanvasFocusStore, useCanvasFocusStore } from './canvas-focus';
+import { CanvasFocusContext, RelatedTasks, createCanvasFocusStore, useCanvasFocus, useCanvasFocusStore } from './canvas-focus';
 import { EditorCanvas } from './editor-canvas';
 import { EditorStoreContext, useEditor, useEditorStore } from './editor-context';
 import { EditorToolbar } from './editor-toolbar';
@@ -25,6 +26,7 @@ import { IssuesPanel } from './issues-panel';
 import { LivePlanState } from './live-plan-state';
 import { NoticeBar } from './notice-bar';
 import { OptimisePanel } from './optimise-panel';
+import { OverviewCanvas } from './overview-canvas';
 import { ReplanDialog } from '../replan/replan-dialog';
 import { Outline } from './outline';
 
@@ -54,7 +56,14 @@ export function PlanEditor(props: PlanEditorProps) {
     () => (props.reviewMarks ? { marks: new Map(Object.entries(props.reviewMarks.marks)), removed: props.reviewMarks.removed } : null),
     [props.reviewMarks],
   );
-  const [focus] = useState(createCanvasFocusStore);
+  // Big plans open in the overview, unless the link names a task or a viewport of the task canvas.
+  const search = useSearchParams();
+  const [focus] = useState(() => {
+    const asked = search.get('overview');
+    const big = props.doc.plan.planned_tasks.length > OVERVIEW_TASKS;
+    const view = asked !== null || (big && !search.has('task') && !search.has('view')) ? 'overview' : 'tasks';
+    return createCanvasFocusStore({ view, groupBy: isGroupBy(asked) ? asked : 'target' });
+  });
   const [store] = useState(() =>
     createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval }),
   );
@@ -90,6 +99,10 @@ export function PlanEditor(props: PlanEditorProps) {
   );
 }
 
+// Fits tasks wherever they are: on a big plan React Flow has not drawn (measured) the tasks
+// outside the view, and would leave them out of the fit without `includeHiddenNodes`.
+const FIT_TASKS = { maxZoom: 1.1, padding: 0.4, includeHiddenNodes: true };
+
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
@@ -110,6 +123,22 @@ function SelectionInUrl() {
       else params.delete('task');
     });
   }, [selectedTaskIds]);
+  return null;
+}
+
+/** Keeps `?overview=<group by>` in the address bar while the overview is shown, so a link opens it. */
+function ViewInUrl() {
+  const view = useCanvasFocus((s) => s.view);
+  const groupBy = useCanvasFocus((s) => s.groupBy);
+  useEffect(() => {
+    replaceQuery((params) => {
+      if (view === 'overview') {
+        params.set('overview', groupBy);
+        // A task-canvas viewport means nothing in the overview's coordinates.
+        params.delete('view');
+      } else params.delete('overview');
+    });
+  }, [view, groupBy]);
   return null;
 }
 
@@ -172,16 +201,23 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     flowRef.current = flow;
   });
 
+  const view = useCanvasFocus((s) => s.view);
+  const large = useEditor((s) => s.doc.plan.planned_tasks.length > OVERVIEW_TASKS);
   const reveal = useCallback(
     (taskIds: string[]) => {
       store.getState().expandToShow(taskIds);
       store.getState().select(taskIds);
+      // From the overview, the task canvas opens fitted to them once it has drawn them.
+      if (focus.getState().view === 'overview') return focus.getState().setView('tasks', taskIds);
       // A task in a collapsed subgraph is drawn from the next frame on.
-      requestAnimationFrame(() => void flowRef.current.fitView({ nodes: taskIds.map((id) => ({ id })), duration: 250, maxZoom: 1.1, padding: 0.4 }));
+      requestAnimationFrame(() => void flowRef.current.fitView({ ...FIT_TASKS, nodes: taskIds.map((id) => ({ id })), duration: 250 }));
     },
-    [store],
+    [store, focus],
   );
   const revealOne = useCallback((id: string) => reveal([id]), [reveal]);
+  const openAggregate = useCallback((aggregate: Aggregate) => focus.getState().setView('tasks', aggregate.taskIds), [focus]);
+  // The canvas is interactive from here; `npm run bench` reads this mark.
+  const markReady = useCallback(() => requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), []);
 
   // Open exactly what the sender of a link saw: the selected task, else their viewport.
   // Tasks without saved positions are laid out first, in the worker.
@@ -192,13 +228,14 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     const viewport = params.get('view')?.split(',').map(Number);
     const { doc } = store.getState();
     const unplaced = doc.plan.planned_tasks.filter((t) => !doc.view.positions[t.task_id]);
+    // The overview needs no positions: it is on screen at once, and the layout lands behind it.
     const restore = () => {
-      // The canvas is interactive from here; `npm run bench` reads this mark.
-      requestAnimationFrame(() => performance.mark('plangate:canvas-ready'));
+      if (focus.getState().view === 'overview') return;
+      markReady();
       if (wanted && doc.plan.planned_tasks.some((t) => t.task_id === wanted)) {
         store.getState().expandToShow([wanted]);
         store.getState().select([wanted]);
-        requestAnimationFrame(() => void flow.fitView({ nodes: [{ id: wanted }], maxZoom: 1.1, padding: 0.4 }));
+        requestAnimationFrame(() => void flow.fitView({ ...FIT_TASKS, nodes: [{ id: wanted }] }));
       } else if (viewport?.length === 3 && viewport.every(Number.isFinite)) {
         void flow.setViewport({ x: viewport[0], y: viewport[1], zoom: viewport[2] });
       } else {
@@ -218,7 +255,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     return () => {
       cancelled = true;
     };
-  }, [store, openedWith]);
+  }, [store, focus, openedWith, markReady]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -266,7 +303,8 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     try {
       const { positions } = await layoutInWorker(store.getState().doc.plan.planned_tasks);
       store.getState().applyLayout(positions, { undoable: true });
-      requestAnimationFrame(() => void flow.fitView({ duration: 250 }));
+      // A big plan stays where the operator is; fitting it all would leave the task canvas for the overview.
+      if (!large) requestAnimationFrame(() => void flow.fitView({ duration: 250 }));
     } catch (error) {
       store.getState().setNotice({ kind: 'error', message: `Layout failed: ${(error as Error).message}`, taskIds: [] });
     } finally {
@@ -274,13 +312,25 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     }
   }
 
-  const onViewportSettled = useCallback((_: unknown, viewport: Viewport) => {
-    replaceQuery((params) => params.set('view', `${Math.round(viewport.x)},${Math.round(viewport.y)},${viewport.zoom.toFixed(3)}`));
-  }, []);
+  // Zoomed out past reading on a big plan (by the operator: a programmatic move has no
+  // event, and the canvas may pass through small zooms while it is fitted), the task canvas
+  // gives way to the overview.
+  const onViewportSettled = useCallback(
+    (event: MouseEvent | TouchEvent | null, viewport: Viewport) => {
+      if (large && event && viewport.zoom < OVERVIEW_ZOOM) return focus.getState().setView('overview');
+      replaceQuery((params) => params.set('view', `${Math.round(viewport.x)},${Math.round(viewport.y)},${viewport.zoom.toFixed(3)}`));
+    },
+    [large, focus],
+  );
+  const fit = useCallback(() => {
+    if (large && focus.getState().view === 'tasks') return focus.getState().setView('overview');
+    void flow.fitView({ duration: 250 });
+  }, [large, focus, flow]);
 
   return (
     <div className="flex h-full flex-col">
       <SelectionInUrl />
+      <ViewInUrl />
       <RelatedTasks />
       <UnsavedChangesGuard />
       <ApprovalBanner />
@@ -288,7 +338,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
       <DecisionBanner onReveal={revealOne} />
       <EditorToolbar
         onTidy={() => void tidy()}
-        onFit={() => void flow.fitView({ duration: 250 })}
+        onFit={fit}
         onOptimise={() => setPanel((open) => (open?.kind === 'optimise' ? null : { kind: 'optimise' }))}
         onReplan={() => setPanel({ kind: 'replan', taskIds: store.getState().selectedTaskIds })}
         laying={laying}
@@ -299,7 +349,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
         </div>
         <div className="flex min-w-0 flex-1 flex-col">
           <div className="relative min-h-0 flex-1">
-            <EditorCanvas onViewportSettled={onViewportSettled} />
+            {view === 'overview' ? <OverviewCanvas onOpen={openAggregate} onReady={markReady} /> : <EditorCanvas onViewportSettled={onViewportSettled} />}
             {panel?.kind === 'optimise' && <OptimisePanel onClose={() => setPanel(null)} />}
             {panel?.kind === 'replan' && <ReplanDialog key={panel.taskIds.join('\u0000')} taskIds={panel.taskIds} initialInstructions={panel.instructions} onClose={() => setPanel(null)} />}
             <div className="pointer-events-none absolute inset-x-0 top-3 z-10 flex justify-center">

@@ -8,6 +8,7 @@ import { ActionError } from '@/components/form/action-error';
 import { planHeadKey, type PlanHead } from '@/components/plan/plan-head';
 import { useServerAction } from '@/components/query/use-server-action';
 import { saveWouldVoid } from '@/lib/editor-store/approval-guard';
+import { planPatch } from '@/lib/editor-store/save-patch';
 import type { PlanDocument } from '@/lib/plan';
 import { MergeDialog } from './merge-dialog';
 import { VoidApprovalDialog } from './void-approval-dialog';
@@ -50,11 +51,15 @@ export function SaveControls() {
 
   async function save() {
     setConfirming(false);
-    const { planId, baseRevision, doc, collapsed } = store.getState();
+    const { planId, baseRevision, doc, storedDoc, collapsed } = store.getState();
     sent.current = doc;
+    const text = message.trim() || undefined;
+    const change = planPatch(storedDoc, doc, collapsed);
     await saving.run({
       id: planId,
-      request: { base_revision: baseRevision, plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs, view: { ...doc.view, collapsed }, message: message.trim() || undefined },
+      request: change
+        ? { change: { base_revision: baseRevision, ...change, message: text } }
+        : { whole: { base_revision: baseRevision, plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs, view: { ...doc.view, collapsed }, message: text } },
     });
   }
 

@@ -1,18 +1,24 @@
 'use client';
 
 import Link from 'next/link';
-import { useMemo, useState } from 'react';
+import { useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { runDryRunAction } from '@/app/plans/[id]/dry-run-actions';
-import { PlanEditor } from '@/components/editor/plan-editor';
 import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
 import { useServerAction } from '@/components/query/use-server-action';
+import { taskLabel } from '@/lib/flow/task-label';
 import type { PlanDocument } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { StoredDryRun } from '@/lib/api/operation-schemas';
+import { estimateTasks } from '@/lib/simulate/task-estimates';
 import { taskVerdicts } from '@/lib/simulate/task-verdicts';
-import { DryRunForm, type DryRunFormValues } from './dry-run-form';
+import { DryRunCanvas } from './dry-run-canvas';
+import { DryRunForm } from './dry-run-form';
+import { DryRunInspector } from './dry-run-inspector';
+import { DEFAULT_SETTINGS, settingsFromParams, writeSettings, type DryRunSettings } from './dry-run-settings';
 import { DryRunSummary } from './dry-run-summary';
-import { GanttChart } from './gantt-chart';
+import { DryRunTimeline } from './dry-run-timeline';
+import { ganttModel } from './gantt-model';
 
 export interface DryRunWorkbenchProps {
   planId: string;
@@ -23,54 +29,121 @@ export interface DryRunWorkbenchProps {
   initial: StoredDryRun | null;
 }
 
-/** Settings, then the evidence: figures, timeline, the plan coloured by what would happen, findings and assumptions. */
+/** The settings a stored dry run was made with, as far as its result says. */
+function settingsOf(run: StoredDryRun | null): DryRunSettings {
+  if (!run) return DEFAULT_SETTINGS;
+  const { result } = run;
+  return {
+    ...DEFAULT_SETTINGS,
+    workers: result.workers,
+    limits: result.limits,
+    seed: result.seed,
+    runs: result.monte_carlo?.runs ?? 1,
+    failure_probability: result.monte_carlo?.failure_probability ?? 0,
+    fail_task_ids: result.failed_task_ids,
+  };
+}
+
+function replaceQuery(update: (params: URLSearchParams) => void) {
+  const url = new URL(window.location.href);
+  update(url.searchParams);
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
+}
+
+/** Settings, then the evidence: figures, the timeline, the plan coloured by what would happen, the selected task's data, findings and assumptions. */
 export function DryRunWorkbench({ planId, revision, doc, registry, canRun, initial }: DryRunWorkbenchProps) {
+  const search = useSearchParams();
   const [run, setRun] = useState(initial);
+  // The address names the settings (a shared or reloaded dry run), else the latest run's.
+  const [settings, setSettings] = useState(() => settingsFromParams(new URLSearchParams(search.toString()), settingsOf(initial)));
+  const [selectedId, setSelectedId] = useState<string | null>(() => search.get('task'));
   // The answer is the whole result, shown here; the rest of the page does not change.
   const dryRun = useServerAction(runDryRunAction, { refresh: 'never', onSuccess: setRun });
-  const labels = useMemo(() => new Map(doc.plan.planned_tasks.map((t) => [t.task_id, t.description || t.task_id])), [doc]);
-  const simulation = useMemo(() => (run ? taskVerdicts(run.result) : undefined), [run]);
+
+  useEffect(() => replaceQuery((params) => writeSettings(params, settings)), [settings]);
+  useEffect(
+    () =>
+      replaceQuery((params) => {
+        if (selectedId) params.set('task', selectedId);
+        else params.delete('task');
+      }),
+    [selectedId],
+  );
+
+  const tasks = doc.plan.planned_tasks;
+  const labels = useMemo(() => new Map(tasks.map((t) => [t.task_id, taskLabel(t)])), [tasks]);
+  const pickable = useMemo(() => tasks.map((t) => ({ id: t.task_id, label: labels.get(t.task_id)! })), [tasks, labels]);
+  const costs = useMemo(() => {
+    const estimates = estimateTasks(tasks, registry);
+    // A task without any cost estimate has an unknown cost, never $0.
+    const unknown = new Set(estimates.costUnknown);
+    return new Map(tasks.map((t, i) => [t.task_id, unknown.has(i) || !Number.isFinite(estimates.costs[i]) ? null : estimates.costs[i]]));
+  }, [tasks, registry]);
+  const verdicts = useMemo(() => (run ? taskVerdicts(run.result) : undefined), [run]);
+  const model = useMemo(() => (run ? ganttModel(run.result, labels, costs) : null), [run, labels, costs]);
+  const byTask = useMemo(() => new Map(tasks.map((t) => [t.task_id, t])), [tasks]);
+  const runsByTask = useMemo(() => new Map((run?.result.tasks ?? []).map((t) => [t.task_id, t])), [run]);
+  const findings = useMemo(() => (run && selectedId ? run.result.findings.filter((f) => f.task_id === selectedId) : []), [run, selectedId]);
+  const select = useCallback((id: string) => setSelectedId(id), []);
+
+  const selectedTask = selectedId ? (byTask.get(selectedId) ?? null) : null;
 
   return (
     <div className="space-y-4">
       {canRun ? (
         <section aria-label="Run a dry run" className="rounded-lg border border-slate-200 bg-white p-4">
           <DryRunForm
-            tasks={doc.plan.planned_tasks.map((t) => ({ id: t.task_id, label: labels.get(t.task_id)! }))}
+            tasks={pickable}
+            settings={settings}
+            onChange={setSettings}
             pending={dryRun.pending}
-            onRun={(options: DryRunFormValues) => void dryRun.run({ id: planId, options })}
+            onRun={({ failure_probability_overrides: overrides, ...options }) =>
+              void dryRun.run({ id: planId, options: Object.keys(overrides).length ? { ...options, failure_probability_overrides: overrides } : options })
+            }
           />
           <ActionError message={dryRun.error} className={`mt-2 ${BLOCK_ERROR}`} />
         </section>
       ) : (
         <p className="text-sm text-slate-600">Editors run dry runs; you see the latest one.</p>
       )}
-      {!run ? (
+      {!run || !model ? (
         <p className="text-sm text-slate-600">No dry run of revision {revision} yet.</p>
       ) : (
-        <>
-          <section aria-labelledby="dry-run-result-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
-            <h2 id="dry-run-result-heading" className="text-lg font-semibold">
-              Dry run #{run.id} of revision {run.revision} on {run.result.workers} workers
-            </h2>
-            <DryRunSummary run={run} />
-            <GanttChart result={run.result} />
-          </section>
-          <section aria-label="Plan as the dry run sees it" className="h-[24rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
-            <PlanEditor key={run.id} planId={planId} revision={revision} doc={doc} readOnly registry={registry} simulation={simulation} />
-          </section>
-          <div className="grid gap-4 md:grid-cols-3">
-            <TaskList title="Skipped because an upstream task failed" ids={run.result.skipped_task_ids} planId={planId} labels={labels} />
+        <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
+          <div className="min-w-0 space-y-4">
+            <section aria-labelledby="dry-run-result-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+              <h2 id="dry-run-result-heading" className="text-lg font-semibold">
+                Dry run #{run.number} of revision {run.revision} on {run.result.workers} workers
+              </h2>
+              <DryRunSummary run={run} />
+              <DryRunTimeline model={model} selectedId={selectedId} onSelect={select} />
+            </section>
+            <section aria-label="Plan as the dry run sees it" className="h-[75vh] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
+              <DryRunCanvas key={run.id} doc={doc} labels={labels} verdicts={verdicts} selectedId={selectedId} onSelect={select} />
+            </section>
+          </div>
+          <div className="rounded-lg border border-slate-200 bg-white lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
+            <DryRunInspector
+              planId={planId}
+              task={selectedTask}
+              run={selectedId ? (runsByTask.get(selectedId) ?? null) : null}
+              gantt={selectedId ? (model.byId.get(selectedId) ?? null) : null}
+              findings={findings}
+              spanMs={model.spanMs}
+            />
+          </div>
+          <div className="grid gap-4 md:grid-cols-3 lg:col-span-2">
+            <TaskList title="Skipped because an upstream task failed" ids={run.result.skipped_task_ids} labels={labels} onSelect={select} />
             <section aria-labelledby="findings-heading" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
               <h3 id="findings-heading" className="font-semibold">
                 Findings ({run.result.findings.length})
               </h3>
-              <ul className="mt-2 space-y-1">
+              <ul className="mt-2 max-h-96 space-y-1 overflow-y-auto">
                 {run.result.findings.slice(0, 200).map((finding, i) => (
                   <li key={i}>
-                    <Link href={`/plans/${planId}?task=${encodeURIComponent(finding.task_id)}`} className="font-medium text-brand-700 hover:underline">
+                    <button type="button" onClick={() => select(finding.task_id)} className="text-left font-medium text-brand-700 hover:underline">
                       {labels.get(finding.task_id) ?? finding.task_id}
-                    </Link>
+                    </button>
                     : {finding.message}
                   </li>
                 ))}
@@ -85,24 +158,30 @@ export function DryRunWorkbench({ planId, revision, doc, registry, canRun, initi
               </ul>
             </section>
           </div>
-        </>
+        </div>
       )}
+      <p className="text-xs text-slate-500">
+        <Link href={`/plans/${planId}`} className="text-brand-700 underline">
+          Edit the plan
+        </Link>{' '}
+        to change what the dry run sees; the settings above stay in this page&apos;s address, so a link repeats the same dry run.
+      </p>
     </div>
   );
 }
 
-function TaskList({ title, ids, planId, labels }: { title: string; ids: string[]; planId: string; labels: Map<string, string> }) {
+function TaskList({ title, ids, labels, onSelect }: { title: string; ids: string[]; labels: Map<string, string>; onSelect: (id: string) => void }) {
   return (
     <section aria-label={title} className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
       <h3 className="font-semibold">
         {title} ({ids.length})
       </h3>
-      <ul className="mt-2 space-y-1">
+      <ul className="mt-2 max-h-96 space-y-1 overflow-y-auto">
         {ids.slice(0, 200).map((id) => (
           <li key={id}>
-            <Link href={`/plans/${planId}?task=${encodeURIComponent(id)}`} className="text-brand-700 hover:underline">
+            <button type="button" onClick={() => onSelect(id)} className="text-left text-brand-700 hover:underline">
               {labels.get(id) ?? id}
-            </Link>
+            </button>
           </li>
         ))}
       </ul>

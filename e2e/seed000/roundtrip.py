@@ -10,6 +10,7 @@ content hash did not move; then asks /process-phase-1-task for a plan and loads 
 with the seed's `PlannerTask(**task)`. Exits 1 with the failed check named.
 """
 
+import hashlib
 import json
 import os
 import sys
@@ -166,6 +167,18 @@ def check_phase1(base, token):
     return len(answer["data"])
 
 
+def sha256_of(value):
+    """The README's H(x): SHA-256 of the canonical JSON (exact for these plans: keys in the BMP, no floats that JSON would write differently)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def recipe_hash(document):
+    """The content hash, version 2, recomputed as the README's recipe says, with nothing of Plangate's."""
+    plan = dict(document["plan"], planned_tasks=[sha256_of(task) for task in document["plan"]["planned_tasks"]])
+    return sha256_of({"hash_version": 2, "job": document["job"], "plan": plan, "subgraphs": document["subgraphs"]})
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -184,6 +197,8 @@ def main():
 
         _, stored = call(base, token, "GET", f"/api/plans/{plan_id}")
         check(stored["content_hash"] == first_hash, "GET gave another content hash than POST")
+        check(recipe_hash(stored) == first_hash, f"the recipe gives {recipe_hash(stored)}, not the content hash {first_hash}")
+        print("content hash recomputed from the document by the README's recipe")
         task_data = TaskData.from_dict(stored["plan"])
         check_loaded(sent, task_data)
         print("loaded with TaskData.from_dict: execution_type, timestamps, estimate_data intact")

@@ -64,12 +64,15 @@ export const GateTransition = z.object({ id: z.string(), status: PlanStatus, rev
 export const DecisionResponse = GateTransition.extend({ review: Review });
 
 /**
- * The executors' hand-off. `content_hash` is "sha256:" + hex SHA-256 of the RFC 8785
- * canonical JSON of `document`; `resources.hash` the same over `{ targets, definitions }`.
+ * The executors' hand-off. Under `hash_version` 2, `content_hash` is "sha256:" + hex SHA-256
+ * of the RFC 8785 canonical JSON of `{ hash_version: 2, job, plan, subgraphs }` with each of
+ * `plan.planned_tasks` replaced by its own such hash; under 1, of `document` itself.
+ * `resources.hash` is the SHA-256 of `{ targets, definitions }`.
  */
 export const ApprovedResponse = z.object({
   revision: z.number().int(),
   content_hash: z.string(),
+  hash_version: z.union([z.literal(1), z.literal(2)]).describe('Which definition content_hash follows (see the README\'s recipe)'),
   document: z.object({ plan: TaskData, job: Job, subgraphs: z.array(SubGraph) }),
   resources: ResourceSnapshot.extend({ hash: z.string() }),
   approvals: z.array(Review),

@@ -15,7 +15,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'A conflict: a stale base revision (`current_revision`), a stale review (`code: "stale"`), the wrong review state, or (hand-off) `code: "not_approved"` / `"stale"` / `"integrity"`',
   413: 'The body or plan is over the size limit',
   415: 'The body is not JSON',
-  422: 'The plan cannot be expressed in the requested format, or has validation errors that block review; `details` lists them',
+  422: 'The plan cannot be expressed in the requested format, or has validation errors that block review (`details` lists them), or a change names a task its base revision does not hold',
   429: 'Too many requests of this kind from the caller; `retry_after_seconds` (and the `Retry-After` header) says when to try again',
   502: 'The planner (LLM or Behavior Controller) failed',
   503: 'The planner is not configured on this server',

@@ -40,12 +40,24 @@ export const Stage2TaskResult = Stage2Result.extend({ task_id: z.string(), plann
 /** The saved revision (as PUT /api/plans/{id} answers) and each task's result. */
 export const Stage2Response = SavedResponse.extend({ results: z.array(Stage2TaskResult) });
 
+const Percentiles = z.object({ p50: z.number(), p95: z.number() });
+
 const MonteCarlo = z.object({
   runs: z.number(),
   failure_probability: z.number(),
-  makespan_ms: z.object({ p50: z.number(), p95: z.number(), min: z.number(), max: z.number() }),
-  cost_usd: z.object({ p50: z.number(), p95: z.number() }),
+  /** How many tasks had a failure probability of their own. */
+  failure_probability_overrides: z.number().int().optional(),
+  /** Runs in which no task failed (absent from dry runs stored before it was reported). */
+  completed_runs: z.number().int().optional(),
+  /** completed_runs / runs. */
+  completion_rate: z.number().optional(),
+  /** Over the completed runs only; null when none completed. */
+  makespan_ms: Percentiles.extend({ min: z.number(), max: z.number() }).nullable(),
+  /** Over the completed runs only; null when none completed or a task's cost is unknown. */
+  cost_usd: Percentiles.nullable(),
   failed_runs: z.number(),
+  /** When the first task failed, over the failed runs; null when none failed. */
+  time_to_first_failure_ms: Percentiles.nullable().optional(),
   skipped_mean: z.number(),
 });
 
@@ -57,10 +69,14 @@ export const DryRunSummary = z.object({
   limits: z.record(z.string(), z.number().optional()),
   seed: z.number(),
   makespan_ms: z.number(),
+  /** Counts only the tasks that run in this schedule, so it is at most makespan_ms. */
   lower_bound_ms: z.number(),
+  /** The whole plan's bound, failures ignored (absent from dry runs stored before it was reported). */
+  plan_lower_bound_ms: z.number().optional(),
   critical_path: z.array(z.string()),
   total_work_ms: z.number(),
-  total_cost_usd: z.number(),
+  /** Null when a task that runs has no cost estimate: unknown, never $0 (a cost_unknown finding names them). */
+  total_cost_usd: z.number().nullable(),
   peak_parallelism: z.number(),
   utilisation: z.number(),
   worker_utilisation: z.array(z.number()),
@@ -85,6 +101,8 @@ export const TaskRun = z.object({
 /** A stored dry run as the API, the server actions and the dry-run pages see it. */
 export const StoredDryRun = z.object({
   id: z.number().int(),
+  /** The plan's nth dry run (1 for its first), counted over all its revisions. */
+  number: z.number().int().min(1),
   revision: z.number().int(),
   content_hash: z.string(),
   created_by: z.string(),
@@ -92,7 +110,15 @@ export const StoredDryRun = z.object({
   result: DryRunSummary.extend({ tasks: z.array(TaskRun) }),
   /** The plan's dry run before this one (any revision), for comparison. */
   previous: z
-    .object({ id: z.number().int(), revision: z.number().int(), created_at: z.string(), summary: DryRunSummary.partial() })
+    .object({
+      id: z.number().int(),
+      number: z.number().int().min(1),
+      revision: z.number().int(),
+      created_at: z.string(),
+      /** Both runs had the same workers, limits, failures, probabilities, runs and seed: only then are their figures compared. */
+      same_settings: z.boolean(),
+      summary: DryRunSummary.partial(),
+    })
     .nullable(),
 });
 export type DryRunSummary = z.infer<typeof DryRunSummary>;

@@ -87,6 +87,11 @@ export const routes = table({
     method: 'put', path: '/api/plans/{id}', role: 'editor', summary: 'Save a new revision on top of base_revision',
     params: plan, body: api.SavePlanRequest, responses: { 200: ok('Saved', api.SavedResponse) }, errors: [400, 404, 409, 413, 415],
   },
+  patchPlan: {
+    method: 'patch', path: '/api/plans/{id}', role: 'editor',
+    summary: 'Save a new revision on top of base_revision from what changed: whole tasks added or replaced (by task_id), tasks removed, changed positions, and any of job, subgraphs, collapsed and the plan\'s own fields. The tasks not named are kept as they are, unread; the answer and its rules are those of PUT',
+    params: plan, body: api.PatchPlanRequest, responses: { 200: ok('Saved', api.SavedResponse) }, errors: [400, 404, 409, 413, 415, 422],
+  },
   listRevisions: {
     method: 'get', path: '/api/plans/{id}/revisions', role: 'viewer', summary: 'One page of revisions, oldest first',
     params: plan, query: list.PageQuery, responses: { 200: ok('Revisions', list.RevisionPage) }, errors: [400, 404],
@@ -144,7 +149,7 @@ export const routes = table({
   getApprovedPlan: {
     method: 'get', path: '/api/plans/{id}/approved', role: 'viewer',
     summary:
-      'For executors: the head revision\'s document ({ plan, job, subgraphs }) and the registry resources it routes to, only while they carry the required approvals and are unchanged since. `content_hash` is "sha256:" + hex SHA-256 of the RFC 8785 canonical JSON of `document`; `resources.hash` the same over `{ targets, definitions }`. 409 `not_approved`, `stale` (`reason: "stale"` for a newer revision, `"registry_changed"` with `resources` for a changed resource) or `integrity` (the stored body or the audit chain does not verify)',
+      'For executors: the head revision\'s document ({ plan, job, subgraphs }) and the registry resources it routes to, only while they carry the required approvals and are unchanged since. `content_hash` is "sha256:" + hex SHA-256 of the RFC 8785 canonical JSON of `{ hash_version: 2, job, plan, subgraphs }` with each task of `plan.planned_tasks` replaced by the same hash of that task (`hash_version` 2; under 1, of `document` itself); `resources.hash` the same over `{ targets, definitions }`. 409 `not_approved`, `stale` (`reason: "stale"` for a newer revision, `"registry_changed"` with `resources` for a changed resource) or `integrity` (the stored body or the audit chain does not verify)',
     params: plan, responses: { 200: ok('Approved plan', gate.ApprovedResponse) }, errors: [404, 409],
   },
   getReviews: { method: 'get', path: '/api/plans/{id}/reviews', role: 'viewer', summary: 'Review status and every decision, newest first', params: plan, responses: { 200: ok('Gate', gate.GateResponse) }, errors: [404] },

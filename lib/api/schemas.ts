@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORMAT_IDS } from '@/lib/formats/format';
-import { Job, PlanDocument, SubGraph, TaskData, ViewData } from '@/lib/plan';
+import { Job, PLAN_LIMITS, PlanDocument, PlannerTaskInput, Position, StoredTaskData, SubGraph, TaskData, ViewData } from '@/lib/plan';
 import { ValidationResult } from '@/lib/validate';
 import { PlanStatus } from '@/lib/approval/plan-status';
 
@@ -42,6 +42,33 @@ export const SavePlanRequest = z.strictObject({
   message: Message.optional(),
 });
 export type SavePlanRequest = z.infer<typeof SavePlanRequest>;
+
+const TaskIds = z.array(z.string().min(1)).max(PLAN_LIMITS.maxTasks);
+
+/**
+ * What changed since base_revision, and only that: the server's work and the new revision's
+ * storage grow with the change, not with the plan. Removals apply first, then upserts.
+ */
+export const PatchPlanRequest = z.strictObject({
+  base_revision: RevisionNumber,
+  upsert_tasks: z
+    .array(PlannerTaskInput.extend({ task_id: z.string().min(1, 'task_id must not be empty') }))
+    .max(PLAN_LIMITS.maxTasks)
+    .optional()
+    .describe('Whole tasks, matched by task_id: a task of the base is replaced where it stands (timestamps not sent are kept), a new one is appended.'),
+  remove_tasks: TaskIds.optional().describe('Ids of tasks of the base to remove.'),
+  plan_fields: StoredTaskData.omit({ planned_tasks: true }).partial().optional().describe("The plan's own fields (not its tasks) that changed."),
+  job: Job.optional().describe('Kept from the base revision when omitted.'),
+  subgraphs: z.array(SubGraph).optional().describe('Kept from the base revision when omitted.'),
+  positions: z
+    .record(z.string(), Position.nullable())
+    .optional()
+    .describe('Node positions that changed; null removes one. The rest are kept from the base revision.'),
+  collapsed: z.array(z.string()).optional().describe('Collapsed subgraphs; kept from the base revision when omitted.'),
+  title: Title.optional(),
+  message: Message.optional(),
+});
+export type PatchPlanRequest = z.infer<typeof PatchPlanRequest>;
 
 export const ValidateRequest = z.strictObject({ plan: TaskData });
 

@@ -33,6 +33,11 @@ export interface DocumentState {
   /** The revision this editor's edits are based on, and the document as saved there. */
   baseRevision: number;
   savedDoc: PlanDocument;
+  /**
+   * The document exactly as stored at baseRevision: what a save's change is taken from.
+   * savedDoc can differ from it by a first layout, which is not an edit but is not stored yet.
+   */
+  storedDoc: PlanDocument;
   /** The revision this editor saved last, if any: a head it made itself is no news to it. */
   savedHere: number | null;
 }

@@ -19,7 +19,7 @@ export { jsonDraftKey } from './notice-slice';
 export { NUDGE_BURST_MS } from './layout-slice';
 
 function documentState(init: EditorInit): DocumentState {
-  return { planId: init.planId, readOnly: init.readOnly, registry: init.registry, doc: init.doc, baseRevision: init.revision, savedDoc: init.doc, savedHere: null };
+  return { planId: init.planId, readOnly: init.readOnly, registry: init.registry, doc: init.doc, baseRevision: init.revision, savedDoc: init.doc, storedDoc: init.doc, savedHere: null };
 }
 
 export function createEditorStore(init: EditorInit) {

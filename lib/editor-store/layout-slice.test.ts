@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NUDGE_BURST_MS } from './editor-store';
 import { openEditor } from './test-editor';
+import { planPatch } from './save-patch';
 
 // fetch at (0, 0) → summarise at (300, 0).
 const open = (options: { readOnly?: boolean } = {}) => openEditor({ tasks: { fetch: [], summarise: ['fetch'] }, ...options });
@@ -69,6 +70,9 @@ describe('applyLayout', () => {
     editor.state.applyLayout({ fetch: { x: 0, y: 0 }, summarise: { x: 300, y: 0 } }, { undoable: false });
     expect(editor.position('summarise')).toEqual({ x: 300, y: 0 });
     expect(editor).toMatchObject({ dirty: false, undoSteps: 0 });
+    // Not stored yet, though: the next save's change carries the first layout.
+    editor.click('fetch').fill('description', 'Fetch it');
+    expect(planPatch(editor.state.storedDoc, editor.doc, [])?.positions).toEqual({ fetch: { x: 0, y: 0 }, summarise: { x: 300, y: 0 } });
   });
 
   it('makes a late first layout an undo step when the operator edited before it arrived', () => {

@@ -20,7 +20,7 @@ export const revisionSlice: Slice<RevisionSlice> = ({ init, set, get, history })
 
     applySavedRevision(doc, revision) {
       // An applied replan changes content: whatever stood on the plan no longer does.
-      set({ doc, savedDoc: doc, baseRevision: revision, selectedTaskIds: [], selectedEdgeId: null, approval: null });
+      set({ doc, savedDoc: doc, storedDoc: doc, baseRevision: revision, selectedTaskIds: [], selectedEdgeId: null, approval: null });
     },
 
     setApproval: (approval) => set({ approval }),
@@ -28,17 +28,17 @@ export const revisionSlice: Slice<RevisionSlice> = ({ init, set, get, history })
     markSaved(revision, sent, options) {
       set(
         options?.layoutOnly
-          ? { baseRevision: revision, savedDoc: sent, savedHere: revision }
-          : { baseRevision: revision, savedDoc: sent, savedHere: revision, approval: null },
+          ? { baseRevision: revision, savedDoc: sent, storedDoc: sent, savedHere: revision }
+          : { baseRevision: revision, savedDoc: sent, storedDoc: sent, savedHere: revision, approval: null },
       );
     },
 
     loadRevision(doc, revision) {
-      startFrom({ doc, savedDoc: doc, baseRevision: revision, notice: null, selectedEdgeId: null, collapsed: doc.view.collapsed });
+      startFrom({ doc, savedDoc: doc, storedDoc: doc, baseRevision: revision, notice: null, selectedEdgeId: null, collapsed: doc.view.collapsed });
     },
 
     rebase(theirs, revision, merged) {
-      startFrom({ doc: theirs, savedDoc: theirs, baseRevision: revision, selectedEdgeId: null });
+      startFrom({ doc: theirs, savedDoc: theirs, storedDoc: theirs, baseRevision: revision, selectedEdgeId: null });
       // The merge unions both sides' groups; tasks left out of every group get one of their own.
       const doc = merged.subgraphs.length ? resyncSubgraphs(merged) : merged;
       const error = doc.subgraphs.length ? groupingError(doc.plan.planned_tasks, doc.subgraphs) : null;

@@ -21,6 +21,7 @@ import {
   type NodeSize,
   type XYPosition,
 } from './elk-graph';
+import { overlaps } from './overlap-test-support';
 
 const MONTAGE = path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage);
 
@@ -51,19 +52,6 @@ function backwardEdges(tasks: ReadonlyArray<LayoutTask>, positions: Record<strin
   return bad;
 }
 
-/** Pairs of node boxes that overlap (sweep over x, so large layouts stay cheap). */
-function overlaps(positions: Record<string, XYPosition>, { width, height }: NodeSize): string[] {
-  const boxes = Object.entries(positions).sort((a, b) => a[1].x - b[1].x);
-  const found: string[] = [];
-  for (let i = 0; i < boxes.length; i++) {
-    const [idA, a] = boxes[i]!;
-    for (let j = i + 1; j < boxes.length && boxes[j]![1].x < a.x + width; j++) {
-      const [idB, b] = boxes[j]!;
-      if (b.y < a.y + height && a.y < b.y + height) found.push(`${idA} / ${idB}`);
-    }
-  }
-  return found;
-}
 
 function expectReadable(tasks: ReadonlyArray<LayoutTask>, positions: Record<string, XYPosition>, size = NODE_SIZE) {
   expectEveryTaskPlaced(tasks, positions);

@@ -16,7 +16,9 @@
  *   for a 5,000-task plan), which made layouts take 1.5–4.5 s at 1,000 tasks and
  *   ~30 s at 5,000, and its recursive searches overflowed a worker's stack on long
  *   chains (5,000 tasks in Chromium). Pre-layered, the same plans take ≈0.4–0.9 s
- *   and ≈2–3 s, and a 10,000-task chain lays out.
+ *   and ≈2–3 s, and a 10,000-task chain lays out. ELK draws one column per layer,
+ *   which for huge or many layers is far taller or wider than a screen; wrap-layers.ts
+ *   refits that picture (layoutPositions), so read positions through it.
  */
 
 import type { ElkExtendedEdge, ElkNode, LayoutOptions } from 'elkjs/lib/elk-api';

@@ -8,7 +8,8 @@
  */
 
 import ELK from 'elkjs/lib/elk.bundled.js';
-import { fromElkResult, toElkGraph, type LayoutTask, type NodeSize, type XYPosition } from './elk-graph';
+import { toElkGraph, type LayoutTask, type NodeSize, type XYPosition } from './elk-graph';
+import { layoutPositions } from './wrap-layers';
 
 export interface LayoutRequest {
   id: number;
@@ -34,7 +35,8 @@ async function layout(request: LayoutRequest): Promise<LayoutResponse> {
   try {
     if (!Array.isArray(request.tasks)) throw new Error('the request has no task list');
     const graph = toElkGraph(request.tasks, { nodeSize: request.nodeSize });
-    const positions = fromElkResult(await elk.layout(graph));
+    // Large plans' one-column-per-layer picture is refitted to the screen's shape.
+    const positions = layoutPositions(await elk.layout(graph), request.nodeSize);
     return { id: request.id, positions, ms: Math.round(performance.now() - started) };
   } catch (error) {
     // ELK rejects with GWT-translated Java exceptions; a very deep graph can also

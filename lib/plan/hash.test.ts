@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PlanDocument, contentHash, setPositions, updateTask } from '@/lib/plan';
+import { PlanDocument, contentHash, setPositions, taskHash, updateTask } from '@/lib/plan';
 
 const doc = PlanDocument.parse({
   plan: {
@@ -45,5 +45,23 @@ describe('contentHash', () => {
 
   it('survives a JSON round trip, as a stored revision does', () => {
     expect(contentHash(PlanDocument.parse(JSON.parse(JSON.stringify(doc))))).toBe(contentHash(doc));
+  });
+});
+
+describe('hash versions', () => {
+  it('version 2 is the hash over each task\'s own hash, and version 1 stays the whole-document hash', () => {
+    expect(contentHash(doc)).toBe(contentHash(doc, 2));
+    expect(contentHash(doc, 1)).not.toBe(contentHash(doc, 2));
+    expect(contentHash(doc, 2)).toBe(contentHash({ ...doc, plan: { ...doc.plan } }, 2));
+    // The order of the tasks is content: swapping two changes the hash.
+    const swapped = { ...doc, plan: { ...doc.plan, planned_tasks: [...doc.plan.planned_tasks].reverse() } };
+    expect(contentHash(swapped)).not.toBe(contentHash(doc));
+  });
+
+  it('a task hash is the hash of that task alone', () => {
+    const [a, b] = doc.plan.planned_tasks;
+    expect(taskHash(a)).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(taskHash(a)).not.toBe(taskHash(b));
+    expect(taskHash(updateTask(doc, 'b', { description: 'x' }).plan.planned_tasks[0])).toBe(taskHash(a));
   });
 });

@@ -22,6 +22,8 @@ const plan = (n: number, argument: unknown): TaskDataInput => ({
 });
 const run = (registry: Registry, input: TaskDataInput) => dryRun(TaskData.parse(input), registry, { workers: 8 });
 const tooLarge = (result: Awaited<ReturnType<typeof dryRun>>) => result.findings.filter((f) => f.code === 'value_too_large');
+/** The data flow's findings: t0's custom tool has no cost estimate, which is another matter. */
+const flowFindings = (result: Awaited<ReturnType<typeof dryRun>>) => result.findings.filter((f) => f.code !== 'cost_unknown');
 
 describe('data flow limits', () => {
   it('makes a 9 MB const into an ordinary mock value, so 300 tasks copying it stay small', async () => {
@@ -29,7 +31,7 @@ describe('data flow limits', () => {
     expect(JSON.stringify(result).length).toBeLessThan(200_000);
     expect(result.tasks[0].mock_output).toEqual({ x: 'big-x-1' });
     expect(result.tasks[299].resolved_input).toEqual({ note: 'abig-x-1' });
-    expect(result.findings).toEqual([]);
+    expect(flowFindings(result)).toEqual([]);
     expect(result.assumptions).toContain(
       "1 const, enum or default value of a tool's output schema is over 64 kB (or nested over 32 levels); the mock outputs are made from the schema's type there instead",
     );
@@ -47,7 +49,7 @@ describe('data flow limits', () => {
       },
     ]);
     expect(Math.floor(MAX_RESOLVED_BYTES_PER_RUN / 60_001)).toBe(559);
-    expect(result.findings).toHaveLength(1);
+    expect(flowFindings(result)).toHaveLength(1);
     // What the result keeps is the stored budget (2 MB), whatever the plan resolved.
     expect(JSON.stringify(result).length).toBeLessThan(DRY_RUN_DATA_LIMITS.maxTaskDataBytes + 300_000);
     expect((result.tasks[1].resolved_input as { note: string }).note).toHaveLength(60_001);
@@ -137,6 +139,6 @@ describe('data flow limits', () => {
     };
     const result = await run(withConst('v'), tasks);
     expect(result.tasks[1].resolved_input).toEqual({ a: 'v', b: 'got vv', c: '†state.found[0]', d: '†state.elsewhere' });
-    expect(result.findings.map((f) => f.message)).toEqual(['†state.found[0] is written by an upstream task, but its mock output has no such field']);
+    expect(flowFindings(result).map((f) => f.message)).toEqual(['†state.found[0] is written by an upstream task, but its mock output has no such field']);
   });
 });

@@ -35,7 +35,19 @@ import { DRY_RUN_DATA_LIMITS } from './dry-run-limits';
 // would be over 64 kB; and one dry run builds at most MAX_RESOLVED_BYTES_PER_RUN of such
 // text and makes at most MAX_MOCK_BYTES_PER_RUN of mock outputs.
 
-export const FINDING_CODES = ['unresolved_reference', 'type_mismatch', 'value_too_large', 'convertor_error', 'convertor_timeout', 'convertor_memory', 'convertor_output'] as const;
+export const FINDING_CODES = [
+  'unresolved_reference',
+  'type_mismatch',
+  'value_too_large',
+  'convertor_error',
+  'convertor_timeout',
+  'convertor_memory',
+  'convertor_output',
+  /** An estimate too large for the dry run to add up (see task-estimates). */
+  'estimate_out_of_range',
+  /** Some tasks have no cost estimate, so the total cost is unknown. */
+  'cost_unknown',
+] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
 export interface Finding {

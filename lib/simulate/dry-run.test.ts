@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TaskData, type TaskDataInput } from '@/lib/plan';
 import { DEMO_REGISTRY, Registry } from '@/lib/registry';
-import { DRY_RUN_DATA_LIMITS, DryRunError, DryRunLimitError, dryRun } from './dry-run';
+import { DRY_RUN_DATA_LIMITS, DryRunError, DryRunLimitError, DryRunOptions, DryRunOptionsError, MAX_FAILURE_PROBABILITY_OVERRIDES, dryRun } from './dry-run';
 import { MAX_CONVERTORS } from './data-flow';
 import { MAX_MONTE_CARLO_TASK_RUNS } from './monte-carlo';
 import { runConvertor } from './sandbox/run-convertor';
@@ -31,9 +31,9 @@ describe('dry run', () => {
     expect(result.total_cost_usd).toBeCloseTo(0.0003);
     expect(result.findings).toEqual([]);
     expect(result.assumptions).toEqual([
-      '2 tasks use their tool\'s default latency from the registry',
-      '2 tasks use their tool\'s default cost from the registry',
-      '1 LLM task costed from the model\'s price per 1k tokens (1,000 tokens where no estimate is given)',
+      '2 tasks use their tool\'s default latency from the registry: "step-0", "step-1"',
+      '2 tasks use their tool\'s default cost from the registry: "step-0", "step-1"',
+      '1 LLM task costed from the model\'s price per 1k tokens (1,000 tokens where no estimate is given): "summary"',
     ]);
   });
 
@@ -75,14 +75,85 @@ describe('dry run', () => {
     const result = await run(chain, { workers: 1, fail_task_ids: ['step-1'] });
     expect([result.failed_task_ids, result.skipped_task_ids, result.makespan_ms]).toEqual([['step-1'], ['summary'], 2700]);
     expect(result.tasks[2].worker).toBeNull();
+    // The bound counts the tasks that ran (2.7 s), not the skipped summary (4.7 s with it).
+    expect([result.lower_bound_ms, result.plan_lower_bound_ms]).toEqual([2700, 4700]);
   });
 
   it('runs Monte Carlo failures reproducibly for a seed', async () => {
     const options = { workers: 2, failure_probability: 0.3, runs: 200, seed: 7 };
     const first = await run(chain, options);
     expect(first.monte_carlo).toEqual((await run(chain, options)).monte_carlo);
-    expect(first.monte_carlo!.failed_runs).toBeGreaterThan(0);
-    expect(first.monte_carlo!.makespan_ms.p95).toBeLessThanOrEqual(4700);
+    const mc = first.monte_carlo!;
+    expect(mc.failed_runs).toBeGreaterThan(0);
+    expect(mc.completed_runs! + mc.failed_runs).toBe(200);
+    expect(mc.completion_rate).toBe(mc.completed_runs! / 200);
+    // A completed run is the full chain: failed runs, which stop early, are not in the percentiles.
+    expect(mc.makespan_ms).toEqual({ p50: 4700, p95: 4700, min: 4700, max: 4700 });
+    expect(mc.time_to_first_failure_ms!.p95).toBeLessThanOrEqual(4700);
+  });
+
+  it("takes a task's own failure probability, and refuses one for a task not in the plan (an options error)", async () => {
+    const certain = await run(chain, { workers: 1, runs: 10, failure_probability_overrides: { summary: 1 } });
+    expect(certain.monte_carlo).toMatchObject({ completed_runs: 0, completion_rate: 0, makespan_ms: null, cost_usd: null, failure_probability_overrides: 1 });
+    expect(certain.monte_carlo!.time_to_first_failure_ms).toEqual({ p50: 4700, p95: 4700 });
+    const refused = run(chain, { workers: 1, failure_probability_overrides: { summary: 0.1, ghost: 0.2 } });
+    await expect(refused).rejects.toThrow(DryRunOptionsError);
+    await expect(refused).rejects.toThrow('failure_probability_overrides: no task "ghost" in the plan');
+  });
+
+  it('accepts failure probabilities as fine as 0.0001 and bounds the per-task ones', () => {
+    for (const p of [0.0001, 0.001, 0.00015]) {
+      expect(DryRunOptions.safeParse({ workers: 1, failure_probability: p, failure_probability_overrides: { a: p } }).success).toBe(true);
+    }
+    expect(DryRunOptions.safeParse({ workers: 1, failure_probability_overrides: { a: 1.5 } }).success).toBe(false);
+    const tooMany = Object.fromEntries(Array.from({ length: MAX_FAILURE_PROBABILITY_OVERRIDES + 1 }, (_, i) => [`t${i}`, 0.1]));
+    const parsed = DryRunOptions.safeParse({ workers: 1, failure_probability_overrides: tooMany });
+    expect(parsed.error?.issues[0].message).toBe('At most 20,000 per-task failure probabilities');
+  });
+
+  it('says the total cost is unknown, with a finding and the tasks named, when tasks have no cost estimate', async () => {
+    const plan: TaskDataInput = {
+      planned_tasks: Array.from({ length: 8 }, (_, i) => ({ task_id: `t${i}`, execution_type: 'agent', agent_id: 'analyst', estimate_data: { latency_ms: 100 } })),
+    };
+    const result = await run(plan, { workers: 2, runs: 3 });
+    expect(result.total_cost_usd).toBeNull();
+    expect(result.monte_carlo!.cost_usd).toBeNull();
+    expect(result.findings).toEqual([
+      { task_id: 't0', code: 'cost_unknown', message: 'Total cost unknown: 8 of the 8 tasks have no cost estimate ("t0", "t1", "t2", "t3", "t4" and 3 more)' },
+    ]);
+    expect(result.assumptions).toEqual([
+      '8 tasks without a cost estimate (no cost_usd of their own, no registry default, no model price), so any total cost that includes them is unknown: "t0", "t1", "t2", "t3", "t4" and 3 more',
+    ]);
+    // Only the tasks that run count: with the costless ones skipped, the total is known.
+    const mixed: TaskDataInput = {
+      planned_tasks: [
+        { task_id: 'a', execution_type: 'agent', estimate_data: { latency_ms: 1, cost_usd: 0.5 } },
+        { task_id: 'b', execution_type: 'agent', dependencies: ['a'], estimate_data: { latency_ms: 1 } },
+      ],
+    };
+    expect((await run(mixed, { workers: 1 })).total_cost_usd).toBeNull();
+    expect((await run(mixed, { workers: 1, fail_task_ids: ['a'] })).total_cost_usd).toBe(0.5);
+  });
+
+  it('makes an estimate too large to add up a finding and does not use it; every figure stays a number', async () => {
+    const plan: TaskDataInput = {
+      planned_tasks: [
+        { task_id: 'huge', execution_type: 'agent', estimate_data: { latency_ms: 1e308, cost_usd: 1e308 } },
+        { task_id: 'next', execution_type: 'agent', dependencies: ['huge'], estimate_data: { latency_ms: 1e308, cost_usd: 1 } },
+      ],
+    };
+    const result = await run(plan, { workers: 2, runs: 5 });
+    expect(result.findings.map((f) => [f.task_id, f.code])).toEqual([
+      ['huge', 'estimate_out_of_range'],
+      ['huge', 'estimate_out_of_range'],
+      ['next', 'estimate_out_of_range'],
+      ['huge', 'cost_unknown'],
+    ]);
+    expect(result.findings[0].message).toBe('The latency estimate (latency_ms) of 1e+308 ms is beyond what a dry run adds up (at most 1e+12 ms); it is not used');
+    expect(result.total_cost_usd).toBeNull();
+    const figures = [result.makespan_ms, result.lower_bound_ms, result.total_work_ms, result.utilisation, ...result.worker_utilisation];
+    expect(figures.every(Number.isFinite)).toBe(true);
+    expect(JSON.parse(JSON.stringify(result)).makespan_ms).toBe(result.makespan_ms);
   });
 
   it('runs convertor code in the sandbox, reporting a loop, an allocation bomb and host access as findings', async () => {
@@ -106,6 +177,7 @@ describe('dry run', () => {
   it('refuses a cyclic plan and a task to fail that is not in the plan, with the reason', async () => {
     const cyclic: TaskDataInput = { planned_tasks: [{ task_id: 'a', execution_type: 'tool', dependencies: ['b'] }, { task_id: 'b', execution_type: 'tool', dependencies: ['a'] }] };
     await expect(run(cyclic, { workers: 1 })).rejects.toThrow(DryRunError);
+    await expect(run(chain, { workers: 1, fail_task_ids: ['ghost'] })).rejects.toThrow(DryRunOptionsError);
     await expect(run(chain, { workers: 1, fail_task_ids: ['ghost'] })).rejects.toThrow('No task "ghost" in the plan to fail');
   });
 

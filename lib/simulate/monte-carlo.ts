@@ -1,14 +1,20 @@
 /**
- * Monte Carlo mode of the dry run: every task fails independently with
- * probability p (plus the tasks the operator marked to always fail); the plan is
- * scheduled N times and the spread of makespan and cost is reported.
+ * Monte Carlo mode of the dry run: every task fails independently with its probability
+ * (one for all tasks, or a task's own), plus the tasks the operator marked to always
+ * fail; the plan is scheduled N times.
+ *
+ * What it reports first is how often the job completes (no task failed). The makespan and
+ * cost percentiles are over the completed runs only: a failed run stops early and costs
+ * less, so mixing it in would make failure look fast and cheap. Failed runs are described
+ * by when their first failure happens.
  *
  * The run-independent work (order, ranks, critical path) is done once by
  * createScheduler, and every run reuses the same typed-array buffers, so a run
  * costs one O((T + E) log T) scheduling pass and T random draws.
  *
  * Deterministic: the same input and seed give the same result. Each run draws one
- * number per task, in task index order, from one seeded stream.
+ * number per task, in task index order, from one seeded stream (none when every
+ * probability is 0).
  */
 
 import { seededRandom } from './random';
@@ -18,6 +24,8 @@ import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 export interface MonteCarloInput extends Omit<ScheduleInput, 'fails'> {
   /** Probability in [0, 1] that a task fails when it runs, independently per task and run. */
   readonly failureProbability: number;
+  /** A probability per task (by node index) used instead of failureProbability; NaN = none of its own. */
+  readonly taskFailureProbability?: Float64Array;
   /** Number of simulated runs (integer >= 1). */
   readonly runs: number;
   /** Integer seed of the random stream (low 32 bits used). */
@@ -26,14 +34,25 @@ export interface MonteCarloInput extends Omit<ScheduleInput, 'fails'> {
   readonly alwaysFail?: Uint8Array;
 }
 
+export interface Percentiles {
+  p50: number;
+  p95: number;
+}
+
 export interface MonteCarloResult {
   runs: number;
-  /** Makespan percentiles (nearest rank: always an observed value) and extremes, in ms. */
-  makespan: { p50: number; p95: number; min: number; max: number };
-  /** Total cost percentiles (nearest rank); failed tasks are charged, skipped ones are not. */
-  cost: { p50: number; p95: number };
+  /** Runs in which no task failed. */
+  completedRuns: number;
+  /** completedRuns / runs. */
+  completionRate: number;
+  /** Makespan percentiles (nearest rank: always an observed value) and extremes of the completed runs, in ms; null when none completed. */
+  makespan: (Percentiles & { min: number; max: number }) | null;
+  /** Total cost percentiles (nearest rank) of the completed runs; null when none completed. */
+  cost: Percentiles | null;
   /** Runs in which at least one task failed. */
   failedRuns: number;
+  /** When the first task failed, over the failed runs (nearest rank), in ms; null when none failed. */
+  timeToFirstFailure: Percentiles | null;
   /** Mean number of skipped tasks per run. */
   skippedMean: number;
 }
@@ -69,7 +88,7 @@ interface MonteCarloState {
 }
 
 function startMonteCarlo(input: MonteCarloInput): MonteCarloState {
-  const { failureProbability: p, runs, seed, alwaysFail } = input;
+  const { failureProbability: p, taskFailureProbability, runs, seed, alwaysFail } = input;
   if (!(p >= 0 && p <= 1)) {
     throw new Error(`monteCarlo: failureProbability must be in [0, 1], got ${String(p)}`);
   }
@@ -81,10 +100,25 @@ function startMonteCarlo(input: MonteCarloInput): MonteCarloState {
   if (alwaysFail !== undefined && alwaysFail.length !== n) {
     throw new Error(`monteCarlo: alwaysFail has ${alwaysFail.length} entries but the graph has ${n} tasks`);
   }
+  const probability = new Float64Array(n).fill(p);
+  if (taskFailureProbability !== undefined) {
+    if (taskFailureProbability.length !== n) {
+      throw new Error(`monteCarlo: taskFailureProbability has ${taskFailureProbability.length} entries but the graph has ${n} tasks`);
+    }
+    taskFailureProbability.forEach((q, i) => {
+      if (Number.isNaN(q)) return;
+      if (!(q >= 0 && q <= 1)) throw new Error(`monteCarlo: the failure probability of task ${i} must be in [0, 1], got ${String(q)}`);
+      probability[i] = q;
+    });
+  }
+  // All zero draws nothing: no draw could fall below a probability of 0.
+  const draws = probability.some((q) => q > 0);
   const random = seededRandom(seed);
   const fails = new Uint8Array(n);
   const makespans = new Float64Array(runs);
   const costs = new Float64Array(runs);
+  const firstFailures = new Float64Array(runs);
+  let completedRuns = 0;
   let failedRuns = 0;
   let skippedTotal = 0;
   let r = 0;
@@ -95,31 +129,35 @@ function startMonteCarlo(input: MonteCarloInput): MonteCarloState {
       for (; r < end; r++) {
         if (alwaysFail !== undefined) fails.set(alwaysFail);
         else fails.fill(0);
-        // p = 0 draws nothing: no draw could fall below it.
-        if (p > 0) {
-          for (let i = 0; i < n; i++) if (random() < p) fails[i] = 1;
+        if (draws) {
+          for (let i = 0; i < n; i++) if (random() < probability[i]!) fails[i] = 1;
         }
         const result = scheduler.run(fails);
-        makespans[r] = result.makespanMs;
-        costs[r] = result.totalCost;
-        if (result.failedCount > 0) failedRuns++;
+        if (result.firstFailureMs === null) {
+          makespans[completedRuns] = result.makespanMs;
+          costs[completedRuns] = result.totalCost;
+          completedRuns++;
+        } else {
+          firstFailures[failedRuns] = result.firstFailureMs;
+          failedRuns++;
+        }
         skippedTotal += result.skippedCount;
       }
     },
     done: () => r >= runs,
     result() {
-      makespans.sort();
-      costs.sort();
+      const completed = makespans.subarray(0, completedRuns).sort();
+      const completedCosts = costs.subarray(0, completedRuns).sort();
+      const failed = firstFailures.subarray(0, failedRuns).sort();
+      const spread = (sorted: Float64Array): Percentiles => ({ p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) });
       return {
         runs,
-        makespan: {
-          p50: percentile(makespans, 0.5),
-          p95: percentile(makespans, 0.95),
-          min: makespans[0]!,
-          max: makespans[runs - 1]!,
-        },
-        cost: { p50: percentile(costs, 0.5), p95: percentile(costs, 0.95) },
+        completedRuns,
+        completionRate: completedRuns / runs,
+        makespan: completedRuns ? { ...spread(completed), min: completed[0]!, max: completed[completedRuns - 1]! } : null,
+        cost: completedRuns ? spread(completedCosts) : null,
         failedRuns,
+        timeToFirstFailure: failedRuns ? spread(failed) : null,
         skippedMean: skippedTotal / runs,
       };
     },

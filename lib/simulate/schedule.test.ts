@@ -99,8 +99,13 @@ describe('schedule: examples', () => {
     expect(r.totalWorkMs).toBe(2 + 3 + 1 + 7);
     expect(r.failedCount).toBe(1);
     expect(r.skippedCount).toBe(2);
-    // Failures do not change the bound, which describes the plan as given.
-    expect(r.lowerBoundMs).toBe(schedule(inputOf(tasks, [2, 3, 4, 1, 1, 7], { workers: 2 })).lowerBoundMs);
+    expect(r.firstFailureMs).toBe(5);
+    // The run's bound counts a, b, d and f only: chain d → f (8) against 13 ms of work on 2 workers.
+    expect(r.makespanMs).toBe(8);
+    expect(r.lowerBoundMs).toBe(8);
+    // The plan's bound (chain a → b → c → e, 10 ms) would exceed the makespan of this run.
+    expect(r.planLowerBoundMs).toBe(10);
+    expect(r.planLowerBoundMs).toBe(schedule(inputOf(tasks, [2, 3, 4, 1, 1, 7], { workers: 2 })).lowerBoundMs);
   });
 
   it('skips a task marked to fail when an upstream task fails first', () => {
@@ -282,8 +287,53 @@ function checkBound(c: Case, r: ScheduleResult): void {
   const cp = Math.max(0, ...Array.from({ length: c.g.n }, (_, v) => longest(v)));
   expect(r.criticalPathMs).toBe(cp);
   const total = c.durations.reduce((s, d) => s + d, 0);
-  expect(r.lowerBoundMs).toBe(Math.max(cp, total / c.workers));
+  expect(r.planLowerBoundMs).toBe(Math.max(cp, total / c.workers));
+  if (r.failedCount === 0) expect(r.lowerBoundMs).toBe(Math.min(r.planLowerBoundMs, r.makespanMs));
 }
+
+/** The bound of the tasks a run ran, by brute force: longest chain of run tasks, their work / P. */
+function runBound(c: Case, r: ScheduleResult): number {
+  const preds: number[][] = Array.from({ length: c.g.n }, () => []);
+  for (const [a, b] of c.g.edges) preds[b]!.push(a);
+  const memo = new Map<number, number>();
+  const longest = (v: number): number => {
+    if (!memo.has(v)) memo.set(v, c.durations[v]! + Math.max(0, ...preds[v]!.filter((p) => ran(r, p)).map(longest)));
+    return memo.get(v)!;
+  };
+  const run = Array.from({ length: c.g.n }, (_, v) => v).filter((v) => ran(r, v));
+  const work = run.reduce((s, v) => s + c.durations[v]!, 0);
+  return Math.max(0, ...run.map(longest), work / c.workers);
+}
+
+/** Durations with fractions, ties and zeros: float sums are where a bound could creep over. */
+const fractionalCaseArb = caseArb({ limits: true, failures: true }).chain((c) =>
+  fc
+    .array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 20 }), fc.double({ min: 0, max: 1e6, noNaN: true, noDefaultInfinity: true })), {
+      minLength: c.g.n,
+      maxLength: c.g.n,
+    })
+    .map((durations) => ({ ...c, durations })),
+);
+
+describe('schedule: the lower bound of a run', () => {
+  it('counts only the tasks that run, so it never exceeds the makespan, for any DAG, workers, limits and failures', () => {
+    fc.assert(
+      fc.property(fc.oneof(caseArb({ limits: true, failures: true }), fractionalCaseArb), (c) => {
+        const r = schedule(inputFromCase(c));
+        expect(r.lowerBoundMs).toBeLessThanOrEqual(r.makespanMs);
+        // The clamp to the makespan only ever absorbs rounding: the brute-force bound agrees.
+        const exact = runBound(c, r);
+        expect(exact).toBeLessThanOrEqual(r.makespanMs * (1 + 1e-12) + EPS);
+        expect(Math.abs(r.lowerBoundMs - Math.min(exact, r.makespanMs))).toBeLessThanOrEqual(Math.max(EPS, exact * 1e-12));
+        expect(r.lowerBoundMs).toBeLessThanOrEqual(r.planLowerBoundMs + EPS);
+        const failedAt = Array.from({ length: c.g.n }, (_, v) => v).filter((v) => r.status[v] === TASK_FAILED).map((v) => r.end[v]!);
+        expect(r.firstFailureMs).toBe(failedAt.length ? Math.min(...failedAt) : null);
+        expect(snapshot(schedule(inputFromCase(c)))).toEqual(snapshot(r));
+      }),
+      RUNS,
+    );
+  });
+});
 
 describe('schedule: properties on random DAGs', () => {
   it('is feasible, deterministic and within its bounds without failures or limits (Graham)', () => {

@@ -26,6 +26,10 @@
  * Failures: a task marked to fail runs for its full duration and then fails; all
  * of its descendants are skipped at that instant (status skipped, worker -1,
  * start = end = the failure time) and never run.
+ *
+ * Lower bound: a run's bound counts only the tasks that run in it (ran or failed), so it
+ * holds for that run (bound <= makespan); skipped tasks would otherwise lengthen the bound
+ * of a run they shortened. The bound of the plan as given is `planLowerBoundMs`.
  */
 
 import { criticalPath as longestPath } from '../graph/critical-path';
@@ -76,10 +80,18 @@ export interface ScheduleResult {
   /** Sum of the durations of the tasks that ran or failed. */
   totalWorkMs: number;
   /**
-   * max(critical path length, total duration of all tasks / P), on the plan as
-   * given (failures ignored): no schedule of the full plan can be shorter.
+   * max(longest chain of tasks that ran or failed, their total duration / P): no schedule
+   * of the tasks this run ran can be shorter, so it is <= makespanMs. Skipped tasks do not
+   * count. Without failures it equals planLowerBoundMs.
    */
   lowerBoundMs: number;
+  /**
+   * max(critical path length, total duration of all tasks / P), on the plan as given
+   * (failures ignored): no schedule of the full plan can be shorter.
+   */
+  planLowerBoundMs: number;
+  /** When the first task failed, or null when none did. */
+  firstFailureMs: number | null;
   /** Node indexes of a longest path by duration, source first (ties towards lower indexes). */
   criticalPath: number[];
   criticalPathMs: number;
@@ -134,7 +146,7 @@ function checkNonNegative(name: string, values: Float64Array, index: GraphIndex)
  */
 export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler {
   const { index, durations, costs, types, workers, typeLimits } = input;
-  const { n, succOffsets, succ, predOffsets } = index;
+  const { n, succOffsets, succ, predOffsets, pred } = index;
   if (!Number.isInteger(workers) || workers < 1) {
     throw new Error(`schedule: workers must be an integer >= 1, got ${String(workers)}`);
   }
@@ -190,6 +202,8 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
 
   const start = new Float64Array(n);
   const end = new Float64Array(n);
+  /** Longest chain of run tasks ending at each task, for a run with failures. */
+  const chain = new Float64Array(n);
   const worker = new Int32Array(n);
   const status = new Uint8Array(n);
 
@@ -256,6 +270,27 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
     return skipped;
   }
 
+  /**
+   * Longest chain of tasks that ran or failed. Every predecessor of such a task ran (a task
+   * starts only when all of them succeeded), so the chain never passes a skipped task.
+   */
+  function longestRunChain(): number {
+    let longest = 0;
+    for (let k = 0; k < n; k++) {
+      const v = order![k]!;
+      if (status[v] === TASK_SKIPPED) continue;
+      let best = 0;
+      const stop = predOffsets[v + 1]!;
+      for (let e = predOffsets[v]!; e < stop; e++) {
+        const c = chain[pred[e]!]!;
+        if (c > best) best = c;
+      }
+      chain[v] = best + durations[v]!;
+      if (chain[v]! > longest) longest = chain[v]!;
+    }
+    return longest;
+  }
+
   function run(fails?: Uint8Array): ScheduleResult {
     if (fails !== undefined) checkLength('fails', fails, n);
     remaining.set(indegree);
@@ -277,6 +312,7 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
     let peakParallelism = 0;
     let failedCount = 0;
     let skippedCount = 0;
+    let firstFailureMs: number | null = null;
 
     for (;;) {
       // Start phase: best eligible task on the lowest free worker, while both last.
@@ -312,6 +348,7 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
         if (fails !== undefined && fails[v] !== 0) {
           status[v] = TASK_FAILED;
           failedCount++;
+          if (firstFailureMs === null) firstFailureMs = now;
           const skipped = skipDescendants(v, now);
           skippedCount += skipped;
           resolved += skipped;
@@ -329,6 +366,7 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
     if (resolved !== n) {
       throw new Error(`schedule: internal error, ${n - resolved} tasks were never resolved`);
     }
+    const bound = failedCount === 0 ? lowerBoundMs : Math.max(longestRunChain(), totalWorkMs / workers);
     return {
       start,
       end,
@@ -336,7 +374,10 @@ export function createScheduler(input: Omit<ScheduleInput, 'fails'>): Scheduler 
       status,
       makespanMs,
       totalWorkMs,
-      lowerBoundMs,
+      // Mathematically bound <= makespan; sums taken in another order can differ in the last bits.
+      lowerBoundMs: Math.min(bound, makespanMs),
+      planLowerBoundMs: lowerBoundMs,
+      firstFailureMs,
       criticalPath: cp.path.slice(),
       criticalPathMs: cp.length,
       totalCost,

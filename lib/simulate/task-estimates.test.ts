@@ -22,13 +22,24 @@ describe('estimateTasks', () => {
     expect(unread).toContain('"a" (note)');
     expect(unread).toContain('"b" (a string value)');
     expect(unread).toContain('"c" (latency_ms (not a non-negative number))');
-    expect(result.assumptions).toContain('2 agent tasks without a latency estimate: 5,000 ms each (default for agent)');
+    expect(result.assumptions).toContain('2 agent tasks without a latency estimate: 5,000 ms each (default for agent): "b", "c"');
+    // a has its own cost; b and c have none, and the agent has no registry default.
+    expect(result.costUnknown).toEqual([1, 2]);
+    expect(result.assumptions).toContain(
+      '2 tasks without a cost estimate (no cost_usd of their own, no registry default, no model price), so any total cost that includes them is unknown: "b", "c"',
+    );
   });
 
   it('counts the tasks past the first few instead of listing them all', () => {
     const many = tasks(...Array.from({ length: 12 }, (_, i) => ({ task_id: `t${i}`, execution_type: 'llm', estimate_data: { eta: i } })));
     const unread = estimateTasks(many, registry).assumptions.find((a) => a.startsWith('estimate_data not used'))!;
     expect(unread).toMatch(/and 7 more tasks$/);
+    expect(estimateTasks(many, registry).assumptions).toContain('12 llm tasks without a latency estimate: 3,000 ms each (default for llm): "t0", "t1", "t2", "t3", "t4" and 7 more');
+  });
+
+  it('lists nothing when every task has its own estimates', () => {
+    const own = estimateTasks(tasks({ task_id: 'a', execution_type: 'agent', estimate_data: { latency_ms: 10, cost_usd: 0 } }), registry);
+    expect([own.assumptions, own.findings, own.costUnknown]).toEqual([[], [], []]);
   });
 
   it('schedules seed 000 spellings as their kind (l2_task by sub_type, tool_call)', () => {

@@ -57,6 +57,7 @@ export async function everyOperation(call: ReturnType<typeof client>): Promise<s
   note(head.plan.planned_tasks[0].task_id.toUpperCase());
   note(head.plan.planned_tasks[0].dependencies.length);
   note((await call('put', '/api/plans/{id}', { params: { id }, body: { base_revision: head.revision, plan: head.plan } })).layout_only);
+  note((await call('patch', '/api/plans/{id}', { params: { id }, body: { base_revision: head.revision + 1, positions: { a: { x: 10, y: 20 } } } })).content_hash);
   note((await call('get', '/api/plans/{id}/revisions', { params: { id } })).revisions[0].content_hash);
   note((await call('get', '/api/plans/{id}/revisions/{rev}', { params: { id, rev: '1' } })).plan.planned_tasks.length);
   note((await call('post', '/api/plans/{id}/presence', { params: { id }, body: { session_id: 'tab-123456', revision: 1, dirty: false } })).head.revision);

@@ -1,19 +1,23 @@
 'use server';
 
 import { z } from 'zod';
-import { RevisionNumber, SavePlanRequest } from '@/lib/api/schemas';
+import { PatchPlanRequest, RevisionNumber, SavePlanRequest } from '@/lib/api/schemas';
 import { runAction } from '@/lib/server/action';
 import { getDatabase } from '@/lib/server/db/connection';
 import { getGate } from '@/lib/server/approval/approval-service';
-import { getPlan, getRevisions, savePlan } from '@/lib/server/plans/plan-service';
+import { getPlan, getRevisions, patchPlan, savePlan } from '@/lib/server/plans/plan-service';
 import { loadApprovalGuard } from './approval-guard';
 
-const SaveInput = z.strictObject({ id: z.string().min(1), request: SavePlanRequest });
+// A save sends what changed (PATCH's body) when the editor can say so, else the whole plan.
+const SaveInput = z.strictObject({
+  id: z.string().min(1),
+  request: z.union([z.strictObject({ whole: SavePlanRequest }), z.strictObject({ change: PatchPlanRequest })]),
+});
 
 export async function savePlanAction(input: z.input<typeof SaveInput>) {
   return runAction('editor', SaveInput, input, async ({ id, request }, principal) => {
     const { db } = await getDatabase();
-    const saved = await savePlan(db, id, request, principal.username);
+    const saved = 'whole' in request ? await savePlan(db, id, request.whole, principal.username) : await patchPlan(db, id, request.change, principal.username);
     // What the editor page shows about the head after this save (the header's status, the
     // approval banner), so the client updates them in place instead of re-rendering the page.
     const [{ status }, approval] = await Promise.all([getGate(db, id), loadApprovalGuard(db, id)]);

@@ -64,7 +64,11 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
     const { id, content_hash } = await approved('Verifiable');
     const handOff = await getApprovedPlan(db(), id);
     expect(handOff.content_hash).toBe(content_hash);
-    expect(sha256(canonical(handOff.document))).toBe(handOff.content_hash);
+    // The README's recipe, hash version 2: each task hashed, then the plan over those hashes.
+    expect(handOff.hash_version).toBe(2);
+    const { plan, job, subgraphs } = handOff.document;
+    const envelope = { hash_version: 2, job, plan: { ...plan, planned_tasks: plan.planned_tasks.map((task) => sha256(canonical(task))) }, subgraphs };
+    expect(sha256(canonical(envelope))).toBe(handOff.content_hash);
     const { hash, ...resources } = handOff.resources;
     expect(sha256(canonical(resources))).toBe(hash);
     expect(resources.targets).toEqual(['dsl:etl', 'tool:http_get']);
@@ -193,10 +197,17 @@ describe.each(testDatabases())('what an approval binds, on $name', (database) =>
   it('refuses to hand off a revision body edited in the database after approval', async () => {
     await replaceRegistry(db(), Registry.parse(registry), 'admin');
     const { id } = await approved('Tampered');
-    await db().execute(
-      sql`update plan_revisions set body = jsonb_set(body, '{plan,planned_tasks,0,arguments,url}', '"https://evil.example"') where plan_id = ${id}`,
-    );
+    // A task is stored once by its hash; editing its row is editing the approved revision.
+    await db().execute(sql`update plan_tasks set body = jsonb_set(body, '{arguments,url}', '"https://evil.example"') where plan_id = ${id}`);
     const error = await refusal(getApprovedPlan(db(), id));
     expect([error.status, error.code]).toEqual([409, 'integrity']);
+
+    const { id: other } = await approved('Tampered job');
+    await db().execute(sql`update plan_revisions set body = jsonb_set(body, '{job,task_description}', '"Exfiltrate"') where plan_id = ${other}`);
+    expect((await refusal(getApprovedPlan(db(), other))).code).toBe('integrity');
+
+    const { id: dropped } = await approved('A task row deleted');
+    await db().execute(sql`delete from plan_tasks where plan_id = ${dropped}`);
+    expect((await refusal(getApprovedPlan(db(), dropped))).code).toBe('integrity');
   });
 });

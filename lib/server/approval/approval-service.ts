@@ -19,7 +19,8 @@ import { parseJsonColumn } from '../db/json-column';
 import { getRegistry } from '../registry/registry-service';
 import { requiredApprovals } from './required-approvals';
 import { AppError, notFound, type ErrorStatus } from '../errors';
-import { serverContentHash } from '../plans/document-hashes';
+import { hashVersionOf, serverContentHash } from '../plans/document-hashes';
+import { revisionBody, revisionColumns } from '../plans/revision-body';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
 import { recordDecisionComment } from '../comments/comment-service';
 import { recentEditors } from './recent-editors';
@@ -100,7 +101,7 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
   const [plan] = lock ? await query.for('update') : await query;
   if (!plan) throw notFound(`Plan "${id}"`);
   const [head] = await tx
-    .select()
+    .select(revisionColumns)
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
   const parsed = head ? readStoredDocument(head.body, head.schemaVersion, documentSchema) : null;
@@ -287,7 +288,7 @@ export async function getGate(db: Database, id: string): Promise<GateResponse> {
   if (!plan) throw notFound(`Plan "${id}"`);
   const reviews = await db.select().from(planReviews).where(eq(planReviews.planId, id)).orderBy(desc(planReviews.id));
   const [head] = await db
-    .select({ body: planRevisions.body, schemaVersion: planRevisions.schemaVersion })
+    .select({ body: revisionBody, schemaVersion: planRevisions.schemaVersion })
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
   const document = head ? readStoredDocument(head.body, head.schemaVersion, documentSchema) : { success: false as const };
@@ -360,7 +361,7 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     }
 
     const [head] = await tx
-      .select()
+      .select(revisionColumns)
       .from(planRevisions)
       .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
     // The hash is recomputed from the stored body, never taken from a column: a body edited
@@ -378,9 +379,9 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     // of what it receives still matches content_hash.
     const asWritten = head.schemaVersion === CURRENT_SCHEMA_VERSION;
     await yieldToEventLoop();
-    const rawHash = serverContentHash({ plan: raw.plan as never, job: raw.job as never, subgraphs: raw.subgraphs as never });
+    const rawHash = serverContentHash({ plan: raw.plan as never, job: raw.job as never, subgraphs: raw.subgraphs as never }, hashVersionOf(head));
     await yieldToEventLoop();
-    const recomputed = asWritten ? serverContentHash({ plan: taskData, job, subgraphs }) : rawHash;
+    const recomputed = asWritten ? serverContentHash({ plan: taskData, job, subgraphs }, hashVersionOf(head)) : rawHash;
     await yieldToEventLoop();
     if (recomputed !== head.contentHash || rawHash !== head.contentHash || head.contentHash !== plan.headContentHash) {
       throw integrity(`revision ${head.revision}'s stored body no longer hashes to ${head.contentHash}`, { revision: head.revision });
@@ -406,6 +407,7 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     return {
       revision: head.revision,
       content_hash: head.contentHash,
+      hash_version: hashVersionOf(head),
       document: asWritten ? { plan: taskData, job, subgraphs } : ({ plan: raw.plan, job: raw.job, subgraphs: raw.subgraphs } as Pick<PlanDocument, 'plan' | 'job' | 'subgraphs'>),
       resources: { hash: newest.resourcesHash!, ...snapshot.data },
       approvals: approvals.map(toReview),

@@ -339,7 +339,8 @@ describe.each(testDatabases())('audit log on $name', (database) => {
     it('an edited revision body', async () => {
       const { id } = await approvedPlan();
       await db().execute(
-        sql`update plan_revisions set body = jsonb_set(body, '{plan,planned_tasks,0,description}', '"Fetch and upload"') where plan_id = ${id} and revision = 2`,
+        sql`update plan_tasks set body = jsonb_set(body, '{description}', '"Fetch and upload"')
+            where plan_id = ${id} and hash = (select task_hashes[1] from plan_revisions where plan_id = ${id} and revision = 2)`,
       );
       const result = await failure(db());
       expect(result).toMatchObject({ problem: 'body_altered', reason: expect.stringMatching(/revision 2 of plan/) });

@@ -18,6 +18,8 @@ import {
 } from './audit-chain';
 import { auditKey, auditKeyHint, existingAuditKey, signHead, type AuditKey } from './audit-key';
 import { bodyDigest, reviewDigest } from './digests';
+import { documentHashes, hashVersionOf } from '../plans/document-hashes';
+import { revisionBody } from '../plans/revision-body';
 
 // Verification of the audit trail and of the rows it vouches for.
 //
@@ -206,8 +208,17 @@ interface RevisionFacts {
   planId: string;
   revision: number;
   contentHash: string;
+  hashVersion: number;
   body: unknown;
 }
+
+const revisionFactColumns = {
+  planId: planRevisions.planId,
+  revision: planRevisions.revision,
+  contentHash: planRevisions.contentHash,
+  hashVersion: planRevisions.hashVersion,
+  body: revisionBody,
+};
 
 function checkRevision(row: RevisionFacts, fact: BodyFact | undefined): AuditFailure | null {
   const name = `revision ${row.revision} of plan "${row.planId}"`;
@@ -216,7 +227,16 @@ function checkRevision(row: RevisionFacts, fact: BodyFact | undefined): AuditFai
   }
   const altered: AuditFailure = { problem: 'body_altered', seq: fact.seq, reason: `the body of ${name} is not the one event ${fact.seq} recorded: it was edited` };
   if (row.contentHash !== fact.contentHash) return altered;
-  if (fact.bodyHash !== null) return bodyDigest(row.body) === fact.bodyHash ? null : altered;
+  if (fact.bodyHash !== null) {
+    // A version-2 body digest is over the task hashes, recomputed here from the task rows the
+    // body was read back with: an edited or missing task row is an altered body.
+    try {
+      const digest = hashVersionOf(row) === 2 ? documentHashes(row.body as PlanDocument).bodyHash : bodyDigest(row.body);
+      return digest === fact.bodyHash ? null : altered;
+    } catch {
+      return altered;
+    }
+  }
   // An event from before body digests: the body must still have the content it recorded.
   try {
     return contentHash(PlanDocument.parse(row.body)) === fact.contentHash ? null : altered;
@@ -296,7 +316,7 @@ async function checkAllRows(db: Database, facts: ChainFacts): Promise<AuditFailu
   let after: [string, number] | null = null;
   for (;;) {
     const rows: RevisionFacts[] = await db
-      .select({ planId: planRevisions.planId, revision: planRevisions.revision, contentHash: planRevisions.contentHash, body: planRevisions.body })
+      .select(revisionFactColumns)
       .from(planRevisions)
       .where(after ? sql`(${planRevisions.planId}, ${planRevisions.revision}) > (${after[0]}, ${after[1]})` : undefined)
       .orderBy(asc(planRevisions.planId), asc(planRevisions.revision))
@@ -338,7 +358,7 @@ async function checkPlanRows(db: Database, facts: ChainFacts, planId: string, re
     }
   }
   const [body] = await db
-    .select({ planId: planRevisions.planId, revision: planRevisions.revision, contentHash: planRevisions.contentHash, body: planRevisions.body })
+    .select(revisionFactColumns)
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, planId), eq(planRevisions.revision, revision)));
   const seenRevisions = new Set<string>();

@@ -47,10 +47,11 @@ export async function revisionTaskIds(db: Database, planId: string, revision: nu
   const known = recall(row.hash);
   if (known) return known;
   const result = await db.execute(sql`
-    select t->>'task_id' as task_id
-    from ${planRevisions} r, jsonb_array_elements(r.body->'plan'->'planned_tasks') t
+    select coalesce(r.task_ids, array(select t->>'task_id' from jsonb_array_elements(r.body->'plan'->'planned_tasks') t)) as task_ids
+    from ${planRevisions} r
     where r.plan_id = ${planId} and r.revision = ${revision}`);
-  const ids = new Set((result as unknown as { rows: Array<{ task_id: string | null }> }).rows.flatMap((r) => (r.task_id === null ? [] : [r.task_id])));
+  const [found] = (result as unknown as { rows: Array<{ task_ids: Array<string | null> | null }> }).rows;
+  const ids = new Set((found?.task_ids ?? []).flatMap((taskId) => (taskId === null ? [] : [taskId])));
   remember(row.hash, ids);
   return ids;
 }

@@ -45,9 +45,36 @@ export const planRevisions = pgTable(
     // Same content hash as its parent: only view data (positions, collapsed groups) moved.
     layoutOnly: boolean('layout_only').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`now()`),
+    /** Which definition of lib/plan/hash `content_hash` follows (1: whole document; 2: over task hashes). */
+    hashVersion: integer('hash_version').notNull().default(1),
+    // Version 2 keeps its tasks in plan_tasks, referenced here in plan order, and the body
+    // holds everything else (its planned_tasks empty); a version-1 body holds its tasks.
+    taskIds: text('task_ids').array(),
+    taskHashes: text('task_hashes').array(),
+    /** The whole document's size as JSON, so a save of a few tasks checks the plan limit without reading the rest. */
+    documentBytes: integer('document_bytes'),
   },
   (t) => [
     primaryKey({ columns: [t.planId, t.revision] }),
+    foreignKey({ columns: [t.planId], foreignColumns: [plans.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * A plan's tasks, stored once per content (task hash) however many revisions hold them:
+ * a revision that changes one task adds one row. Immutable, like the revisions.
+ */
+export const planTasks = pgTable(
+  'plan_tasks',
+  {
+    planId: text('plan_id').notNull(),
+    hash: text('hash').notNull(),
+    body: jsonb('body').$type<unknown>().notNull(),
+    /** The task's size as JSON (see plan_revisions.document_bytes). */
+    bytes: integer('bytes').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.planId, t.hash] }),
     foreignKey({ columns: [t.planId], foreignColumns: [plans.id] }).onDelete('cascade'),
   ],
 );
@@ -428,6 +455,7 @@ export const runEvents = pgTable(
 export const dbSchema = {
   plans,
   planRevisions,
+  planTasks,
   planReviews,
   apiTokens,
   auditEvents,

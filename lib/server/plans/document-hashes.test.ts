@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PlanDocument, contentHash } from '@/lib/plan';
+import { PlanDocument, contentHash, hashEnvelope, taskHash } from '@/lib/plan';
 import { bodyDigest } from '../audit/digests';
-import { documentHashes, serverContentHash } from './document-hashes';
+import { documentHashes, hashesFromTaskHashes, revisionBodyDigest, serverContentHash } from './document-hashes';
 
 // The server's fast hashes must be exactly the documented ones, for any document.
 
@@ -25,15 +25,29 @@ const arbitraryDocument = fc
   );
 
 describe('server document hashes', () => {
-  it('equal contentHash and bodyDigest for any document', () => {
+  it('equal contentHash (both versions) and the body digests for any document', () => {
     fc.assert(
       fc.property(arbitraryDocument, (document) => {
-        const { contentHash: hash, bodyHash } = documentHashes(document);
+        const { contentHash: hash, bodyHash, taskHashes } = documentHashes(document);
         expect(hash).toBe(contentHash(document));
-        expect(serverContentHash(document)).toBe(hash);
-        expect(bodyHash).toBe(bodyDigest(document));
+        expect(taskHashes).toEqual(document.plan.planned_tasks.map(taskHash));
+        expect(serverContentHash(document, 2)).toBe(hash);
+        expect(serverContentHash(document, 1)).toBe(contentHash(document, 1));
+        expect(bodyHash).toBe(bodyDigest({ ...hashEnvelope(document, taskHashes), view: document.view }));
+        expect(revisionBodyDigest(document, 2)).toBe(bodyHash);
+        expect(revisionBodyDigest(document, 1)).toBe(bodyDigest(document));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('from known task hashes, equal the hashes of the whole document', () => {
+    fc.assert(
+      fc.property(arbitraryDocument, (document) => {
+        const known = document.plan.planned_tasks.map(taskHash);
+        expect(hashesFromTaskHashes(document, known)).toEqual(documentHashes(document));
+      }),
+      { numRuns: 100 },
     );
   });
 });

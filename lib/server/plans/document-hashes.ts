@@ -1,23 +1,53 @@
 import 'server-only';
-import type { PlanDocument } from '@/lib/plan';
-import { canonicalJson, sha256Of } from '../audit/digests';
+import { hashEnvelope, type HashVersion, type HashedContent, type PlanDocument, type PlannerTask } from '@/lib/plan';
+import { bodyDigest, canonicalJson, sha256Of } from '../audit/digests';
 
-// The server's way to the two hashes a revision is stored with: the content hash
-// (lib/plan/hash, over plan, job and subgraphs) and the body digest the audit chain records
-// (lib/server/audit/digests, over the whole body, view included). Same definitions, same
-// results (a test holds them equal), computed faster for 10 MB plans: RFC 8785 sorts keys,
-// and "view" sorts after "job", "plan" and "subgraphs", so the body's canonical JSON is the
-// content's with the view appended; one canonicalisation serves both, and node's native
-// SHA-256 is ten times faster than the browser-safe one in lib/plan.
+// The server's way to the hashes a revision is stored with: the content hash (lib/plan/hash)
+// and the body digest the audit chain records. Same definitions, same results (a test holds
+// them equal), computed with node's native SHA-256, ten times faster than the browser-safe one.
+//
+// Version 2: the content hash is taken over the hash envelope (each task replaced by its own
+// hash) and the body digest over the envelope with the view, so a save that changes one task
+// hashes that task and the envelope, never the other tasks. RFC 8785 sorts keys and "view"
+// sorts last, so the body's canonical JSON is the content's with the view appended.
 
-/** contentHash(doc), on the server. */
-export function serverContentHash(doc: Pick<PlanDocument, 'plan' | 'job' | 'subgraphs'>): string {
-  return sha256Of(canonicalJson({ plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs }));
+export interface RevisionHashes {
+  contentHash: string;
+  /** What the audit chain records of the stored revision (view data included). */
+  bodyHash: string;
+  /** One per task, in plan order: how the revision stores its tasks. */
+  taskHashes: string[];
 }
 
-/** contentHash(document) and bodyDigest(document) from one canonicalisation. */
-export function documentHashes(document: PlanDocument): { contentHash: string; bodyHash: string } {
-  const content = canonicalJson({ plan: document.plan, job: document.job, subgraphs: document.subgraphs });
+/** taskHash(task), on the server. */
+export function serverTaskHash(task: PlannerTask): string {
+  return sha256Of(canonicalJson(task));
+}
+
+/** The version-2 hashes of a document whose task hashes are already known. */
+export function hashesFromTaskHashes(document: HashedContent & Pick<PlanDocument, 'view'>, taskHashes: string[]): RevisionHashes {
+  const content = canonicalJson(hashEnvelope(document, taskHashes));
   const body = `${content.slice(0, -1)},"view":${canonicalJson(document.view)}}`;
-  return { contentHash: sha256Of(content), bodyHash: sha256Of(body) };
+  return { contentHash: sha256Of(content), bodyHash: sha256Of(body), taskHashes };
+}
+
+/** Today's (version 2) hashes of a whole document. */
+export function documentHashes(document: PlanDocument): RevisionHashes {
+  return hashesFromTaskHashes(document, document.plan.planned_tasks.map(serverTaskHash));
+}
+
+/** contentHash(doc, version), on the server: how a stored revision is verified. */
+export function serverContentHash(doc: HashedContent, version: HashVersion): string {
+  if (version === 1) return sha256Of(canonicalJson({ plan: doc.plan, job: doc.job, subgraphs: doc.subgraphs }));
+  return sha256Of(canonicalJson(hashEnvelope(doc, doc.plan.planned_tasks.map(serverTaskHash))));
+}
+
+/** The body digest the audit chain recorded for a revision of `version`, from its whole document. */
+export function revisionBodyDigest(document: PlanDocument, version: HashVersion): string {
+  return version === 1 ? bodyDigest(document) : documentHashes(document).bodyHash;
+}
+
+/** The hash version a stored revision row declares; anything but 2 is the original definition. */
+export function hashVersionOf(row: { hashVersion: number }): HashVersion {
+  return row.hashVersion === 2 ? 2 : 1;
 }

@@ -6,6 +6,7 @@ import type { Database } from '../db/client';
 import { TimestampKey, decodeCursor, encodeCursor, pageOf, timestampKey } from '../db/page-cursor';
 import { planRevisions, plans } from '../db/schema';
 import { revisionSummaryColumns } from './plan-repository';
+import { revisionTaskCount } from './revision-body';
 
 // The plan list and a plan's revisions, one bounded page at a time: filtering, sorting and
 // paging happen in SQL, and no plan body leaves the database (task counts are computed
@@ -82,7 +83,7 @@ export async function listPlanPage(db: Database, query: PlanListQuery): Promise<
 async function headTaskCounts(db: Database, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const rows = await db
-    .select({ id: planRevisions.planId, count: sql<number>`coalesce(jsonb_array_length(${planRevisions.body}->'plan'->'planned_tasks'), 0)::int` })
+    .select({ id: planRevisions.planId, count: revisionTaskCount })
     .from(planRevisions)
     .innerJoin(plans, and(eq(plans.id, planRevisions.planId), eq(plans.headRevision, planRevisions.revision)))
     .where(inArray(planRevisions.planId, ids));

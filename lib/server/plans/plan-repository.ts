@@ -1,11 +1,12 @@
 import 'server-only';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { planReviews, planRevisions, plans } from '../db/schema';
+import { planReviews, planRevisions, planTasks, plans } from '../db/schema';
+import { revisionColumns } from './revision-body';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
-import type { PlanDocument } from '@/lib/plan';
+import { HASH_VERSION, type PlanDocument } from '@/lib/plan';
 import { CURRENT_SCHEMA_VERSION, documentSchema, readStoredDocument, type DocumentSchemaRegistry } from '@/lib/plan/migrations';
 import { AppError } from '../errors';
 
@@ -13,13 +14,55 @@ import { AppError } from '../errors';
 // transaction, so a plan never exists without its first revision and a head pointer
 // never names a revision that was not written.
 
+/** A task the revision holds, as stored once per plan by its hash. */
+export interface StoredTask {
+  hash: string;
+  body: unknown;
+  bytes: number;
+}
+
 export interface NewRevision {
-  document: PlanDocument;
+  /** The document without its tasks (planned_tasks empty): what the row's body holds. */
+  skeleton: PlanDocument;
+  /** The revision's tasks in plan order, by id and by hash. */
+  taskIds: string[];
+  taskHashes: string[];
+  /** Tasks the plan may not hold yet; every other hash must already be stored for it. */
+  newTasks: StoredTask[];
+  documentBytes: number;
+  /** The version-2 content hash (lib/plan/hash). */
   contentHash: string;
-  /** bodyDigest(document), recorded in the audit chain. */
+  /** What the audit chain records of the stored revision. */
   bodyHash: string;
   author: string;
   message: string;
+}
+
+/** Rows per INSERT: 4 parameters a row stays well under PostgreSQL's 65,535. */
+const TASK_BATCH = 2_000;
+
+async function storeTasks(tx: Database, planId: string, tasks: StoredTask[]): Promise<void> {
+  for (let i = 0; i < tasks.length; i += TASK_BATCH) {
+    await tx
+      .insert(planTasks)
+      .values(tasks.slice(i, i + TASK_BATCH).map((task) => ({ planId, hash: task.hash, body: task.body, bytes: task.bytes })))
+      .onConflictDoNothing();
+  }
+}
+
+function revisionValues(input: NewRevision & { id: string }) {
+  return {
+    planId: input.id,
+    body: input.skeleton,
+    schemaVersion: CURRENT_SCHEMA_VERSION,
+    contentHash: input.contentHash,
+    hashVersion: HASH_VERSION,
+    taskIds: input.taskIds,
+    taskHashes: input.taskHashes,
+    documentBytes: input.documentBytes,
+    author: input.author,
+    message: input.message,
+  };
 }
 
 export type PlanRow = typeof plans.$inferSelect;
@@ -40,16 +83,8 @@ export async function insertPlan(db: Database, input: NewRevision & { id: string
         updatedAt: sql`clock_timestamp()`,
       })
       .returning();
-    await tx.insert(planRevisions).values({
-      planId: input.id,
-      revision: 1,
-      parentRevision: null,
-      body: input.document,
-      schemaVersion: CURRENT_SCHEMA_VERSION,
-      contentHash: input.contentHash,
-      author: input.author,
-      message: input.message,
-    });
+    await storeTasks(tx, input.id, input.newTasks);
+    await tx.insert(planRevisions).values({ ...revisionValues(input), revision: 1, parentRevision: null });
     await appendAudit(tx, {
       kind: 'created',
       actor: input.author,
@@ -72,25 +107,24 @@ export type SaveResult =
  * the compare-and-swap: concurrent savers of one base queue on the row lock and all but
  * the first find the guard false, so exactly one wins and the rest see a conflict.
  *
- * A revision with the head's content hash only moved nodes: the plan keeps its status,
- * reviews and approvals (they bind to content, not layout). Any other revision voids them.
+ * `layoutOnly` (the caller's finding that the base has the same content) holds for the
+ * head too, since the guard makes the base the head. Such a revision only moved nodes: the
+ * plan keeps its status, reviews and approvals (they bind to content, not layout). Any
+ * other revision voids them.
  */
 export async function saveRevision(
   db: Database,
-  input: NewRevision & { id: string; baseRevision: number; title?: string },
+  input: NewRevision & { id: string; baseRevision: number; title?: string; layoutOnly: boolean },
 ): Promise<SaveResult> {
   return db.transaction(async (tx) => {
     const next = input.baseRevision + 1;
-    // SET expressions read the row as it was, so "same hash" compares with the old head.
-    const sameContent = sql`${plans.headContentHash} = ${input.contentHash}`;
+    const layoutOnly = input.layoutOnly;
     const [row] = await tx
       .update(plans)
       .set({
         headRevision: next,
         headContentHash: input.contentHash,
-        contentRevision: sql`case when ${sameContent} then ${plans.contentRevision} else ${next} end`,
-        status: sql`case when ${sameContent} then ${plans.status} else 'draft' end`,
-        submittedBy: sql`case when ${sameContent} then ${plans.submittedBy} else null end`,
+        ...(layoutOnly ? {} : { contentRevision: next, status: 'draft', submittedBy: null }),
         updatedAt: sql`clock_timestamp()`,
         ...(input.title ? { title: input.title } : {}),
       })
@@ -100,18 +134,8 @@ export async function saveRevision(
       const [current] = await tx.select({ head: plans.headRevision }).from(plans).where(eq(plans.id, input.id));
       return current ? { kind: 'conflict', currentRevision: current.head } : { kind: 'missing' };
     }
-    const layoutOnly = row.contentRevision !== next;
-    await tx.insert(planRevisions).values({
-      planId: input.id,
-      revision: next,
-      parentRevision: input.baseRevision,
-      body: input.document,
-      schemaVersion: CURRENT_SCHEMA_VERSION,
-      contentHash: input.contentHash,
-      author: input.author,
-      message: input.message,
-      layoutOnly,
-    });
+    await storeTasks(tx, input.id, input.newTasks);
+    await tx.insert(planRevisions).values({ ...revisionValues(input), revision: next, parentRevision: input.baseRevision, layoutOnly });
     await appendAudit(tx, {
       kind: 'revised',
       actor: input.author,
@@ -159,10 +183,29 @@ export async function findPlan(db: Database, id: string): Promise<PlanRow | unde
 
 export async function findRevision(db: Database, id: string, revision: number): Promise<RevisionRow | undefined> {
   const [row] = await db
+    .select(revisionColumns)
+    .from(planRevisions)
+    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
+  return row;
+}
+
+/** A revision as stored, its tasks by reference only (null for a version-1 row, whose body holds them). */
+export async function findRevisionRefs(db: Database, id: string, revision: number): Promise<RevisionRow | undefined> {
+  const [row] = await db
     .select()
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
   return row;
+}
+
+/** Stored tasks of a plan by hash: their bodies and sizes. */
+export async function findTasks(db: Database, id: string, hashes: string[]): Promise<Map<string, StoredTask>> {
+  if (hashes.length === 0) return new Map();
+  const rows = await db
+    .select({ hash: planTasks.hash, body: planTasks.body, bytes: planTasks.bytes })
+    .from(planTasks)
+    .where(and(eq(planTasks.planId, id), inArray(planTasks.hash, hashes)));
+  return new Map(rows.map((row) => [row.hash, row]));
 }
 
 /**
@@ -197,7 +240,7 @@ export async function readRevision<T = PlanDocument>(
   return row && { ...row, document: revisionDocument(row, registry) };
 }
 
-export type RevisionSummary = Omit<RevisionRow, 'body' | 'schemaVersion'>;
+export type RevisionSummary = Pick<RevisionRow, 'planId' | 'revision' | 'parentRevision' | 'contentHash' | 'author' | 'message' | 'layoutOnly' | 'createdAt'>;
 
 /** What a revision list shows of each revision: everything but the (large) body. */
 export const revisionSummaryColumns = {

@@ -1,17 +1,20 @@
 import 'server-only';
 import {
+  HASH_VERSION,
   PLAN_LIMITS,
+  PlanDocument,
   PlanDocumentInput,
   TaskDataInput,
   completeDocument,
-  formatBytes,
+  completeTask,
   nowTimestamp,
   type DocumentDefaults,
   type ParsedTaskDataInput,
-  type PlanDocument,
+  type PlannerTask,
   type TaskData,
 } from '@/lib/plan';
-import type { CreatePlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
+import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
+import type { CreatePlanRequest, PatchPlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
 import { PlanListQuery, type PageQuery, type PlanListPage } from '@/lib/api/list-schemas';
 import { titleIssue, validatePlanAsync, type ValidationResult } from '@/lib/validate';
 import type { Database } from '../db/client';
@@ -19,32 +22,13 @@ import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { getRegistry } from '../registry/registry-service';
 import { AppError, fromZodError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
-import { documentHashes } from './document-hashes';
+import { serverContentHash } from './document-hashes';
+import { partsOfDocument, revisionParts, skeletonBytes, skeletonOf, storedTask, type RevisionParts } from './revision-parts';
 import * as repo from './plan-repository';
 import { listPlanPage, listRevisionPage } from './plan-list-queries';
 
 // The one place plans are created, read and saved: route handlers and server actions
 // both call these, so the REST API and the UI cannot drift apart.
-
-/**
- * Refuses what the database would refuse mid-transaction: PostgreSQL text cannot hold NUL
- * and jsonb rejects unpaired surrogates. JSON.stringify writes both as \u escapes (a well-
- * formed pair is written as is), so one scan of the serialised document finds them.
- */
-function checkStorable(document: PlanDocument, ...texts: Array<string | undefined>): void {
-  const json = JSON.stringify([document, texts]);
-  const bytes = new TextEncoder().encode(json).length;
-  if (bytes > PLAN_LIMITS.maxPlanBytes) {
-    throw new AppError(
-      'payload_too_large',
-      413,
-      `The plan is ${formatBytes(bytes)}; the limit is ${formatBytes(PLAN_LIMITS.maxPlanBytes)}`,
-    );
-  }
-  if (/\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(json)) {
-    throw new AppError('bad_request', 400, 'The plan contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored');
-  }
-}
 
 export function checkPlanId(id: string): void {
   if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
@@ -108,17 +92,6 @@ function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanRespons
   };
 }
 
-/**
- * The hashes a revision is stored with. A 20,000-task plan takes about 0.4 s to hash on
- * this hardware, so the server answers other requests before and after.
- */
-async function hashed(document: PlanDocument): Promise<{ contentHash: string; bodyHash: string }> {
-  await yieldToEventLoop();
-  const hashes = documentHashes(document);
-  await yieldToEventLoop();
-  return hashes;
-}
-
 /** `actor` is who the revision is by: four-eyes and the audit trail depend on it. */
 export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
   // The request was just parsed (up to 10 MB): let other requests in before parsing again.
@@ -128,33 +101,65 @@ export async function createPlan(db: Database, input: CreatePlanRequest, actor: 
     documentDefaults(),
   );
   await yieldToEventLoop();
-  checkStorable(document, input.title, input.message);
-  const hashes = await hashed(document);
-  const hash = hashes.contentHash;
-  const row = await repo.insertPlan(db, {
-    id: newPlanId(),
+  const parts = await partsOfDocument(document, new Set(), input.title, input.message);
+  const row = await repo.insertPlan(db, { id: newPlanId(), title: input.title, ...parts, author: actor, message: input.message ?? 'Created' });
+  return { id: row.id, revision: 1 as const, content_hash: parts.contentHash };
+}
+
+/** The base revision of a save, or the error that says why there is none. */
+async function baseRevision(db: Database, id: string, revision: number) {
+  checkPlanId(id);
+  await yieldToEventLoop();
+  const base = await repo.findRevisionRefs(db, id, revision);
+  if (base) return base;
+  const plan = await repo.findPlan(db, id);
+  if (!plan) throw notFound(`Plan "${id}"`);
+  throw new AppError('conflict', 409, `Revision ${revision} of plan "${id}" does not exist`, undefined, { current_revision: plan.headRevision });
+}
+
+/**
+ * The base's tasks by id and hash and its hash under today's definition. A version-1
+ * revision, or one written under an older document schema, is read whole once and hashed.
+ */
+async function baseRefs(db: Database, base: repo.RevisionRow) {
+  if (base.taskIds && base.taskHashes && base.documentBytes !== null && base.hashVersion === HASH_VERSION && base.schemaVersion === CURRENT_SCHEMA_VERSION) {
+    return { skeleton: repo.revisionDocument(base), taskIds: base.taskIds, taskHashes: base.taskHashes, documentBytes: base.documentBytes, contentHash: base.contentHash };
+  }
+  const whole = await repo.findRevision(db, base.planId, base.revision);
+  const document = repo.revisionDocument(whole!);
+  const parts = await partsOfDocument(document, new Set());
+  return { skeleton: parts.skeleton, taskIds: parts.taskIds, taskHashes: parts.taskHashes, documentBytes: parts.documentBytes, contentHash: parts.contentHash };
+}
+
+/** Writes the new revision, or says why it was not written. */
+async function writeRevision(db: Database, id: string, input: { base_revision: number; title?: string; message?: string }, parts: RevisionParts, baseHash: string, actor: string) {
+  const result = await repo.saveRevision(db, {
+    id,
+    baseRevision: input.base_revision,
     title: input.title,
-    document,
-    ...hashes,
+    ...parts,
+    layoutOnly: parts.contentHash === baseHash,
     author: actor,
-    message: input.message ?? 'Created',
+    message: input.message ?? '',
   });
-  return { id: row.id, revision: 1 as const, content_hash: hash };
+  if (result.kind === 'missing') throw notFound(`Plan "${id}"`);
+  if (result.kind === 'conflict') {
+    throw new AppError(
+      'conflict',
+      409,
+      `Plan "${id}" has moved on to revision ${result.currentRevision}; your edit was based on revision ${input.base_revision}. Reload, reapply and save again.`,
+      undefined,
+      { current_revision: result.currentRevision },
+    );
+  }
+  return { revision: result.plan.headRevision, content_hash: parts.contentHash, layout_only: result.layoutOnly };
 }
 
 /** `rawPlan`, when given, is the plan as the client sent it, so omitted fields keep their stored values. */
 export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor: string, rawPlan?: unknown) {
-  checkPlanId(id);
-  await yieldToEventLoop();
-  const base = await repo.findRevision(db, id, input.base_revision);
-  if (!base) {
-    const plan = await repo.findPlan(db, id);
-    if (!plan) throw notFound(`Plan "${id}"`);
-    throw new AppError('conflict', 409, `Revision ${input.base_revision} of plan "${id}" does not exist`, undefined, {
-      current_revision: plan.headRevision,
-    });
-  }
-  const previous = repo.revisionDocument(base);
+  const base = await baseRevision(db, id, input.base_revision);
+  const whole = await repo.findRevision(db, id, input.base_revision);
+  const previous = repo.revisionDocument(whole!);
   await yieldToEventLoop();
   let plan: ParsedTaskDataInput = input.plan;
   if (rawPlan !== undefined) {
@@ -173,29 +178,84 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
     documentDefaults(),
   );
   await yieldToEventLoop();
-  checkStorable(document, input.title, input.message);
-  const hashes = await hashed(document);
-  const hash = hashes.contentHash;
-  const result = await repo.saveRevision(db, {
-    id,
-    baseRevision: input.base_revision,
-    title: input.title,
-    document,
-    ...hashes,
-    author: actor,
-    message: input.message ?? '',
-  });
-  if (result.kind === 'missing') throw notFound(`Plan "${id}"`);
-  if (result.kind === 'conflict') {
-    throw new AppError(
-      'conflict',
-      409,
-      `Plan "${id}" has moved on to revision ${result.currentRevision}; your edit was based on revision ${input.base_revision}. Reload, reapply and save again.`,
-      undefined,
-      { current_revision: result.currentRevision },
-    );
+  const parts = await partsOfDocument(document, new Set(base.taskHashes ?? []), input.title, input.message);
+  const baseHash = base.hashVersion === HASH_VERSION ? base.contentHash : serverContentHash(previous, HASH_VERSION);
+  return writeRevision(db, id, input, parts, baseHash, actor);
+}
+
+/**
+ * Saves what changed since the base (PATCH): the work and the new revision's storage grow
+ * with the change, not with the plan. The base's unchanged tasks are never read: the new
+ * revision references them by hash, and the content hash is taken over the task hashes.
+ */
+export async function patchPlan(db: Database, id: string, input: PatchPlanRequest, actor: string) {
+  const base = await baseRevision(db, id, input.base_revision);
+  const refs = await baseRefs(db, base);
+  const removed = new Set(input.remove_tasks ?? []);
+  const upserts = input.upsert_tasks ?? [];
+  const index = new Map(refs.taskIds.map((taskId, i) => [taskId, i]));
+  for (const taskId of removed) {
+    if (!index.has(taskId)) throw new AppError('unprocessable', 422, `Task "${taskId}" is not in revision ${input.base_revision}, so it cannot be removed`);
   }
-  return { revision: result.plan.headRevision, content_hash: hash, layout_only: result.layoutOnly };
+  const upserted = new Set<string>();
+  for (const task of upserts) {
+    if (upserted.has(task.task_id)) throw new AppError('bad_request', 400, `Task "${task.task_id}" is sent twice in upsert_tasks`);
+    if (removed.has(task.task_id)) throw new AppError('bad_request', 400, `Task "${task.task_id}" is both removed and upserted`);
+    upserted.add(task.task_id);
+  }
+  // The tasks this change replaces or removes: their sizes leave the plan's, and a replaced
+  // task keeps the timestamps it was not sent with.
+  const replacedHashes = [...removed, ...upserted].flatMap((taskId) => (index.has(taskId) ? [refs.taskHashes[index.get(taskId)!]] : []));
+  const replaced = await repo.findTasks(db, id, replacedHashes);
+  const priorOf = (taskId: string) => (index.has(taskId) ? replaced.get(refs.taskHashes[index.get(taskId)!]) : undefined);
+
+  const taskIds = [...refs.taskIds];
+  const taskHashes = [...refs.taskHashes];
+  let bytes = refs.documentBytes - skeletonBytes(refs.skeleton);
+  for (const taskId of removed) bytes -= priorOf(taskId)?.bytes ?? 0;
+  const defaults = documentDefaults();
+  const newTasks = [];
+  for (const sent of upserts) {
+    const prior = priorOf(sent.task_id);
+    const priorBody = prior?.body as Partial<PlannerTask> | undefined;
+    const task = completeTask({ creation_time: priorBody?.creation_time, last_update_time: priorBody?.last_update_time, ...sent }, defaults);
+    const stored = storedTask(task);
+    newTasks.push(stored);
+    bytes += stored.bytes - (prior?.bytes ?? 0);
+    const at = index.get(task.task_id);
+    if (at === undefined) {
+      taskIds.push(task.task_id);
+      taskHashes.push(stored.hash);
+    } else {
+      taskHashes[at] = stored.hash;
+    }
+  }
+  if (removed.size) {
+    const keep = taskIds.map((taskId) => !removed.has(taskId));
+    taskIds.splice(0, taskIds.length, ...taskIds.filter((_, i) => keep[i]));
+    taskHashes.splice(0, taskHashes.length, ...taskHashes.filter((_, i) => keep[i]));
+  }
+  if (taskIds.length > PLAN_LIMITS.maxTasks) {
+    throw new AppError('bad_request', 400, `A plan may hold at most ${PLAN_LIMITS.maxTasks.toLocaleString('en')} tasks; this change leaves ${taskIds.length.toLocaleString('en')}`);
+  }
+
+  const previous = refs.skeleton;
+  const positions = { ...previous.view.positions };
+  for (const [key, position] of Object.entries(input.positions ?? {})) {
+    if (position) positions[key] = position;
+    else delete positions[key];
+  }
+  const skeleton = skeletonOf(
+    PlanDocument.parse({
+      plan: { ...previous.plan, ...input.plan_fields, planned_tasks: [] },
+      job: input.job ?? previous.job,
+      subgraphs: input.subgraphs ?? previous.subgraphs,
+      view: { positions, collapsed: input.collapsed ?? previous.view.collapsed },
+    }),
+  );
+  bytes += skeletonBytes(skeleton, input.title, input.message);
+  const parts = revisionParts(skeleton, taskIds, taskHashes, newTasks, bytes);
+  return writeRevision(db, id, input, parts, refs.contentHash, actor);
 }
 
 /**

@@ -1,9 +1,10 @@
 import 'server-only';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planRevisions, reviewTaskViews } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { checkPlanId } from '../plans/plan-service';
+import { revisionHasTask } from '../plans/revision-body';
 
 // A reviewer's "viewed" marks: which tasks of one revision they have read. Personal
 // reading state, like GitHub's viewed files: kept per user and revision, so a new
@@ -48,9 +49,9 @@ export async function setTaskViewed(db: Database, key: TaskViewKey & { taskId: s
       await tx.delete(reviewTaskViews).where(where);
       return { taskId: key.taskId, viewed: false };
     }
-    // jsonb containment reads the task ids in the database: a 20,000-task body is not sent over.
+    // The database looks the task up: a 20,000-task body is not sent over.
     const [row] = await tx
-      .select({ hasTask: sql<boolean>`${planRevisions.body} -> 'plan' -> 'planned_tasks' @> ${JSON.stringify([{ task_id: key.taskId }])}::jsonb` })
+      .select({ hasTask: revisionHasTask(key.taskId) })
       .from(planRevisions)
       .where(and(eq(planRevisions.planId, key.planId), eq(planRevisions.revision, key.revision)));
     if (!row) throw notFound(`Revision ${key.revision} of plan "${key.planId}"`);

@@ -7,7 +7,8 @@ import { deriveRunState, FINISHED_RUN_STATES, type RunState, type TaskState } fr
 import type { Database } from '../db/client';
 import { planRevisions, runs, taskRuns } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import { serverContentHash } from '../plans/document-hashes';
+import { hashVersionOf, serverContentHash } from '../plans/document-hashes';
+import { revisionColumns } from '../plans/revision-body';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notify } from '../inbox/notify';
 import { appendRunEvent, appendRunEvents, type RunEventInput } from './run-events';
@@ -39,13 +40,13 @@ export async function loadRunContext(db: Database, runId: string): Promise<RunCo
   let entry = verified.get(runId);
   if (!entry) {
     const [row] = await db
-      .select()
+      .select(revisionColumns)
       .from(planRevisions)
       .where(and(eq(planRevisions.planId, run.planId), eq(planRevisions.revision, run.revision)));
     if (!row) throw new AppError('integrity', 409, `Run ${runId}: revision ${run.revision} of plan ${run.planId} is missing`);
     const parsed = readStoredDocument(row.body, row.schemaVersion, documentSchema);
     const raw = (row.body ?? {}) as Record<string, unknown>;
-    const hash = serverContentHash({ plan: raw.plan as never, job: raw.job as never, subgraphs: raw.subgraphs as never });
+    const hash = serverContentHash({ plan: raw.plan as never, job: raw.job as never, subgraphs: raw.subgraphs as never }, hashVersionOf(row));
     if (!parsed.success || hash !== run.contentHash || row.contentHash !== run.contentHash) {
       throw new AppError('integrity', 409, `Run ${runId}: revision ${run.revision} no longer hashes to the approved ${run.contentHash}; nothing more of it runs`);
     }

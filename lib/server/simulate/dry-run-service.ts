@@ -1,6 +1,7 @@
 import 'server-only';
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import { DryRunError, DryRunLimitError, DryRunOptions, dryRun, type DryRunResult } from '@/lib/simulate/dry-run';
+import { and, count, desc, eq, lt, lte, sql } from 'drizzle-orm';
+import { DryRunError, DryRunOptionsError, DryRunOptions, dryRun, type DryRunResult } from '@/lib/simulate/dry-run';
+import { sameSettings } from '@/lib/simulate/same-settings';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
@@ -14,8 +15,10 @@ import { parseJsonColumn } from '../db/json-column';
 
 // Dry runs of stored revisions. Each is kept with the revision and hash it ran on, so the
 // review shows the evidence for exactly what is being approved, and the next run of the
-// plan can say what changed. What one keeps is bounded by dryRun (DRY_RUN_DATA_LIMITS):
-// a few MB for a 20,000-task plan, and never a convertor's output over 1 MB.
+// plan can say what changed (its figures are compared only when both runs had the same
+// settings). What one keeps is bounded by dryRun (DRY_RUN_DATA_LIMITS): a few MB for a
+// 20,000-task plan, and never a convertor's output over 1 MB. Runs are numbered per plan
+// by counting, so the number needs no column of its own.
 
 export type { DryRunSummary, StoredDryRun };
 
@@ -24,28 +27,50 @@ type Row = typeof dryRuns.$inferSelect;
 const StoredResult = StoredDryRunSchema.shape.result;
 const PreviousSummary = StoredDryRunSchema.shape.previous.unwrap().shape.summary;
 
-
 /** The columns of a row but its result, which the caller already holds (it can be megabytes of JSON to read back). */
-type RowWithoutResult = Omit<Row, 'result' | 'options'>;
+type RowWithoutResult = Omit<Row, 'result'>;
+
+/** Options as stored; a row whose options no longer parse is compared as having other settings. */
+function storedOptions(value: unknown): DryRunOptions | null {
+  const parsed = DryRunOptions.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 async function withPrevious(db: Database, row: RowWithoutResult, result: DryRunResult): Promise<StoredDryRun> {
   // The previous run's summary only: its task list can be megabytes the comparison does not use.
-  const [previous] = await db
-    .select({ id: dryRuns.id, revision: dryRuns.revision, createdAt: dryRuns.createdAt, summary: sql<DryRunSummary>`${dryRuns.result} - 'tasks'` })
-    .from(dryRuns)
-    .where(and(eq(dryRuns.planId, row.planId), lt(dryRuns.id, row.id)))
-    .orderBy(desc(dryRuns.id))
-    .limit(1);
+  const [[previous], [{ number }]] = await Promise.all([
+    db
+      .select({ id: dryRuns.id, revision: dryRuns.revision, createdAt: dryRuns.createdAt, options: dryRuns.options, summary: sql<DryRunSummary>`${dryRuns.result} - 'tasks'` })
+      .from(dryRuns)
+      .where(and(eq(dryRuns.planId, row.planId), lt(dryRuns.id, row.id)))
+      .orderBy(desc(dryRuns.id))
+      .limit(1),
+    db
+      .select({ number: count() })
+      .from(dryRuns)
+      .where(and(eq(dryRuns.planId, row.planId), lte(dryRuns.id, row.id))),
+  ]);
   if (previous) parseJsonColumn(PreviousSummary, previous.summary, { table: 'dry_runs', column: 'result', row: previous.id });
+  const mine = storedOptions(row.options);
+  const theirs = previous ? storedOptions(previous.options) : null;
   return {
     id: row.id,
+    number,
     revision: row.revision,
     content_hash: row.contentHash,
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
     result,
     previous: previous
-      ? { id: previous.id, revision: previous.revision, created_at: previous.createdAt.toISOString(), summary: previous.summary }
+      ? {
+          id: previous.id,
+          // The run just before this one of the same plan.
+          number: number - 1,
+          revision: previous.revision,
+          created_at: previous.createdAt.toISOString(),
+          same_settings: mine !== null && theirs !== null && sameSettings(mine, theirs),
+          summary: previous.summary,
+        }
       : null,
   };
 }
@@ -62,7 +87,7 @@ export async function runDryRun(db: Database, id: string, options: DryRunOptions
   try {
     result = await dryRun(plan.plan, registry, options, (code, input) => runConvertor(code, input));
   } catch (error) {
-    if (error instanceof DryRunLimitError) throw new AppError('bad_request', 400, error.message);
+    if (error instanceof DryRunOptionsError) throw new AppError('bad_request', 400, error.message);
     if (error instanceof DryRunError) throw new AppError('unprocessable', 422, error.message);
     throw error;
   }
@@ -77,7 +102,7 @@ export async function runDryRun(db: Database, id: string, options: DryRunOptions
       result: result as unknown as Record<string, unknown>,
       createdBy: principal.username,
     })
-    .returning({ id: dryRuns.id, planId: dryRuns.planId, revision: dryRuns.revision, contentHash: dryRuns.contentHash, createdBy: dryRuns.createdBy, createdAt: dryRuns.createdAt });
+    .returning({ id: dryRuns.id, planId: dryRuns.planId, revision: dryRuns.revision, contentHash: dryRuns.contentHash, options: dryRuns.options, createdBy: dryRuns.createdBy, createdAt: dryRuns.createdAt });
   return withPrevious(db, row, result);
 }
 

@@ -3,7 +3,7 @@ import { getDatabase } from '@/lib/server/db/connection';
 import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
 import { etagged, planEtag } from '@/lib/server/http/etag';
 import { json } from '@/lib/server/http/route';
-import { getPlan, savePlan } from '@/lib/server/plans/plan-service';
+import { getPlan, patchPlan, savePlan } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,4 +18,9 @@ export const PUT = endpoint(routes.savePlan, async ({ params, body, rawBody, pri
   return json(await savePlan(db, params.id, body, principal.username, (rawBody as { plan?: unknown }).plan));
 });
 
-export const { POST, PATCH, DELETE } = notAllowed('/api/plans/{id}');
+export const PATCH = endpoint(routes.patchPlan, async ({ params, body, principal }) => {
+  const { db } = await getDatabase();
+  return json(await patchPlan(db, params.id, body, principal.username));
+});
+
+export const { POST, DELETE } = notAllowed('/api/plans/{id}');

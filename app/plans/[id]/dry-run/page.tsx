@@ -20,7 +20,7 @@ export default async function DryRunPage({ params, searchParams }: PageProps<'/p
   return (
     <div className="flex min-h-full flex-col">
       <PlanHeader plan={plan} readOnly user={user} />
-      <div className="mx-auto w-full max-w-7xl p-4">
+      <div className="mx-auto w-full max-w-[110rem] p-4">
         <DryRunWorkbench planId={plan.id} revision={plan.revision} doc={documentOf(plan)} registry={registry} canRun={hasRole(user.role, 'editor')} initial={latest} />
       </div>
     </div>

@@ -133,7 +133,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
               </h2>
               {dryRun ? (
                 <p className="mt-1 text-slate-700">
-                  Run #{dryRun.id} on {dryRun.result.workers} workers: makespan {formatMs(dryRun.result.makespan_ms)}, cost {formatUsd(dryRun.result.total_cost_usd)},{' '}
+                  Dry run #{dryRun.number} on {dryRun.result.workers} workers: makespan {formatMs(dryRun.result.makespan_ms)}, cost {formatUsd(dryRun.result.total_cost_usd)},{' '}
                   {dryRun.result.findings.length} finding{dryRun.result.findings.length === 1 ? '' : 's'}.{' '}
                   <Link href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
                     See the dry run

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { axeViolations, expect, test } from './fixtures';
+import { parseWfFormat } from '../lib/formats/wfformat';
+import { taskDataFromWorkflow } from '../lib/formats/wfformat-plan';
+import { WFCOMMONS_TRACES, wfcommonsDir } from '../scripts/wfcommons-traces';
+
+// The 2,122-task montage trace opens as an overview: one box per tool and level, readable
+// when the whole plan fits; search marks the boxes holding matches; opening a box shows
+// its tasks on the task canvas, and zooming out of that goes back to the overview.
+test('a big plan opens in a readable overview, is searched there, and an aggregate opens into its tasks', async ({ page, api, editor }) => {
+  test.setTimeout(120_000);
+  const workflow = parseWfFormat(readFileSync(path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage), 'utf8'));
+  const { id } = await api.create('Montage overview', taskDataFromWorkflow(workflow));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/plans/${id}`);
+
+  const overview = page.getByLabel('Plan overview');
+  const diffFit = overview.getByRole('button', { name: /^mDiffFit × 1,890 tasks, level 2/ });
+  await expect(diffFit).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Overview', pressed: true })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]overview=target/);
+
+  // Fitted whole: every box is on screen and its two label lines are at least 11 px high.
+  const aggregates = overview.getByRole('button', { name: /: show its tasks$/ });
+  await expect(aggregates).toHaveCount(8);
+  const canvas = (await overview.boundingBox())!;
+  for (const aggregate of await aggregates.all()) {
+    const box = (await aggregate.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(canvas.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(canvas.x + canvas.width + 1);
+    for (const label of await aggregate.locator('[data-aggregate-label]').all()) {
+      expect((await label.boundingBox())!.height).toBeGreaterThanOrEqual(11);
+    }
+  }
+  expect(await axeViolations(page)).toEqual([]);
+
+  // Grouped by execution type, the plan is one box of tools per level.
+  await page.getByRole('combobox', { name: 'Group by' }).selectOption('Execution type');
+  await expect(overview.getByRole('button', { name: /^Tool × 1,890 tasks/ })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]overview=type/);
+  await page.getByRole('combobox', { name: 'Group by' }).selectOption('What it runs');
+
+  // Searching a tool marks the box holding its tasks and fades the rest.
+  await page.getByRole('searchbox', { name: 'Find a task' }).fill('mBackground');
+  const background = overview.getByRole('button', { name: /^mBackground × 108 tasks, level 5, 108 matches/ });
+  await expect(background).toBeVisible();
+  // The box's frame (the button's parent) carries the fade.
+  await expect(diffFit.locator('..')).toHaveCSS('opacity', '0.3');
+  await expect(background.locator('..')).toHaveCSS('opacity', '1');
+  await page.getByRole('searchbox', { name: 'Find a task' }).fill('');
+
+  // Opening an aggregate (here from the keyboard) shows its tasks, readable, on the task canvas.
+  await overview.getByRole('button', { name: /^mProject × 108 tasks/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Tasks', pressed: true })).toBeVisible();
+  const projected = page.getByRole('group', { name: /^Task mProject_/ });
+  await expect(projected.first()).toBeVisible();
+  expect(await projected.count()).toBeGreaterThan(3);
+  await expect(page).not.toHaveURL(/[?&]overview=/);
+
+  // Zooming out past reading (the wheel, over the canvas) gives way to the overview.
+  const tasksCanvas = page.getByLabel('Plan graph');
+  const area = (await tasksCanvas.boundingBox())!;
+  await page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
+  for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 400);
+  await expect(diffFit).toBeVisible();
+
+  // And opening one with the mouse works the same.
+  await overview.getByRole('button', { name: /^mViewer × 4 tasks/ }).click();
+  await expect(page.getByRole('group', { name: /^Task mViewer_/ })).toHaveCount(4);
+  // Their dependencies are drawn: on a plan this big, those of the tasks in and around the view.
+  const drawnEdges = page.getByLabel('Plan graph').locator('.react-flow__edge');
+  await expect.poll(() => drawnEdges.count()).toBeGreaterThan(0);
+  expect(await drawnEdges.count()).toBeLessThan(500);
+
+  // Fit view on a plan this big is the overview again.
+  await page.getByRole('button', { name: 'Fit view', exact: true }).click();
+  await expect(diffFit).toBeVisible();
+  await editor.laidOut(60_000);
+});

@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { CreatePlanRequest } from '@/lib/api/schemas';
+import { StoredDryRun } from '@/lib/api/operation-schemas';
+import { createPlan } from '../plans/plan-service';
+import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { principal, refusal } from '../test-support';
+import { latestDryRun, runDryRun } from './dry-run-service';
+
+// Stored dry runs: numbered per plan, compared with the previous run only when both had
+// the same settings, and options that name no task of the plan refused as a bad request.
+
+const editor = principal('eddie', 'editor');
+const plan = {
+  task_id: 'job',
+  planned_tasks: [
+    { task_id: 'a', description: 'A', execution_type: 'agent', estimate_data: { latency_ms: 1000 } },
+    { task_id: 'b', description: 'B', execution_type: 'agent', dependencies: ['a'], estimate_data: { latency_ms: 2000, cost_usd: 0.5 } },
+  ],
+};
+
+describe.each(testDatabases())('dry-run service on $name', (database) => {
+  const db = useTestDatabase(database);
+  const created = () => createPlan(db(), CreatePlanRequest.parse({ title: 'Dry runs', plan }), editor.username);
+
+  it("numbers each plan's dry runs from 1, whatever other plans ran, and keeps the id", async () => {
+    const first = await created();
+    const other = await created();
+    await runDryRun(db(), other.id, { workers: 1 }, editor);
+    const one = await runDryRun(db(), first.id, { workers: 1 }, editor);
+    await runDryRun(db(), other.id, { workers: 1 }, editor);
+    const two = await runDryRun(db(), first.id, { workers: 1 }, editor);
+    expect([one.number, two.number]).toEqual([1, 2]);
+    expect(two.id).toBeGreaterThan(one.id + 1);
+    expect(two.previous).toMatchObject({ id: one.id, number: 1 });
+    const latest = (await latestDryRun(db(), first.id, 1))!;
+    expect([latest.id, latest.number, latest.previous?.number]).toEqual([two.id, 2, 1]);
+    expect(StoredDryRun.safeParse(latest).success).toBe(true);
+  });
+
+  it('says whether the previous run had the same settings, as they act', async () => {
+    const { id } = await created();
+    await runDryRun(db(), id, { workers: 2, failure_probability: 0.001, runs: 20, seed: 3 }, editor);
+    const same = await runDryRun(db(), id, { workers: 2, failure_probability: 0.001, runs: 20, seed: 3, failure_probability_overrides: { a: 0.001 } }, editor);
+    expect(same.previous?.same_settings).toBe(true);
+    const failing = await runDryRun(db(), id, { workers: 2, failure_probability: 0.001, runs: 20, seed: 3, fail_task_ids: ['a'] }, editor);
+    expect(failing.previous?.same_settings).toBe(false);
+    // A row whose options no longer parse is never claimed to match.
+    await db().execute(sql`update dry_runs set options = '{"workers": "two"}'::jsonb where id = ${failing.id}`);
+    expect((await runDryRun(db(), id, { workers: 2 }, editor)).previous?.same_settings).toBe(false);
+  });
+
+  it('stores unknown cost as null and the lower bound of the run, never above its makespan', async () => {
+    const { id } = await created();
+    const run = await runDryRun(db(), id, { workers: 1, fail_task_ids: ['b'] }, editor);
+    expect(run.result.lower_bound_ms).toBeLessThanOrEqual(run.result.makespan_ms);
+    const clean = await runDryRun(db(), id, { workers: 1 }, editor);
+    expect(clean.result.total_cost_usd).toBeNull();
+    expect(clean.result.findings.map((f) => f.code)).toEqual(['cost_unknown']);
+    expect((await latestDryRun(db(), id, 1))!.result.total_cost_usd).toBeNull();
+  });
+
+  it('refuses a failure probability or a failure for a task not in the plan with a 400 naming it', async () => {
+    const { id } = await created();
+    const override = await refusal(runDryRun(db(), id, { workers: 1, failure_probability_overrides: { ghost: 0.1 } }, editor));
+    expect([override.status, override.message]).toEqual([400, 'failure_probability_overrides: no task "ghost" in the plan']);
+    const fail = await refusal(runDryRun(db(), id, { workers: 1, fail_task_ids: ['ghost'] }, editor));
+    expect([fail.status, fail.message]).toEqual([400, 'No task "ghost" in the plan to fail']);
+  });
+});
