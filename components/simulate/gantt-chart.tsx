@@ -351,12 +351,7 @@ export function GanttChart({ model, selectedId, onSelect }: GanttChartProps) {
               onPointerUp={() => (drag.current = null)}
               onPointerCancel={() => (drag.current = null)}
             >
-              <defs>
-                <pattern id={hatch} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                  <rect width="6" height="6" fill="#ffe4e6" />
-                  <line x1="0" y1="0" x2="0" y2="6" stroke="#e11d48" strokeWidth="3" />
-                </pattern>
-              </defs>
+              <HatchPattern id={hatch} />
               {model.rowNames.map((name, r) => (
                 <line key={name} x1={0} x2={width} y1={(r + 1) * ROW - 0.5} y2={(r + 1) * ROW - 0.5} className="stroke-slate-100" />
               ))}
@@ -463,6 +458,18 @@ const Bar = memo(function Bar({ task, x, width, name, hatch, selected, focused, 
   );
 });
 
+/** Failed bars are hatched, so failure reads without colour. */
+function HatchPattern({ id }: { id: string }) {
+  return (
+    <defs>
+      <pattern id={id} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+        <rect width="6" height="6" fill="#ffe4e6" />
+        <line x1="0" y1="0" x2="0" y2="6" stroke="#e11d48" strokeWidth="3" />
+      </pattern>
+    </defs>
+  );
+}
+
 function Swatch({ children }: { children: React.ReactNode }) {
   return (
     <svg width={26} height={14} aria-hidden className="shrink-0">
@@ -483,12 +490,7 @@ function GanttLegend() {
       </li>
       <li className="flex items-center gap-1">
         <Swatch>
-          <defs>
-            <pattern id={id} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-              <rect width="6" height="6" fill="#ffe4e6" />
-              <line x1="0" y1="0" x2="0" y2="6" stroke="#e11d48" strokeWidth="3" />
-            </pattern>
-          </defs>
+          <HatchPattern id={id} />
           <rect x={1} y={2} width={24} height={10} rx={2} fill={`url(#${id})`} stroke="#be123c" strokeWidth={1.5} />
         </Swatch>
         fails (hatched)
