@@ -79,3 +79,29 @@ test('a big plan opens in a readable overview, is searched there, and an aggrega
   await expect(diffFit).toBeVisible();
   await editor.laidOut(60_000);
 });
+
+// A big plan's page carries only its overview: it is on screen while the tasks load, and an
+// aggregate opened meanwhile opens onto its tasks once they arrive.
+test('a big plan shows its overview while its tasks load, and opens an aggregate chosen meanwhile', async ({ page, api }) => {
+  test.setTimeout(90_000);
+  const fetchers = Array.from({ length: 300 }, (_, i) => ({ task_id: `fetch_${i}`, description: `Fetch page ${i}`, execution_type: 'tool', tool_id: 'fetcher' }));
+  const parsers = fetchers.map((_, i) => ({ task_id: `parse_${i}`, description: `Parse page ${i}`, execution_type: 'tool', tool_id: 'parser', dependencies: [`fetch_${i}`] }));
+  const { id } = await api.create('Progressive opening', { task_id: 'crawl', planned_tasks: [...fetchers, ...parsers] });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/plans/${id}/revisions/*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/plans/${id}`);
+
+  const overview = page.getByLabel('Plan overview');
+  await expect(page.getByRole('status').filter({ hasText: "Loading the plan's 600 tasks…" })).toBeVisible();
+  await expect(overview.getByRole('button', { name: /^parser × 300 tasks, level 2/ })).toBeVisible();
+  await overview.getByRole('button', { name: /^fetcher × 300 tasks, level 1/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'then opening 300 of them' })).toBeVisible();
+
+  release();
+  await expect(page.getByRole('button', { name: 'Tasks', pressed: true })).toBeVisible();
+  await expect(page.getByRole('group', { name: /^Task fetch_/ }).first()).toBeVisible();
+});

@@ -48,11 +48,11 @@ export type CanvasFocusStore = StoreApi<CanvasFocusState>;
 
 const NO_MATCHES: ReadonlySet<string> = new Set();
 
-export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: GroupBy } = {}): CanvasFocusStore {
+export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: GroupBy; fit?: readonly string[] } = {}): CanvasFocusStore {
   return createStore<CanvasFocusState>()((set, get) => ({
     view: initial.view ?? 'tasks',
     groupBy: initial.groupBy ?? 'target',
-    pendingFit: null,
+    pendingFit: initial.view === 'tasks' && initial.fit?.length ? initial.fit : null,
     setView: (view, fit) => set({ view, pendingFit: view === 'tasks' && fit?.length ? fit : null }),
     setGroupBy: (groupBy) => set({ groupBy }),
     takePendingFit: () => {

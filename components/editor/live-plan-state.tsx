@@ -9,7 +9,8 @@ import { SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
 import type { ActionFailure } from '@/components/query/use-server-action';
 import type { LiveState, PlanActivity, PresentUser } from '@/lib/api/presence-schemas';
 import { useEditor, useEditorStore } from './editor-context';
-import { MergeDialog, planRevisionQuery } from './merge-dialog';
+import { MergeDialog } from './merge-dialog';
+import { planRevisionQuery } from './plan-revision-query';
 
 /** How often an open editor asks what changed; paused while the tab is hidden. */
 export const LIVE_POLL_MS = 2_500;

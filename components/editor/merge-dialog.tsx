@@ -1,28 +1,13 @@
 'use client';
 
 import { FieldComparisonHead } from '@/components/plan/field-comparison-head';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { ModalDialog } from '@/components/form/modal-dialog';
 import { SECONDARY_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
-import { documentOf, type PlanResponse } from '@/lib/api/schemas';
 import { mergePlans, type FieldConflict, type MergeConflict, type MergeSide } from '@/lib/plan/merge';
 import { useEditor, useEditorStore } from './editor-context';
-
-/** A revision of this plan, read once: revisions never change. */
-export function planRevisionQuery(planId: string, revision: number) {
-  return queryOptions({
-    queryKey: ['plan-revision', planId, revision],
-    staleTime: Infinity,
-    // A route, not a server action: actions queue one at a time behind whatever else the page runs.
-    queryFn: async () => {
-      const response = await fetch(`/api/plans/${encodeURIComponent(planId)}/revisions/${revision}`, { headers: { Accept: 'application/json' } });
-      const body = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
-      return documentOf(body as PlanResponse);
-    },
-  });
-}
+import { planRevisionQuery } from './plan-revision-query';
 
 function conflictTitle(conflict: MergeConflict): string {
   if (conflict.taskId !== null) return `Task ${conflict.taskId}`;

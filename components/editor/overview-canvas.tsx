@@ -2,7 +2,7 @@
 
 import { Background, Controls, MarkerType, ReactFlow, useReactFlow, type Edge } from '@xyflow/react';
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
-import { AGGREGATE_SIZE, aggregateTitle, buildOverview, type Aggregate } from '@/lib/flow/overview';
+import { AGGREGATE_SIZE, aggregateTitle, buildOverview, type Aggregate, type Overview } from '@/lib/flow/overview';
 import { AggregateNodeComponent, type AggregateNode } from './aggregate-node';
 import { PRO_OPTIONS, PlanMiniMap } from './canvas-chrome';
 import { useCanvasFocus } from './canvas-focus';
@@ -23,6 +23,28 @@ export const OverviewCanvas = memo(function OverviewCanvas({ onOpen, onReady }: 
   const subgraphs = useEditor((s) => s.doc.subgraphs);
   const groupBy = useCanvasFocus((s) => s.groupBy);
   const overview = useMemo(() => buildOverview(tasks, { groupBy, subgraphs }), [tasks, groupBy, subgraphs]);
+  return <OverviewFlow overview={overview} fitKey={groupBy} onOpen={onOpen} onReady={onReady} />;
+});
+
+/** The aggregates, their positions and the links between them: all the overview draws. */
+export type OverviewPicture = Pick<Overview, 'aggregates' | 'links' | 'positions'>;
+
+/**
+ * Draws an overview, from the editor's plan or (while a big plan's tasks load) from the
+ * server's. Fitted whole when it opens and whenever `fitKey` changes (the grouping), not on
+ * every edit.
+ */
+export const OverviewFlow = memo(function OverviewFlow({
+  overview,
+  fitKey,
+  onOpen,
+  onReady,
+}: {
+  overview: OverviewPicture;
+  fitKey: string;
+  onOpen: (aggregate: Aggregate) => void;
+  onReady?: () => void;
+}) {
   const nodes = useMemo<AggregateNode[]>(
     () =>
       overview.aggregates.map((aggregate) => ({
@@ -68,7 +90,7 @@ export const OverviewCanvas = memo(function OverviewCanvas({ onOpen, onReady }: 
       told.current = true;
       onReady?.();
     });
-  }, [flow, groupBy, onReady]);
+  }, [flow, fitKey, onReady]);
   return (
     <div className="relative h-full w-full">
       <ReactFlow<AggregateNode, Edge>

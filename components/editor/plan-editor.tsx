@@ -48,6 +48,8 @@ export interface PlanEditorProps {
   onSelectionChange?: (taskIds: string[]) => void;
   /** Opens the replan dialog at once for these tasks, its instructions prefilled (a failed run's errors). */
   replan?: { taskIds: string[]; instructions: string } | null;
+  /** Opens on the task canvas fitted to these tasks: an aggregate opened while the plan was loading. */
+  openTasks?: readonly string[];
 }
 
 export function PlanEditor(props: PlanEditorProps) {
@@ -61,8 +63,8 @@ export function PlanEditor(props: PlanEditorProps) {
   const [focus] = useState(() => {
     const asked = search.get('overview');
     const big = props.doc.plan.planned_tasks.length > OVERVIEW_TASKS;
-    const view = asked !== null || (big && !search.has('task') && !search.has('view')) ? 'overview' : 'tasks';
-    return createCanvasFocusStore({ view, groupBy: isGroupBy(asked) ? asked : 'target' });
+    const view = !props.openTasks?.length && (asked !== null || (big && !search.has('task') && !search.has('view'))) ? 'overview' : 'tasks';
+    return createCanvasFocusStore({ view, groupBy: isGroupBy(asked) ? asked : 'target', fit: props.openTasks });
   });
   const [store] = useState(() =>
     createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval }),
@@ -196,6 +198,8 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
   // the address bar may still show the page before.
   const search = useSearchParams();
   const [openedWith] = useState(() => search.toString());
+  // Read before the canvas takes the fit (a child's effects run first).
+  const [openedOn] = useState(() => focus.getState().pendingFit);
   const flowRef = useRef(flow);
   useLayoutEffect(() => {
     flowRef.current = flow;
@@ -232,6 +236,11 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     const restore = () => {
       if (focus.getState().view === 'overview') return;
       markReady();
+      // An aggregate opened while the plan loaded: fitted again once its tasks are laid out.
+      if (openedOn) {
+        requestAnimationFrame(() => void flow.fitView({ ...FIT_TASKS, nodes: openedOn.map((id) => ({ id })) }));
+        return;
+      }
       if (wanted && doc.plan.planned_tasks.some((t) => t.task_id === wanted)) {
         store.getState().expandToShow([wanted]);
         store.getState().select([wanted]);
@@ -255,7 +264,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     return () => {
       cancelled = true;
     };
-  }, [store, focus, openedWith, markReady]);
+  }, [store, focus, openedWith, openedOn, markReady]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -61,7 +61,7 @@ interface OverviewOptions {
   rows?: number;
 }
 
-type OverviewTask = Pick<PlannerTask, 'task_id' | 'execution_type' | 'agent_id' | 'tool_id' | 'function_id' | 'parameters'> & { dependencies: readonly string[] };
+export type OverviewTask = Pick<PlannerTask, 'task_id' | 'execution_type' | 'agent_id' | 'tool_id' | 'function_id' | 'parameters'> & { dependencies: readonly string[] };
 
 function keyOf(task: OverviewTask, groupBy: GroupBy, subgraphOf: Map<string, string>): string {
   switch (groupBy) {

@@ -1,5 +1,5 @@
 import type { ApprovalGuard } from '@/lib/editor-store/approval-guard';
-import { getGate } from '@/lib/server/approval/approval-service';
+import { getGateReviews } from '@/lib/server/approval/approval-service';
 import type { Database } from '@/lib/server/db/client';
 
 /**
@@ -7,7 +7,7 @@ import type { Database } from '@/lib/server/db/client';
  * confirmation: the approvals that still stand (not superseded), or the review it is in.
  */
 export async function loadApprovalGuard(db: Database, id: string): Promise<ApprovalGuard | null> {
-  const gate = await getGate(db, id);
+  const gate = await getGateReviews(db, id);
   if (gate.status === 'in_review') return { status: 'in_review', revision: gate.revision };
   if (gate.status !== 'approved') return null;
   const standing = gate.reviews.filter((r) => r.decision === 'approved' && r.superseded_at === null);

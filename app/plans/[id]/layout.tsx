@@ -1,5 +1,5 @@
 import { currentUser } from '@/lib/server/auth/page-auth';
-import { loadPlanForPage } from './load-plan';
+import { loadPlanSkeletonForPage } from './load-plan';
 
 /**
  * Runs before the loading.tsx skeletons below it start the response, when the HTTP status
@@ -10,6 +10,6 @@ import { loadPlanForPage } from './load-plan';
  */
 export default async function PlanLayout({ children, params }: LayoutProps<'/plans/[id]'>) {
   const { id } = await params;
-  if (await currentUser()) await loadPlanForPage(id);
+  if (await currentUser()) await loadPlanSkeletonForPage(id);
   return children;
 }

@@ -1,12 +1,15 @@
 import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
+import { ProgressivePlanEditor } from '@/components/editor/progressive-plan-editor';
 import { getDatabase } from '@/lib/server/db/connection';
 import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
+import { OVERVIEW_TASKS, buildOverview, isGroupBy } from '@/lib/flow/overview';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { decisionNotice } from '@/lib/server/comments/decision-notice';
+import { findOverviewTasks } from '@/lib/server/plans/overview-tasks';
 import { loadApprovalGuard } from './approval-guard';
-import { loadPlanForPage, loadRegistryForPage } from './load-plan';
+import { loadPlanForPage, loadPlanSkeletonForPage, loadRegistryForPage } from './load-plan';
 import { PlanHeader } from './plan-header';
 import { replanFromRun } from './replan-from-run';
 
@@ -16,34 +19,64 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   const { id } = await params;
   // Checked here too, with the whole link: metadata can be resolved before the page.
   await requirePageUser(`/plans/${encodeURIComponent(id)}`, searchParams);
-  return { title: (await loadPlanForPage(id)).title };
+  return { title: (await loadPlanSkeletonForPage(id)).plan.title };
 }
 
 export default async function PlanPage({ params, searchParams }: Props) {
   const { id } = await params;
   // Before the plan is loaded: sign-in returns to this link with its query (?task=, ?view=).
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}`, searchParams);
-  const plan = await loadPlanForPage(id);
+  const query = await searchParams;
+  const { plan: skeleton, taskIds } = await loadPlanSkeletonForPage(id);
   const readOnly = !hasRole(user.role, 'editor');
-  const doc = documentOf(plan);
   const { db } = await getDatabase();
   const registry = await loadRegistryForPage();
   // Only an editor can save, so only an editor is warned what saving would void.
-  const approval = readOnly ? null : await loadApprovalGuard(db, plan.id);
-  // A run view's "Replan failed task" link: the dialog opens for an editor, the run's errors its instructions.
-  const replan = readOnly ? null : await replanFromRun(db, plan.id, doc, await searchParams);
+  const approval = readOnly ? null : await loadApprovalGuard(db, skeleton.id);
   // Viewers read threads; editors and approvers write, resolve and reopen them.
-  const decision = await decisionNotice(
-    db,
-    plan.id,
-    doc.plan.planned_tasks.map((task) => task.task_id),
+  const comments = { canComment: !readOnly, decision: await decisionNotice(db, skeleton.id, taskIds) };
+  const header = <PlanHeader plan={skeleton} readOnly={readOnly} user={user} />;
+
+  // A big plan opened on its overview: the page carries the overview, drawn from each task's
+  // routing and dependencies, and the editor reads the tasks themselves after it is on screen.
+  const overviewOnly = taskIds.length > OVERVIEW_TASKS && !query.task && !query.view && !query.replan;
+  if (overviewOnly) {
+    const groupBy = isGroupBy(query.overview) ? query.overview : 'target';
+    const { aggregates, links, positions } = buildOverview((await findOverviewTasks(db, skeleton.id, skeleton.revision)) ?? [], { groupBy, subgraphs: skeleton.subgraphs });
+    return (
+      <PlanPageFrame header={header}>
+        <ProgressivePlanEditor
+          key={skeleton.id}
+          planId={skeleton.id}
+          revision={skeleton.revision}
+          taskCount={taskIds.length}
+          overview={{ groupBy, aggregates, links, positions: Object.fromEntries(Object.entries(positions)) }}
+          readOnly={readOnly}
+          registry={registry}
+          approval={approval}
+          comments={comments}
+        />
+      </PlanPageFrame>
+    );
+  }
+
+  // The revision the header shows, even if a save lands in between.
+  const plan = await loadPlanForPage(id, skeleton.revision);
+  const doc = documentOf(plan);
+  // A run view's "Replan failed task" link: the dialog opens for an editor, the run's errors its instructions.
+  const replan = readOnly ? null : await replanFromRun(db, plan.id, doc, query);
+  return (
+    <PlanPageFrame header={header}>
+      <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} approval={approval} comments={comments} replan={replan} />
+    </PlanPageFrame>
   );
+}
+
+function PlanPageFrame({ header, children }: { header: React.ReactNode; children: React.ReactNode }) {
   return (
     <div className="flex h-full flex-col">
-      <PlanHeader plan={plan} readOnly={readOnly} user={user} />
-      <div className="min-h-0 flex-1">
-        <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} approval={approval} comments={{ canComment: !readOnly, decision }} replan={replan} />
-      </div>
+      {header}
+      <div className="min-h-0 flex-1">{children}</div>
     </div>
   );
 }

@@ -282,26 +282,31 @@ export async function decide(db: Database, id: string, decision: Decision, reque
   });
 }
 
-export async function getGate(db: Database, id: string): Promise<GateResponse> {
+/** The gate without its resources hash: status, reviews and requested reviewers, read without the plan's tasks. */
+export async function getGateReviews(db: Database, id: string): Promise<Omit<GateResponse, 'resources_hash'>> {
   checkPlanId(id);
   const [plan] = await db.select().from(plans).where(eq(plans.id, id));
   if (!plan) throw notFound(`Plan "${id}"`);
   const reviews = await db.select().from(planReviews).where(eq(planReviews.planId, id)).orderBy(desc(planReviews.id));
-  const [head] = await db
-    .select({ body: revisionBody, schemaVersion: planRevisions.schemaVersion })
-    .from(planRevisions)
-    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
-  const document = head ? readStoredDocument(head.body, head.schemaVersion, documentSchema) : { success: false as const };
   return {
     id,
     status: plan.status as PlanStatus,
     revision: plan.headRevision,
     content_hash: plan.headContentHash,
-    resources_hash: document.success ? resourcesHash(snapshotResources(document.data.plan.planned_tasks, await getRegistry(db))) : null,
     approvals_required: requiredApprovals(),
     reviews: reviews.map(toReview),
     requested_reviewers: await requestedReviewers(db, id, plan.contentRevision),
   };
+}
+
+export async function getGate(db: Database, id: string): Promise<GateResponse> {
+  const gate = await getGateReviews(db, id);
+  const [head] = await db
+    .select({ body: revisionBody, schemaVersion: planRevisions.schemaVersion })
+    .from(planRevisions)
+    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, gate.revision)));
+  const document = head ? readStoredDocument(head.body, head.schemaVersion, documentSchema) : { success: false as const };
+  return { ...gate, resources_hash: document.success ? resourcesHash(snapshotResources(document.data.plan.planned_tasks, await getRegistry(db))) : null };
 }
 
 function integrity(message: string, extra: Record<string, unknown> = {}): AppError {

@@ -295,6 +295,23 @@ export async function getPlan(db: Database, id: string, revision?: number): Prom
   return toResponse(plan, row);
 }
 
+/**
+ * A revision without its tasks (`plan.planned_tasks` is empty) and its task ids in plan
+ * order, read without the task bodies: what a page shows before the tasks arrive. A
+ * version-1 row keeps its tasks in its body, so it is read whole.
+ */
+export async function getPlanSkeleton(db: Database, id: string, revision?: number): Promise<{ plan: PlanResponse; taskIds: string[] }> {
+  checkPlanId(id);
+  const plan = await repo.findPlan(db, id);
+  if (!plan) throw notFound(`Plan "${id}"`);
+  const wanted = revision ?? plan.headRevision;
+  const refs = await repo.findRevisionRefs(db, id, wanted);
+  if (!refs) throw notFound(`Revision ${revision} of plan "${id}"`);
+  if (refs.taskIds) return { plan: toResponse(plan, refs), taskIds: refs.taskIds };
+  const whole = toResponse(plan, (await repo.findRevision(db, id, wanted))!);
+  return { plan: { ...whole, plan: { ...whole.plan, planned_tasks: [] } }, taskIds: whole.plan.planned_tasks.map((task) => task.task_id) };
+}
+
 export async function getRevisions(db: Database, id: string) {
   checkPlanId(id);
   const plan = await repo.findPlan(db, id);

@@ -1,0 +1,66 @@
+'use client';
+
+import { ReactFlowProvider } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { SECONDARY_BUTTON } from '@/components/form/styles';
+import type { Aggregate, GroupBy } from '@/lib/flow/overview';
+import { OverviewFlow, type OverviewPicture } from './overview-canvas';
+import { PlanEditor, type PlanEditorProps } from './plan-editor';
+import { planRevisionQuery } from './plan-revision-query';
+
+export interface ProgressivePlanEditorProps extends Omit<PlanEditorProps, 'doc' | 'openTasks'> {
+  taskCount: number;
+  /** The server's overview of the revision, drawn while its tasks load. */
+  overview: OverviewPicture & { groupBy: GroupBy };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * A big plan, opened progressively: the server's overview is on screen at once, read-only,
+ * while the revision's tasks load; then the editor takes over, on the overview or on the
+ * tasks of an aggregate opened meanwhile.
+ */
+export function ProgressivePlanEditor({ taskCount, overview, ...props }: ProgressivePlanEditorProps) {
+  const doc = useQuery(planRevisionQuery(props.planId, props.revision));
+  const [opened, setOpened] = useState<readonly string[] | undefined>();
+  const onOpen = useCallback((aggregate: Aggregate) => setOpened(aggregate.taskIds), []);
+  // The canvas can be read from here; `npm run bench` reads this mark.
+  const markReady = useCallback(() => requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), []);
+  if (doc.data) return <PlanEditor {...props} doc={doc.data} openTasks={opened} />;
+  // The editor's frame (outline, issues, inspector), so nothing moves when it takes over.
+  return (
+    <div className="flex h-full flex-col">
+      <div className="flex min-h-11 items-center gap-3 border-b border-slate-200 bg-white px-4 py-2 text-sm">
+        {doc.error ? (
+          <>
+            <p role="alert" className="text-red-800">
+              The plan&apos;s tasks could not be loaded: {doc.error.message}
+            </p>
+            <button type="button" className={SECONDARY_BUTTON} onClick={() => void doc.refetch()}>
+              Try again
+            </button>
+          </>
+        ) : (
+          <p role="status" className="text-slate-700">
+            {opened ? `Loading the plan's ${count(taskCount)} tasks, then opening ${count(opened.length)} of them…` : `Loading the plan's ${count(taskCount)} tasks…`}
+          </p>
+        )}
+      </div>
+      <div className="flex min-h-0 flex-1">
+        <div className="w-64 shrink-0 border-r border-slate-200 bg-white" />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="relative min-h-0 flex-1">
+            <ReactFlowProvider>
+              <OverviewFlow overview={overview} fitKey={overview.groupBy} onOpen={onOpen} onReady={markReady} />
+            </ReactFlowProvider>
+          </div>
+          <div className="h-40 shrink-0 border-t border-slate-200 bg-white" />
+        </div>
+        <div className="w-80 shrink-0 border-l border-slate-200 bg-white" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import 'server-only';
+import { and, eq, sql } from 'drizzle-orm';
+import type { PlannerTask } from '@/lib/plan';
+import type { Database } from '../db/client';
+import { planRevisions } from '../db/schema';
+import { revisionBody } from './revision-body';
+
+// What the overview of a big plan is drawn from: each task's id, routing and dependencies,
+// projected by the database so the page can draw the overview before (and without) reading
+// 10,000 whole tasks. The columns are named in full for the reason given in revision-body.ts.
+
+const overviewFields = (task: string) =>
+  `jsonb_strip_nulls(jsonb_build_object(
+    'task_id', ${task}->'task_id', 'execution_type', ${task}->'execution_type',
+    'agent_id', ${task}->'agent_id', 'tool_id', ${task}->'tool_id', 'function_id', ${task}->'function_id',
+    'parameters', jsonb_build_object('sub_type', ${task}->'parameters'->'sub_type'),
+    'dependencies', coalesce(${task}->'dependencies', '[]'::jsonb)))`;
+
+const stored = sql.raw(`coalesce((
+    select jsonb_agg(${overviewFields('stored.body')} order by ref.ord)
+    from unnest("plan_revisions"."task_hashes") with ordinality as ref(hash, ord)
+    join plan_tasks stored on stored.plan_id = "plan_revisions"."plan_id" and stored.hash = ref.hash
+  ), '[]'::jsonb)`);
+
+/** Each task's id, routing and dependencies. */
+export type OverviewTask = Pick<PlannerTask, 'task_id' | 'execution_type' | 'agent_id' | 'tool_id' | 'function_id' | 'parameters' | 'dependencies'>;
+
+/** The revision's tasks as the overview needs them, in plan order; undefined when there is no such revision. */
+export async function findOverviewTasks(db: Database, id: string, revision: number): Promise<OverviewTask[] | undefined> {
+  const [row] = await db
+    .select({ tasks: sql<unknown>`case when "plan_revisions"."task_hashes" is null then null else ${stored} end`, body: sql<unknown>`case when "plan_revisions"."task_hashes" is null then ${revisionBody} end` })
+    .from(planRevisions)
+    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
+  if (!row) return undefined;
+  const tasks = (row.tasks ?? (row.body as { plan?: { planned_tasks?: unknown } } | null)?.plan?.planned_tasks ?? []) as OverviewTask[];
+  // A version-1 body written under an older schema may lack a task's dependencies.
+  return tasks.map((task) => (Array.isArray(task.dependencies) ? task : { ...task, dependencies: [] }));
+}
