@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PlanDocument, contentHash, hashEnvelope, taskHash } from '@/lib/plan';
-import { bodyDigest } from '../audit/digests';
-import { documentHashes, hashesFromTaskHashes, revisionBodyDigest, serverContentHash } from './document-hashes';
+import { bodyDigest, canonicalJson } from '../audit/digests';
+import { canonicalView, documentHashes, hashesFromTaskHashes, revisionBodyDigest, serverContentHash } from './document-hashes';
 
 // The server's fast hashes must be exactly the documented ones, for any document.
 
@@ -25,6 +25,21 @@ const arbitraryDocument = fc
   );
 
 describe('server document hashes', () => {
+  it('write any view exactly as the generic canonicaliser does', () => {
+    const number = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constantFrom(-0, 1e21, 1e-7, 0.1 + 0.2));
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ unit: 'binary', maxLength: 6 }), fc.record({ x: number, y: number }), { maxKeys: 20 }),
+        fc.array(fc.string({ unit: 'binary', maxLength: 6 }), { maxLength: 4 }),
+        (positions, collapsed) => {
+          const view = { positions, collapsed };
+          expect(canonicalView(view)).toBe(canonicalJson(view));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('equal contentHash (both versions) and the body digests for any document', () => {
     fc.assert(
       fc.property(arbitraryDocument, (document) => {

@@ -27,8 +27,27 @@ export function serverTaskHash(task: PlannerTask): string {
 /** The version-2 hashes of a document whose task hashes are already known. */
 export function hashesFromTaskHashes(document: HashedContent & Pick<PlanDocument, 'view'>, taskHashes: string[]): RevisionHashes {
   const content = canonicalJson(hashEnvelope(document, taskHashes));
-  const body = `${content.slice(0, -1)},"view":${canonicalJson(document.view)}}`;
+  const body = `${content.slice(0, -1)},"view":${canonicalView(document.view)}}`;
   return { contentHash: sha256Of(content), bodyHash: sha256Of(body), taskHashes };
+}
+
+/**
+ * canonicalJson(view), written directly. Every position is {x, y} of finite numbers (the
+ * stored view's schema), so its RFC 8785 form is the keys in UTF-16 order (what sort() does)
+ * and the numbers as JSON writes them. The generic canonicaliser spends 50–100 ms on a
+ * 20,000-task plan's positions, which every save of it hashes; a property test holds the
+ * two equal.
+ */
+export function canonicalView(view: PlanDocument['view']): string {
+  if (Object.keys(view).length !== 2) return canonicalJson(view);
+  const { positions } = view;
+  const keys = Object.keys(positions).sort();
+  const entries = new Array<string>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const { x, y } = positions[keys[i]!]!;
+    entries[i] = `${JSON.stringify(keys[i])}:{"x":${JSON.stringify(x)},"y":${JSON.stringify(y)}}`;
+  }
+  return `{"collapsed":${canonicalJson(view.collapsed)},"positions":{${entries.join(',')}}}`;
 }
 
 /** Today's (version 2) hashes of a whole document. */
