@@ -103,5 +103,5 @@ test('a big plan shows its overview while its tasks load, and opens an aggregate
 
   release();
   await expect(page.getByRole('button', { name: 'Tasks', pressed: true })).toBeVisible();
-  await expect(page.getByRole('group', { name: /^Task fetch_/ }).first()).toBeVisible();
+  await expect(page.getByRole('group', { name: /^Task Fetch page / }).first()).toBeVisible();
 });
