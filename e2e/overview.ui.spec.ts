@@ -104,4 +104,10 @@ test('a big plan shows its overview while its tasks load, and opens an aggregate
   release();
   await expect(page.getByRole('button', { name: 'Tasks', pressed: true })).toBeVisible();
   await expect(page.getByRole('group', { name: /^Task Fetch page / }).first()).toBeVisible();
+
+  // A link to one task loads the tasks the same way, then opens at that task.
+  await page.goto(`/plans/${id}?task=parse_7`);
+  await expect(page.getByRole('group', { name: 'Task Parse page 7', exact: true })).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Tasks', pressed: true })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]task=parse_7/);
 });

@@ -3,6 +3,7 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import { SECONDARY_BUTTON } from '@/components/form/styles';
 import type { Aggregate, GroupBy } from '@/lib/flow/overview';
@@ -27,8 +28,12 @@ export function ProgressivePlanEditor({ taskCount, overview, ...props }: Progres
   const doc = useQuery(planRevisionQuery(props.planId, props.revision));
   const [opened, setOpened] = useState<readonly string[] | undefined>();
   const onOpen = useCallback((aggregate: Aggregate) => setOpened(aggregate.taskIds), []);
+  // A link to a task or a viewport is ready when the editor shows it, not the overview.
+  const search = useSearchParams();
+  const [linkedTask] = useState(() => search.get('task'));
+  const [linked] = useState(() => search.has('task') || search.has('view'));
   // The canvas can be read from here; `npm run bench` reads this mark.
-  const markReady = useCallback(() => requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), []);
+  const markReady = useCallback(() => !linked && requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), [linked]);
   const loaded = doc.data !== undefined;
   // When the editor takes over; `npm run bench` reports it beside the overview's time.
   useEffect(() => {
@@ -50,7 +55,8 @@ export function ProgressivePlanEditor({ taskCount, overview, ...props }: Progres
           </>
         ) : (
           <p role="status" className="text-slate-700">
-            {opened ? `Loading the plan's ${count(taskCount)} tasks, then opening ${count(opened.length)} of them…` : `Loading the plan's ${count(taskCount)} tasks…`}
+            {`Loading the plan's ${count(taskCount)} tasks`}
+            {opened ? `, then opening ${count(opened.length)} of them…` : linkedTask ? `, then opening task ${linkedTask}…` : '…'}
           </p>
         )}
       </div>

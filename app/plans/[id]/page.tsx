@@ -36,11 +36,13 @@ export default async function PlanPage({ params, searchParams }: Props) {
   // Viewers read threads; editors and approvers write, resolve and reopen them.
   const comments = { canComment: !readOnly, decision: await decisionNotice(db, skeleton.id, taskIds) };
   const header = <PlanHeader plan={skeleton} readOnly={readOnly} user={user} />;
+  // A run view's "Replan failed task" link: the dialog opens for an editor, the run's errors its instructions.
+  const replan = readOnly ? null : await replanFromRun(db, skeleton.id, taskIds, query);
 
-  // A big plan opened on its overview: the page carries the overview, drawn from each task's
-  // routing and dependencies, and the editor reads the tasks themselves after it is on screen.
-  const overviewOnly = taskIds.length > OVERVIEW_TASKS && !query.task && !query.view && !query.replan;
-  if (overviewOnly) {
+  // A big plan opens progressively: the page carries its overview, drawn from each task's
+  // routing and dependencies, and the editor reads the tasks once the overview is on screen,
+  // then opens what the link names (a task, a viewport) or stays on the overview.
+  if (taskIds.length > OVERVIEW_TASKS) {
     const groupBy = isGroupBy(query.overview) ? query.overview : 'target';
     const { aggregates, links, positions } = buildOverview((await findOverviewTasks(db, skeleton.id, skeleton.revision)) ?? [], { groupBy, subgraphs: skeleton.subgraphs });
     return (
@@ -55,6 +57,7 @@ export default async function PlanPage({ params, searchParams }: Props) {
           registry={registry}
           approval={approval}
           comments={comments}
+          replan={replan}
         />
       </PlanPageFrame>
     );
@@ -62,12 +65,9 @@ export default async function PlanPage({ params, searchParams }: Props) {
 
   // The revision the header shows, even if a save lands in between.
   const plan = await loadPlanForPage(id, skeleton.revision);
-  const doc = documentOf(plan);
-  // A run view's "Replan failed task" link: the dialog opens for an editor, the run's errors its instructions.
-  const replan = readOnly ? null : await replanFromRun(db, plan.id, doc, query);
   return (
     <PlanPageFrame header={header}>
-      <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={doc} readOnly={readOnly} registry={registry} approval={approval} comments={comments} replan={replan} />
+      <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={documentOf(plan)} readOnly={readOnly} registry={registry} approval={approval} comments={comments} replan={replan} />
     </PlanPageFrame>
   );
 }

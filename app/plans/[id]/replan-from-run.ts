@@ -1,7 +1,6 @@
 import type { Database } from '@/lib/server/db/client';
 import { AppError } from '@/lib/server/errors';
 import { getRun } from '@/lib/server/runs/run-queries';
-import type { PlanDocument } from '@/lib/plan';
 import { failureInstructions } from './failure-instructions';
 
 export interface ReplanFromRun {
@@ -16,8 +15,8 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * ones the head still has), its instructions the run's errors for them. The errors are read
  * here, never from the link, and only from a run of this plan; any other run adds none.
  */
-export async function replanFromRun(db: Database, planId: string, doc: PlanDocument, query: Record<string, string | string[] | undefined>): Promise<ReplanFromRun | null> {
-  const inHead = new Set(doc.plan.planned_tasks.map((t) => t.task_id));
+export async function replanFromRun(db: Database, planId: string, headTaskIds: readonly string[], query: Record<string, string | string[] | undefined>): Promise<ReplanFromRun | null> {
+  const inHead = new Set(headTaskIds);
   const taskIds = [...new Set((first(query.replan) ?? '').split(',').filter((id) => inHead.has(id)))];
   if (taskIds.length === 0) return null;
   const runId = first(query.run);
