@@ -142,10 +142,22 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
     () => mapper.edges({ tasks, positions: {}, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly, subgraphs, collapsed }),
     [mapper, tasks, selected, selectedEdgeId, byTask, highlighted, readOnly, subgraphs, collapsed],
   );
+  // Until the view first settles (the canvas fits the task or viewport it opens at), a big
+  // plan draws none: drawing every long edge only to take most of them away again cost
+  // seconds when opening a 10,000-task plan at a task.
   const edges = useMemo(
-    () => (large && nearby ? allEdges.filter((e) => nearby.has(e.source) || nearby.has(e.target) || e.id === selectedEdgeId) : allEdges),
+    () => (large ? allEdges.filter((e) => e.id === selectedEdgeId || (nearby !== null && (nearby.has(e.source) || nearby.has(e.target)))) : allEdges),
     [large, nearby, allEdges, selectedEdgeId],
   );
+  // A view that never moves (restored as it was saved) settles at once.
+  useEffect(() => {
+    if (!large) return;
+    const frame = requestAnimationFrame(() => {
+      const { transform, width, height } = rfStore.getState();
+      setNearby((known) => known ?? nodesAround(nodesRef.current, { x: transform[0], y: transform[1], zoom: transform[2] }, { width, height }));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [large, rfStore]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<CanvasNode>[]) => {
