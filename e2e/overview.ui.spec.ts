@@ -82,7 +82,7 @@ test('a big plan opens in a readable overview, is searched there, and an aggrega
 
 // A big plan's page carries only its overview: it is on screen while the tasks load, and an
 // aggregate opened meanwhile opens onto its tasks once they arrive.
-test('a big plan shows its overview while its tasks load, and opens an aggregate chosen meanwhile', async ({ page, api }) => {
+test('a big plan shows its overview while its tasks load, and opens an aggregate chosen meanwhile', async ({ page, api, editor }) => {
   test.setTimeout(90_000);
   const fetchers = Array.from({ length: 300 }, (_, i) => ({ task_id: `fetch_${i}`, description: `Fetch page ${i}`, execution_type: 'tool', tool_id: 'fetcher' }));
   const parsers = fetchers.map((_, i) => ({ task_id: `parse_${i}`, description: `Parse page ${i}`, execution_type: 'tool', tool_id: 'parser', dependencies: [`fetch_${i}`] }));
@@ -110,4 +110,12 @@ test('a big plan shows its overview while its tasks load, and opens an aggregate
   await expect(page.getByRole('group', { name: 'Task Parse page 7', exact: true })).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Tasks', pressed: true })).toBeVisible();
   await expect(page).toHaveURL(/[?&]task=parse_7/);
+
+  // A save made elsewhere renders the page again with the new head; the editor stays, with
+  // its unsaved edit, and offers the newer revision.
+  await editor.describe('Parse page 7', 'Parse page 7 again');
+  expect((await api.saveTasks(id, (t) => (t.task_id === 'fetch_0' ? { ...t, description: 'Fetch the first page' } : t))).status()).toBe(200);
+  await expect(page.getByRole('status').filter({ hasText: 'saved r2' })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole('group', { name: 'Task Parse page 7 again', exact: true })).toBeVisible();
+  await expect(page.getByText(/^Revision 1/)).toContainText('Unsaved changes');
 });

@@ -25,7 +25,11 @@ const count = (n: number) => n.toLocaleString('en-US');
  * tasks of an aggregate opened meanwhile.
  */
 export function ProgressivePlanEditor({ taskCount, overview, ...props }: ProgressivePlanEditorProps) {
-  const doc = useQuery(planRevisionQuery(props.planId, props.revision));
+  // The revision the page opened at. The page renders again (a status change seen by the
+  // live bar) with the head's number; like the editor's store, this keeps what it opened,
+  // so the editor and its unsaved edits stay.
+  const [revision] = useState(props.revision);
+  const doc = useQuery(planRevisionQuery(props.planId, revision));
   const [opened, setOpened] = useState<readonly string[] | undefined>();
   const onOpen = useCallback((aggregate: Aggregate) => setOpened(aggregate.taskIds), []);
   // A link to a task or a viewport is ready when the editor shows it, not the overview.
@@ -39,7 +43,7 @@ export function ProgressivePlanEditor({ taskCount, overview, ...props }: Progres
   useEffect(() => {
     if (loaded) performance.mark('plangate:tasks-ready');
   }, [loaded]);
-  if (doc.data) return <PlanEditor {...props} doc={doc.data} openTasks={opened} />;
+  if (doc.data) return <PlanEditor {...props} revision={revision} doc={doc.data} openTasks={opened} />;
   // The editor's frame (outline, issues, inspector), so nothing moves when it takes over.
   return (
     <div className="flex h-full flex-col">
