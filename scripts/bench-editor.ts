@@ -26,6 +26,7 @@ import { DEMO_PASSWORDS, E2E_ADMIN_TOKEN, signIn } from '../e2e/auth-support';
 import { startServer } from '../e2e/server-process';
 import { buildGraphIndex, waveLevels } from '../lib/graph';
 import { normaliseSubgraphs } from '../lib/optimize/subgraph-edits';
+import { OVERVIEW_TASKS } from '../lib/flow/overview';
 import { ensureBuild, root } from './lib/setup.mjs';
 import { startPlainFlow, type PlainGraph } from './plain-flow/serve';
 import { syntheticPlan } from './synthetic-plan';
@@ -282,7 +283,8 @@ async function benchSize(browser: Browser, plainUrl: string, setGraph: (name: st
   const target = `task-${Math.floor(n / 2)}`;
 
   const page = await newPage(browser, true);
-  const open = await readyTimes(page, `/plans/${id}`, undefined, true, { tasks: true });
+  // Only a plan over OVERVIEW_TASKS opens on its overview and loads its tasks after.
+  const open = await readyTimes(page, `/plans/${id}`, undefined, true, { tasks: n > OVERVIEW_TASKS });
   const atTask = await readyTimes(page, `/plans/${id}?task=${target}`, undefined, false);
   // The page is still open at the task: there the editor draws task nodes.
   const plangateDrag = await dragWhenDrawn(page, target);

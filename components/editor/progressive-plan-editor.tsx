@@ -7,29 +7,36 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import { SECONDARY_BUTTON } from '@/components/form/styles';
 import type { Aggregate, GroupBy } from '@/lib/flow/overview';
+import type { PlanDocument } from '@/lib/plan';
 import { OverviewFlow, type OverviewPicture } from './overview-canvas';
 import { PlanEditor, type PlanEditorProps } from './plan-editor';
 import { planRevisionQuery } from './plan-revision-query';
 
 export interface ProgressivePlanEditorProps extends Omit<PlanEditorProps, 'doc' | 'openTasks'> {
-  taskCount: number;
-  /** The server's overview of the revision, drawn while its tasks load. */
-  overview: OverviewPicture & { groupBy: GroupBy };
+  /** The revision's document, when the page carries it (a plan small enough). */
+  doc?: PlanDocument;
+  /** Otherwise how many tasks it has and the server's overview, drawn while they load. */
+  loading?: { taskCount: number; overview: OverviewPicture & { groupBy: GroupBy } };
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * A big plan, opened progressively: the server's overview is on screen at once, read-only,
- * while the revision's tasks load; then the editor takes over, on the overview or on the
- * tasks of an aggregate opened meanwhile.
+ * The plan page's editor. A plan small enough comes with its document. A big one opens
+ * progressively: the server's overview is on screen at once, read-only, while the revision's
+ * tasks load; then the editor takes over, on the overview, at the task or viewport the link
+ * names, or on the tasks of an aggregate opened meanwhile.
+ *
+ * The page renders again (a save elsewhere or a status change seen by the live bar, a
+ * replan) with the head's revision and, if the plan crossed the size, the other way of
+ * opening. Like the editor's store, this keeps what it opened with, so the editor and its
+ * unsaved edits stay.
  */
-export function ProgressivePlanEditor({ taskCount, overview, ...props }: ProgressivePlanEditorProps) {
-  // The revision the page opened at. The page renders again (a status change seen by the
-  // live bar) with the head's number; like the editor's store, this keeps what it opened,
-  // so the editor and its unsaved edits stay.
-  const [revision] = useState(props.revision);
-  const doc = useQuery(planRevisionQuery(props.planId, revision));
+export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, ...props }: ProgressivePlanEditorProps) {
+  const [opening] = useState(() => ({ revision: props.revision, doc: carried, loading: carriedLoading }));
+  const { revision } = opening;
+  const query = useQuery({ ...planRevisionQuery(props.planId, revision), enabled: !opening.doc });
+  const doc = opening.doc ?? query.data;
   const [opened, setOpened] = useState<readonly string[] | undefined>();
   const onOpen = useCallback((aggregate: Aggregate) => setOpened(aggregate.taskIds), []);
   // A link to a task or a viewport is ready when the editor shows it, not the overview.
@@ -38,22 +45,23 @@ export function ProgressivePlanEditor({ taskCount, overview, ...props }: Progres
   const [linked] = useState(() => search.has('task') || search.has('view'));
   // The canvas can be read from here; `npm run bench` reads this mark.
   const markReady = useCallback(() => !linked && requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), [linked]);
-  const loaded = doc.data !== undefined;
+  const loadedLater = !opening.doc && doc !== undefined;
   // When the editor takes over; `npm run bench` reports it beside the overview's time.
   useEffect(() => {
-    if (loaded) performance.mark('plangate:tasks-ready');
-  }, [loaded]);
-  if (doc.data) return <PlanEditor {...props} revision={revision} doc={doc.data} openTasks={opened} />;
+    if (loadedLater) performance.mark('plangate:tasks-ready');
+  }, [loadedLater]);
+  if (doc) return <PlanEditor {...props} revision={revision} doc={doc} openTasks={opened} />;
+  const { taskCount, overview } = opening.loading!;
   // The editor's frame (outline, issues, inspector), so nothing moves when it takes over.
   return (
     <div className="flex h-full flex-col">
       <div className="flex min-h-11 items-center gap-3 border-b border-slate-200 bg-white px-4 py-2 text-sm">
-        {doc.error ? (
+        {query.error ? (
           <>
             <p role="alert" className="text-red-800">
-              The plan&apos;s tasks could not be loaded: {doc.error.message}
+              The plan&apos;s tasks could not be loaded: {query.error.message}
             </p>
-            <button type="button" className={SECONDARY_BUTTON} onClick={() => void doc.refetch()}>
+            <button type="button" className={SECONDARY_BUTTON} onClick={() => void query.refetch()}>
               Try again
             </button>
           </>

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { PlanEditor } from '@/components/editor/plan-editor';
 import { ProgressivePlanEditor } from '@/components/editor/progressive-plan-editor';
 import { getDatabase } from '@/lib/server/db/connection';
 import { documentOf } from '@/lib/api/schemas';
@@ -41,7 +40,8 @@ export default async function PlanPage({ params, searchParams }: Props) {
 
   // A big plan opens progressively: the page carries its overview, drawn from each task's
   // routing and dependencies, and the editor reads the tasks once the overview is on screen,
-  // then opens what the link names (a task, a viewport) or stays on the overview.
+  // then opens what the link names (a task, a viewport) or stays on the overview. Both ways
+  // render the same component, which keeps the way it opened when the page renders again.
   if (taskIds.length > OVERVIEW_TASKS) {
     const groupBy = isGroupBy(query.overview) ? query.overview : 'target';
     const { aggregates, links, positions } = buildOverview((await findOverviewTasks(db, skeleton.id, skeleton.revision)) ?? [], { groupBy, subgraphs: skeleton.subgraphs });
@@ -51,8 +51,7 @@ export default async function PlanPage({ params, searchParams }: Props) {
           key={skeleton.id}
           planId={skeleton.id}
           revision={skeleton.revision}
-          taskCount={taskIds.length}
-          overview={{ groupBy, aggregates, links, positions: Object.fromEntries(Object.entries(positions)) }}
+          loading={{ taskCount: taskIds.length, overview: { groupBy, aggregates, links, positions: Object.fromEntries(Object.entries(positions)) } }}
           readOnly={readOnly}
           registry={registry}
           approval={approval}
@@ -67,7 +66,17 @@ export default async function PlanPage({ params, searchParams }: Props) {
   const plan = await loadPlanForPage(id, skeleton.revision);
   return (
     <PlanPageFrame header={header}>
-      <PlanEditor key={plan.id} planId={plan.id} revision={plan.revision} doc={documentOf(plan)} readOnly={readOnly} registry={registry} approval={approval} comments={comments} replan={replan} />
+      <ProgressivePlanEditor
+        key={plan.id}
+        planId={plan.id}
+        revision={plan.revision}
+        doc={documentOf(plan)}
+        readOnly={readOnly}
+        registry={registry}
+        approval={approval}
+        comments={comments}
+        replan={replan}
+      />
     </PlanPageFrame>
   );
 }

@@ -38,6 +38,17 @@ describe('server document hashes', () => {
       ),
       { numRuns: 500 },
     );
+    // Audit verify hashes stored bodies unparsed: a hand-edited view must hash as it is.
+    for (const view of [
+      { positions: { a: { x: 1, y: 2, note: 'added by hand' } }, collapsed: [] },
+      { positions: { a: { x: 1, y: '2' } }, collapsed: [] },
+      { positions: { a: null }, collapsed: [] },
+      { positions: {}, collapsed: [], extra: true },
+      { positions: {}, other: [] },
+      { positions: { a: { x: 1, y: 2 } } },
+    ]) {
+      expect(canonicalView(view as never)).toBe(canonicalJson(view));
+    }
   });
 
   it('equal contentHash (both versions) and the body digests for any document', () => {

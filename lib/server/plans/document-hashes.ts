@@ -39,13 +39,19 @@ export function hashesFromTaskHashes(document: HashedContent & Pick<PlanDocument
  * two equal.
  */
 export function canonicalView(view: PlanDocument['view']): string {
-  if (Object.keys(view).length !== 2) return canonicalJson(view);
+  // Audit verify hashes stored bodies as they are, unparsed: anything but the schema's exact
+  // shape (an extra key written by hand, say) takes the generic way, so it changes the digest.
+  const viewKeys = Object.keys(view);
+  if (viewKeys.length !== 2 || !('positions' in view) || !Array.isArray(view.collapsed) || typeof view.positions !== 'object' || view.positions === null) return canonicalJson(view);
   const { positions } = view;
   const keys = Object.keys(positions).sort();
   const entries = new Array<string>(keys.length);
   for (let i = 0; i < keys.length; i++) {
-    const { x, y } = positions[keys[i]!]!;
-    entries[i] = `${JSON.stringify(keys[i])}:{"x":${JSON.stringify(x)},"y":${JSON.stringify(y)}}`;
+    const position = positions[keys[i]!] as unknown as Record<string, unknown> | null;
+    if (position === null || typeof position !== 'object' || Object.keys(position).length !== 2 || !Number.isFinite(position.x) || !Number.isFinite(position.y)) {
+      return canonicalJson(view);
+    }
+    entries[i] = `${JSON.stringify(keys[i])}:{"x":${JSON.stringify(position.x)},"y":${JSON.stringify(position.y)}}`;
   }
   return `{"collapsed":${canonicalJson(view.collapsed)},"positions":{${entries.join(',')}}}`;
 }

@@ -8,6 +8,8 @@ import { revisionBody } from './revision-body';
 // What the overview of a big plan is drawn from: each task's id, routing and dependencies,
 // projected by the database so the page can draw the overview before (and without) reading
 // 10,000 whole tasks. The columns are named in full for the reason given in revision-body.ts.
+// It reads the stored bodies as written, not through the document migrations
+// (lib/plan/migrations): a migration that touches these fields must be applied here too.
 
 const overviewFields = (task: string) =>
   `jsonb_strip_nulls(jsonb_build_object(

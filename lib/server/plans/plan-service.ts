@@ -308,9 +308,10 @@ export async function getPlanSkeleton(db: Database, id: string, revision?: numbe
   const wanted = revision ?? plan.headRevision;
   const refs = await repo.findRevisionRefs(db, id, wanted);
   if (!refs) throw notFound(`Revision ${revision} of plan "${id}"`);
-  if (refs.taskIds) return { plan: toResponse(plan, refs), taskIds: refs.taskIds };
-  const whole = toResponse(plan, (await repo.findRevision(db, id, wanted))!);
-  return { plan: { ...whole, plan: { ...whole.plan, planned_tasks: [] } }, taskIds: whole.plan.planned_tasks.map((task) => task.task_id) };
+  const response = toResponse(plan, refs);
+  if (refs.taskHashes && refs.taskIds) return { plan: response, taskIds: refs.taskIds };
+  // A version-1 row: the body just read is the whole document.
+  return { plan: { ...response, plan: { ...response.plan, planned_tasks: [] } }, taskIds: response.plan.planned_tasks.map((task) => task.task_id) };
 }
 
 export async function getRevisions(db: Database, id: string) {
