@@ -116,6 +116,8 @@ test('a big plan shows its overview while its tasks load, and opens an aggregate
   await editor.describe('Parse page 7', 'Parse page 7 again');
   expect((await api.saveTasks(id, (t) => (t.task_id === 'fetch_0' ? { ...t, description: 'Fetch the first page' } : t))).status()).toBe(200);
   await expect(page.getByRole('status').filter({ hasText: 'saved r2' })).toBeVisible({ timeout: 10_000 });
+  // The page has rendered again: its header offers the new head.
+  await expect(page.getByRole('button', { name: 'Submit r2 for review' })).toBeVisible();
   await expect(page.getByRole('group', { name: 'Task Parse page 7 again', exact: true })).toBeVisible();
   await expect(page.getByText(/^Revision 1/)).toContainText('Unsaved changes');
 });
