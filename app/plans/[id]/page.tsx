@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { ProgressivePlanEditor } from '@/components/editor/progressive-plan-editor';
 import { getDatabase } from '@/lib/server/db/connection';
-import { documentOf } from '@/lib/api/schemas';
+import { documentOf, type PlanResponse } from '@/lib/api/schemas';
+import type { Database } from '@/lib/server/db/client';
 import { hasRole } from '@/lib/auth/roles';
 import { OVERVIEW_TASKS, buildOverview, isGroupBy } from '@/lib/flow/overview';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
@@ -34,58 +35,38 @@ export default async function PlanPage({ params, searchParams }: Props) {
   const approval = readOnly ? null : await loadApprovalGuard(db, skeleton.id);
   // Viewers read threads; editors and approvers write, resolve and reopen them.
   const comments = { canComment: !readOnly, decision: await decisionNotice(db, skeleton.id, taskIds) };
-  const header = <PlanHeader plan={skeleton} readOnly={readOnly} user={user} />;
   // A run view's "Replan failed task" link: the dialog opens for an editor, the run's errors its instructions.
   const replan = readOnly ? null : await replanFromRun(db, skeleton.id, taskIds, query);
 
   // A big plan opens progressively: the page carries its overview, drawn from each task's
   // routing and dependencies, and the editor reads the tasks once the overview is on screen,
-  // then opens what the link names (a task, a viewport) or stays on the overview. Both ways
+  // then opens what the link names (a task, a viewport) or stays on the overview. A smaller
+  // one comes whole, at the revision the header shows even if a save lands in between. Both
   // render the same component, which keeps the way it opened when the page renders again.
-  if (taskIds.length > OVERVIEW_TASKS) {
-    const groupBy = isGroupBy(query.overview) ? query.overview : 'target';
-    const { aggregates, links, positions } = buildOverview((await findOverviewTasks(db, skeleton.id, skeleton.revision)) ?? [], { groupBy, subgraphs: skeleton.subgraphs });
-    return (
-      <PlanPageFrame header={header}>
+  const opening = taskIds.length > OVERVIEW_TASKS ? { loading: await overviewOf(db, skeleton, taskIds.length, query.overview) } : { doc: documentOf(await loadPlanForPage(id, skeleton.revision)) };
+  return (
+    <div className="flex h-full flex-col">
+      <PlanHeader plan={skeleton} readOnly={readOnly} user={user} />
+      <div className="min-h-0 flex-1">
         <ProgressivePlanEditor
           key={skeleton.id}
           planId={skeleton.id}
           revision={skeleton.revision}
-          loading={{ taskCount: taskIds.length, overview: { groupBy, aggregates, links, positions: Object.fromEntries(Object.entries(positions)) } }}
+          {...opening}
           readOnly={readOnly}
           registry={registry}
           approval={approval}
           comments={comments}
           replan={replan}
         />
-      </PlanPageFrame>
-    );
-  }
-
-  // The revision the header shows, even if a save lands in between.
-  const plan = await loadPlanForPage(id, skeleton.revision);
-  return (
-    <PlanPageFrame header={header}>
-      <ProgressivePlanEditor
-        key={plan.id}
-        planId={plan.id}
-        revision={plan.revision}
-        doc={documentOf(plan)}
-        readOnly={readOnly}
-        registry={registry}
-        approval={approval}
-        comments={comments}
-        replan={replan}
-      />
-    </PlanPageFrame>
+      </div>
+    </div>
   );
 }
 
-function PlanPageFrame({ header, children }: { header: React.ReactNode; children: React.ReactNode }) {
-  return (
-    <div className="flex h-full flex-col">
-      {header}
-      <div className="min-h-0 flex-1">{children}</div>
-    </div>
-  );
+async function overviewOf(db: Database, skeleton: PlanResponse, taskCount: number, asked: unknown) {
+  const groupBy = isGroupBy(asked) ? asked : 'target';
+  const tasks = (await findOverviewTasks(db, skeleton.id, skeleton.revision)) ?? [];
+  const { aggregates, links, positions } = buildOverview(tasks, { groupBy, subgraphs: skeleton.subgraphs });
+  return { taskCount, overview: { groupBy, aggregates, links, positions: Object.fromEntries(Object.entries(positions)) } };
 }
