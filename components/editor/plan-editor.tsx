@@ -17,6 +17,7 @@ import { ApprovalBanner } from './approval-banner';
 import { DecisionBanner } from './decision-banner';
 import { CanvasFocusContext, RelatedTasks, createCanvasFocusStore, useCanvasFocus, useCanvasFocusStore } from './canvas-focus';
 import { EditorCanvas } from './editor-canvas';
+import { EditorFrame } from './editor-frame';
 import { EditorStoreContext, useEditor, useEditorStore } from './editor-context';
 import { EditorToolbar } from './editor-toolbar';
 import { ReviewMarksContext } from './review-marks-context';
@@ -352,27 +353,21 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
         onReplan={() => setPanel({ kind: 'replan', taskIds: store.getState().selectedTaskIds })}
         laying={laying}
       />
-      <div className="flex min-h-0 flex-1">
-        <div className="w-64 shrink-0 border-r border-slate-200 bg-white">
-          <Outline ref={searchRef} onReveal={revealOne} />
-        </div>
-        <div className="flex min-w-0 flex-1 flex-col">
-          <div className="relative min-h-0 flex-1">
+      <EditorFrame
+        outline={<Outline ref={searchRef} onReveal={revealOne} />}
+        canvas={
+          <>
             {view === 'overview' ? <OverviewCanvas onOpen={openAggregate} onReady={markReady} /> : <EditorCanvas onViewportSettled={onViewportSettled} />}
             {panel?.kind === 'optimise' && <OptimisePanel onClose={() => setPanel(null)} />}
             {panel?.kind === 'replan' && <ReplanDialog key={panel.taskIds.join('\u0000')} taskIds={panel.taskIds} initialInstructions={panel.instructions} onClose={() => setPanel(null)} />}
             <div className="pointer-events-none absolute inset-x-0 top-3 z-10 flex justify-center">
               <NoticeBar />
             </div>
-          </div>
-          <div className="h-40 shrink-0 border-t border-slate-200 bg-white">
-            <IssuesPanel onReveal={reveal} />
-          </div>
-        </div>
-        <div className="w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white">
-          <Inspector onReveal={revealOne} />
-        </div>
-      </div>
+          </>
+        }
+        issues={<IssuesPanel onReveal={reveal} />}
+        inspector={<Inspector onReveal={revealOne} />}
+      />
     </div>
   );
 });

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { SECONDARY_BUTTON } from '@/components/form/styles';
 import type { Aggregate, GroupBy } from '@/lib/flow/overview';
 import type { PlanDocument } from '@/lib/plan';
+import { EditorFrame } from './editor-frame';
 import { OverviewFlow, type OverviewPicture } from './overview-canvas';
 import { PlanEditor, type PlanEditorProps } from './plan-editor';
 import { planRevisionQuery } from './plan-revision-query';
@@ -72,18 +73,13 @@ export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, .
           </p>
         )}
       </div>
-      <div className="flex min-h-0 flex-1">
-        <div className="w-64 shrink-0 border-r border-slate-200 bg-white" />
-        <div className="flex min-w-0 flex-1 flex-col">
-          <div className="relative min-h-0 flex-1">
-            <ReactFlowProvider>
-              <OverviewFlow overview={overview} fitKey={overview.groupBy} onOpen={onOpen} onReady={markReady} />
-            </ReactFlowProvider>
-          </div>
-          <div className="h-40 shrink-0 border-t border-slate-200 bg-white" />
-        </div>
-        <div className="w-80 shrink-0 border-l border-slate-200 bg-white" />
-      </div>
+      <EditorFrame
+        canvas={
+          <ReactFlowProvider>
+            <OverviewFlow overview={overview} fitKey={overview.groupBy} onOpen={onOpen} onReady={markReady} />
+          </ReactFlowProvider>
+        }
+      />
     </div>
   );
 }

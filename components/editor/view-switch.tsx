@@ -1,12 +1,17 @@
 'use client';
 
 import { GROUP_BY, GROUP_BY_LABEL, type GroupBy } from '@/lib/flow/overview';
-import { SMALL_BUTTON } from '@/components/form/styles';
+import { ToggleGroup } from '@/components/form/toggle-group';
 import { useCanvasFocus, useCanvasFocusStore } from './canvas-focus';
 import { useEditorStore } from './editor-context';
 
 /** Tasks shown when the task canvas opens from the overview with nothing selected: the start of the plan. */
 const FIRST_TASKS = 30;
+
+const CANVAS_VIEWS = [
+  { value: 'tasks', label: 'Tasks' },
+  { value: 'overview', label: 'Overview' },
+] as const;
 
 /** "Tasks" / "Overview", and in the overview what its aggregates are grouped by. */
 export function ViewSwitch() {
@@ -20,14 +25,7 @@ export function ViewSwitch() {
   };
   return (
     <>
-      <div role="group" aria-label="Canvas view" className="flex">
-        <button type="button" className={`${SMALL_BUTTON} rounded-r-none`} aria-pressed={view === 'tasks'} onClick={() => view !== 'tasks' && showTasks()}>
-          Tasks
-        </button>
-        <button type="button" className={`${SMALL_BUTTON} -ml-px rounded-l-none`} aria-pressed={view === 'overview'} onClick={() => focus.getState().setView('overview')}>
-          Overview
-        </button>
-      </div>
+      <ToggleGroup label="Canvas view" options={CANVAS_VIEWS} value={view} onChange={(chosen) => (chosen === 'tasks' ? showTasks() : focus.getState().setView('overview'))} />
       {view === 'overview' && (
         <label className="flex items-center gap-1 text-xs text-slate-700">
           Group by

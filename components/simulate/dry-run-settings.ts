@@ -1,18 +1,12 @@
 import { EXECUTION_TYPES } from '@/lib/plan';
+import type { DryRunOptions } from '@/lib/simulate/dry-run';
 
 // A dry run's settings as they travel in the page's address, so a dry run can be shared,
 // repeated, and survives a reload: ?workers=4&p=0.001&runs=200&seed=7&fail=<id>&limit.agent=2
 // &override=<probability>:<id>. Whatever does not parse falls back to the default.
 
-export interface DryRunSettings {
-  workers: number;
-  limits: Partial<Record<string, number>>;
-  fail_task_ids: string[];
-  failure_probability: number;
-  failure_probability_overrides: Record<string, number>;
-  runs: number;
-  seed: number;
-}
+/** Every option of a dry run, with nothing left to its default. */
+export type DryRunSettings = Required<DryRunOptions>;
 
 export const DEFAULT_SETTINGS: DryRunSettings = { workers: 4, limits: {}, fail_task_ids: [], failure_probability: 0, failure_probability_overrides: {}, runs: 1, seed: 1 };
 
