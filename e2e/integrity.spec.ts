@@ -37,7 +37,7 @@ test('a revision edited in the database after approval is never handed off', asy
     // Tasks are stored once by hash: the first task's row is the first task of the approved revision.
     await db.query(
       `update plan_tasks set body = jsonb_set(body, '{arguments,status}', '"rejected"')
-       where plan_id = $1 and hash = (select task_hashes[1] from plan_revisions where plan_id = $1 and revision = 1)`,
+       where plan_id = $1 and hash = (select page.task_hashes[1] from plan_revisions join plan_pages page on page.plan_id = plan_revisions.plan_id and page.hash = plan_revisions.page_hashes[1] where plan_revisions.plan_id = $1 and revision = 1)`,
       [content],
     );
     // View data is outside the content hash, but the stored body is in the signed audit trail.

@@ -340,7 +340,7 @@ describe.each(testDatabases())('audit log on $name', (database) => {
       const { id } = await approvedPlan();
       await db().execute(
         sql`update plan_tasks set body = jsonb_set(body, '{description}', '"Fetch and upload"')
-            where plan_id = ${id} and hash = (select task_hashes[1] from plan_revisions where plan_id = ${id} and revision = 2)`,
+            where plan_id = ${id} and hash = (select page.task_hashes[1] from plan_revisions join plan_pages page on page.plan_id = plan_revisions.plan_id and page.hash = plan_revisions.page_hashes[1] where plan_revisions.plan_id = ${id} and revision = 2)`,
       );
       const result = await failure(db());
       expect(result).toMatchObject({ problem: 'body_altered', reason: expect.stringMatching(/revision 2 of plan/) });
@@ -351,6 +351,15 @@ describe.each(testDatabases())('audit log on $name', (database) => {
       const { id } = await approvedPlan();
       await db().execute(sql`update plan_revisions set body = jsonb_set(body, '{view}', '{"positions": {"fetch": {"x": 1, "y": 2}}}') where plan_id = ${id} and revision = 1`);
       expect(await failure(db())).toMatchObject({ problem: 'body_altered' });
+    });
+
+    it("an edited page of a revision's task references: a task moved, or swapped for another", async () => {
+      const { id } = await approvedPlan();
+      const page = sql`(select page_hashes[1] from plan_revisions where plan_id = ${id} and revision = 2)`;
+      await db().execute(sql`update plan_pages set positions = '{"fetch": {"x": 1, "y": 2}}' where plan_id = ${id} and hash = ${page}`);
+      expect(await verifyPlanRevision(db(), id, 2)).toMatchObject({ ok: false, problem: 'body_altered' });
+      await db().execute(sql`update plan_pages set task_hashes = array[task_hashes[2], task_hashes[1]] || task_hashes[3:] where plan_id = ${id} and hash = ${page}`);
+      expect(await failure(db())).toMatchObject({ problem: 'body_altered', reason: expect.stringMatching(/revision 2 of plan/) });
     });
 
     it('a forged revision row', async () => {

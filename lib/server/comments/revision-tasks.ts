@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planRevisions } from '../db/schema';
+import { revisionHoldsTasks, revisionTaskRefs } from '../plans/revision-pages';
 
 // Comments are listed on every poll of every open tab, and each list says which threads sit
 // on a task the revision no longer holds. A revision never changes, and its task ids follow
@@ -47,9 +48,10 @@ export async function revisionTaskIds(db: Database, planId: string, revision: nu
   const known = recall(row.hash);
   if (known) return known;
   const result = await db.execute(sql`
-    select coalesce(r.task_ids, array(select t->>'task_id' from jsonb_array_elements(r.body->'plan'->'planned_tasks') t)) as task_ids
-    from ${planRevisions} r
-    where r.plan_id = ${planId} and r.revision = ${revision}`);
+    select case when ${revisionHoldsTasks} then array(select t->>'task_id' from jsonb_array_elements("plan_revisions"."body"->'plan'->'planned_tasks') t)
+      else array(select ref.task_id from ${revisionTaskRefs} as ref order by ref.ord) end as task_ids
+    from plan_revisions
+    where "plan_revisions"."plan_id" = ${planId} and "plan_revisions"."revision" = ${revision}`);
   const [found] = (result as unknown as { rows: Array<{ task_ids: Array<string | null> | null }> }).rows;
   const ids = new Set((found?.task_ids ?? []).flatMap((taskId) => (taskId === null ? [] : [taskId])));
   remember(row.hash, ids);

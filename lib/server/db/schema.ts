@@ -53,6 +53,10 @@ export const planRevisions = pgTable(
     taskHashes: text('task_hashes').array(),
     /** The whole document's size as JSON, so a save of a few tasks checks the plan limit without reading the rest. */
     documentBytes: integer('document_bytes'),
+    // Written since pages (lib/server/plans/revision-pages): the revision's tasks by page,
+    // in plan order, in place of task_ids and task_hashes, and how many tasks they hold.
+    pageHashes: text('page_hashes').array(),
+    taskCount: integer('task_count'),
   },
   (t) => [
     primaryKey({ columns: [t.planId, t.revision] }),
@@ -72,6 +76,26 @@ export const planTasks = pgTable(
     body: jsonb('body').$type<unknown>().notNull(),
     /** The task's size as JSON (see plan_revisions.document_bytes). */
     bytes: integer('bytes').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.planId, t.hash] }),
+    foreignKey({ columns: [t.planId], foreignColumns: [plans.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * A page of a revision's task references (lib/server/plans/revision-pages): ids, task hashes
+ * and positions of ~128 consecutive tasks, stored once per plan by the page's hash, however
+ * many revisions hold it. Immutable, like the revisions.
+ */
+export const planPages = pgTable(
+  'plan_pages',
+  {
+    planId: text('plan_id').notNull(),
+    hash: text('hash').notNull(),
+    taskIds: text('task_ids').array().notNull(),
+    taskHashes: text('task_hashes').array().notNull(),
+    positions: jsonb('positions').$type<Record<string, { x: number; y: number }>>().notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.planId, t.hash] }),

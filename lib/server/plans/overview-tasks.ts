@@ -4,6 +4,7 @@ import type { PlannerTask } from '@/lib/plan';
 import type { Database } from '../db/client';
 import { planRevisions } from '../db/schema';
 import { revisionBody } from './revision-body';
+import { revisionHoldsTasks, revisionTaskRefs } from './revision-pages';
 
 // What the overview of a big plan is drawn from: each task's id, routing and dependencies,
 // projected by the database so the page can draw the overview before (and without) reading
@@ -18,11 +19,11 @@ const overviewFields = (task: string) =>
     'parameters', jsonb_build_object('sub_type', ${task}->'parameters'->'sub_type'),
     'dependencies', coalesce(${task}->'dependencies', '[]'::jsonb)))`;
 
-const stored = sql.raw(`coalesce((
-    select jsonb_agg(${overviewFields('stored.body')} order by ref.ord)
-    from unnest("plan_revisions"."task_hashes") with ordinality as ref(hash, ord)
+const stored = sql`coalesce((
+    select jsonb_agg(${sql.raw(overviewFields('stored.body'))} order by ref.ord)
+    from ${revisionTaskRefs} as ref
     join plan_tasks stored on stored.plan_id = "plan_revisions"."plan_id" and stored.hash = ref.hash
-  ), '[]'::jsonb)`);
+  ), '[]'::jsonb)`;
 
 /** Each task's id, routing and dependencies. */
 export type OverviewTask = Pick<PlannerTask, 'task_id' | 'execution_type' | 'agent_id' | 'tool_id' | 'function_id' | 'parameters' | 'dependencies'>;
@@ -30,7 +31,7 @@ export type OverviewTask = Pick<PlannerTask, 'task_id' | 'execution_type' | 'age
 /** The revision's tasks as the overview needs them, in plan order; undefined when there is no such revision. */
 export async function findOverviewTasks(db: Database, id: string, revision: number): Promise<OverviewTask[] | undefined> {
   const [row] = await db
-    .select({ tasks: sql<unknown>`case when "plan_revisions"."task_hashes" is null then null else ${stored} end`, body: sql<unknown>`case when "plan_revisions"."task_hashes" is null then ${revisionBody} end` })
+    .select({ tasks: sql<unknown>`case when ${revisionHoldsTasks} then null else ${stored} end`, body: sql<unknown>`case when ${revisionHoldsTasks} then ${revisionBody} end` })
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
   if (!row) return undefined;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { contentHash, type TaskDataInput } from '@/lib/plan';
+import { contentHash, taskHash, type TaskDataInput } from '@/lib/plan';
 import { CreatePlanRequest, PatchPlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { AppError } from '../errors';
@@ -35,6 +35,11 @@ describe.each(testDatabases())('saving a change (PATCH) on $name', (database) =>
 
   async function storedTaskRows(id: string): Promise<number> {
     const result = await db().execute(sql`select count(*)::int as n from plan_tasks where plan_id = ${id}`);
+    return (result as unknown as { rows: Array<{ n: number }> }).rows[0].n;
+  }
+
+  async function storedPageRows(id: string): Promise<number> {
+    const result = await db().execute(sql`select count(*)::int as n from plan_pages where plan_id = ${id}`);
     return (result as unknown as { rows: Array<{ n: number }> }).rows[0].n;
   }
 
@@ -108,19 +113,47 @@ describe.each(testDatabases())('saving a change (PATCH) on $name', (database) =>
     expect([head.revision, head.plan.planned_tasks.length]).toEqual([2, 3]);
   });
 
-  it('stores a one-task edit of a 2,000-task plan as one task and a revision a fraction of the plan', async () => {
+  it('stores a one-task edit or drag of a 2,000-task plan as one task and one page of references', async () => {
     const big: TaskDataInput = {
       planned_tasks: Array.from({ length: 2_000 }, (_, i) => ({ task_id: `t${i}`, description: `Task ${i} `.repeat(20), execution_type: 'tool', tool_id: 'http_get', dependencies: i ? [`t${i - 1}`] : [] })),
     };
-    const { id } = await createPlan(db(), CreatePlanRequest.parse({ title: 'Big', plan: big }), 'tester');
+    const positions = Object.fromEntries(big.planned_tasks!.map((task, i) => [task.task_id, { x: i * 40, y: (i % 7) * 90 }]));
+    const { id } = await createPlan(db(), CreatePlanRequest.parse({ title: 'Big', plan: big, view: { positions: { ...positions, box: { x: -5, y: -5 } }, collapsed: [] } }), 'tester');
     const head = await getPlan(db(), id);
+    const pages = await storedPageRows(id);
+    expect(pages).toBeGreaterThan(4);
+
     await patchPlan(db(), id, patch({ base_revision: 1, upsert_tasks: [{ ...head.plan.planned_tasks[1000], description: 'Edited' }] }), 'tester');
-    expect(await storedTaskRows(id)).toBe(2_001);
-    const sizes = await db().execute(sql`select revision, pg_column_size(body) + coalesce(pg_column_size(task_ids), 0) + coalesce(pg_column_size(task_hashes), 0) as bytes,
-      (select sum(pg_column_size(body)) from plan_tasks where plan_id = ${id}) as tasks from plan_revisions where plan_id = ${id} order by revision`);
-    const rows = (sizes as unknown as { rows: Array<{ bytes: number; tasks: number }> }).rows.map((r) => ({ bytes: Number(r.bytes), tasks: Number(r.tasks) }));
-    // A revision keeps a reference per task (its id and hash), not the tasks themselves.
-    expect(rows[1].bytes).toBeLessThan(rows[0].tasks / 3);
+    expect([await storedTaskRows(id), await storedPageRows(id)]).toEqual([2_001, pages + 1]);
+    const moved = await patchPlan(db(), id, patch({ base_revision: 2, positions: { t7: { x: 1, y: 2 } } }), 'tester');
+    expect(moved.layout_only).toBe(true);
+    expect([await storedTaskRows(id), await storedPageRows(id)]).toEqual([2_001, pages + 2]);
+
+    // The revision row itself holds a page list, not a reference per task.
+    const sizes = await db().execute(sql`select pg_column_size(body) + pg_column_size(page_hashes) as bytes from plan_revisions where plan_id = ${id} and revision = 3`);
+    expect(Number((sizes as unknown as { rows: Array<{ bytes: number }> }).rows[0].bytes)).toBeLessThan(2_000 * 8);
+    const after = await getPlan(db(), id);
+    expect(after.view.positions).toEqual({ ...positions, box: { x: -5, y: -5 }, t7: { x: 1, y: 2 } });
+    expect(after.plan.planned_tasks.map((task) => task.description)).toEqual(head.plan.planned_tasks.map((task, i) => (i === 1000 ? 'Edited' : task.description)));
+    expect(after.content_hash).toBe(contentHash(after));
+  });
+
+  it('continues a plan whose head references its tasks by two arrays on the row (stored before pages)', async () => {
+    const positions = { fetch: { x: 1, y: 1 }, summarise: { x: 2, y: 2 }, box: { x: 3, y: 3 } };
+    const { id, content_hash } = await createPlan(db(), CreatePlanRequest.parse({ title: 'Arrays', plan: chain, view: { positions, collapsed: [] } }), 'tester');
+    const whole = await getPlan(db(), id);
+    const array = (values: string[]) => sql`(select coalesce(array_agg(v order by n), '{}') from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb) with ordinality as e(v, n))`;
+    await db().execute(sql`update plan_revisions set body = ${JSON.stringify({ plan: { ...whole.plan, planned_tasks: [] }, job: whole.job, subgraphs: whole.subgraphs, view: whole.view })}::jsonb,
+      task_ids = ${array(whole.plan.planned_tasks.map((task) => task.task_id))}, task_hashes = ${array(whole.plan.planned_tasks.map(taskHash))}, page_hashes = null, task_count = null
+      where plan_id = ${id}`);
+    await db().execute(sql`delete from plan_pages where plan_id = ${id}`);
+    expect(await getPlan(db(), id)).toMatchObject({ content_hash, plan: whole.plan, view: whole.view });
+
+    const edited = await patchPlan(db(), id, patch({ base_revision: 1, upsert_tasks: [{ ...whole.plan.planned_tasks[0], description: 'Fetch it' }], positions: { box: null } }), 'tester');
+    const head = await getPlan(db(), id);
+    expect(head.plan.planned_tasks.map((task) => task.description)).toEqual(['Fetch it', 'Summarise', 'Report']);
+    expect(head.view.positions).toEqual({ fetch: { x: 1, y: 1 }, summarise: { x: 2, y: 2 } });
+    expect(edited.content_hash).toBe(contentHash(head));
   });
 
   it('continues a plan whose head was stored whole under hash version 1', async () => {
@@ -129,7 +162,7 @@ describe.each(testDatabases())('saving a change (PATCH) on $name', (database) =>
     // A revision as every revision was stored before tasks were stored by hash.
     const v1 = contentHash(whole, 1);
     await db().execute(sql`update plan_revisions set body = ${JSON.stringify({ plan: whole.plan, job: whole.job, subgraphs: whole.subgraphs, view: whole.view })}::jsonb,
-      task_ids = null, task_hashes = null, document_bytes = null, hash_version = 1, content_hash = ${v1} where plan_id = ${id}`);
+      task_ids = null, task_hashes = null, page_hashes = null, task_count = null, document_bytes = null, hash_version = 1, content_hash = ${v1} where plan_id = ${id}`);
     await db().execute(sql`update plans set head_content_hash = ${v1} where id = ${id}`);
     expect((await getPlan(db(), id)).content_hash).toBe(v1);
 

@@ -1,7 +1,9 @@
 import 'server-only';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { planReviews, planRevisions, planTasks, plans } from '../db/schema';
+import { planPages, planReviews, planRevisions, planTasks, plans } from '../db/schema';
+import { LRUCache } from 'lru-cache';
+import type { StoredPage } from './revision-pages';
 import { revisionColumns } from './revision-body';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
@@ -22,13 +24,14 @@ export interface StoredTask {
 }
 
 export interface NewRevision {
-  /** The document without its tasks (planned_tasks empty): what the row's body holds. */
+  /** What the row's body holds: the document without its tasks, and of its positions only those not of a task. */
   skeleton: PlanDocument;
-  /** The revision's tasks in plan order, by id and by hash. */
-  taskIds: string[];
-  taskHashes: string[];
-  /** Tasks the plan may not hold yet; every other hash must already be stored for it. */
+  /** The revision's pages of task references, in plan order (revision-pages.ts). */
+  pageHashes: string[];
+  taskCount: number;
+  /** Tasks and pages the plan may not hold yet; every other hash must already be stored for it. */
   newTasks: StoredTask[];
+  newPages: StoredPage[];
   documentBytes: number;
   /** The version-2 content hash (lib/plan/hash). */
   contentHash: string;
@@ -38,14 +41,20 @@ export interface NewRevision {
   message: string;
 }
 
-/** Rows per INSERT: 4 parameters a row stays well under PostgreSQL's 65,535. */
-const TASK_BATCH = 2_000;
+/** Rows per INSERT: 5 parameters a row stays well under PostgreSQL's 65,535. */
+const ROW_BATCH = 2_000;
 
-async function storeTasks(tx: Database, planId: string, tasks: StoredTask[]): Promise<void> {
-  for (let i = 0; i < tasks.length; i += TASK_BATCH) {
+async function storeParts(tx: Database, planId: string, input: Pick<NewRevision, 'newTasks' | 'newPages'>): Promise<void> {
+  for (let i = 0; i < input.newTasks.length; i += ROW_BATCH) {
     await tx
       .insert(planTasks)
-      .values(tasks.slice(i, i + TASK_BATCH).map((task) => ({ planId, hash: task.hash, body: task.body, bytes: task.bytes })))
+      .values(input.newTasks.slice(i, i + ROW_BATCH).map((task) => ({ planId, hash: task.hash, body: task.body, bytes: task.bytes })))
+      .onConflictDoNothing();
+  }
+  for (let i = 0; i < input.newPages.length; i += ROW_BATCH) {
+    await tx
+      .insert(planPages)
+      .values(input.newPages.slice(i, i + ROW_BATCH).map((page) => ({ planId, hash: page.hash, taskIds: page.taskIds, taskHashes: page.taskHashes, positions: page.positions })))
       .onConflictDoNothing();
   }
 }
@@ -57,8 +66,8 @@ function revisionValues(input: NewRevision & { id: string }) {
     schemaVersion: CURRENT_SCHEMA_VERSION,
     contentHash: input.contentHash,
     hashVersion: HASH_VERSION,
-    taskIds: input.taskIds,
-    taskHashes: input.taskHashes,
+    pageHashes: input.pageHashes,
+    taskCount: input.taskCount,
     documentBytes: input.documentBytes,
     author: input.author,
     message: input.message,
@@ -69,7 +78,7 @@ export type PlanRow = typeof plans.$inferSelect;
 export type RevisionRow = typeof planRevisions.$inferSelect;
 
 export async function insertPlan(db: Database, input: NewRevision & { id: string; title: string }): Promise<PlanRow> {
-  return db.transaction(async (tx) => {
+  const row = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(plans)
       .values({
@@ -83,7 +92,7 @@ export async function insertPlan(db: Database, input: NewRevision & { id: string
         updatedAt: sql`clock_timestamp()`,
       })
       .returning();
-    await storeTasks(tx, input.id, input.newTasks);
+    await storeParts(tx, input.id, input);
     await tx.insert(planRevisions).values({ ...revisionValues(input), revision: 1, parentRevision: null });
     await appendAudit(tx, {
       kind: 'created',
@@ -95,6 +104,8 @@ export async function insertPlan(db: Database, input: NewRevision & { id: string
     });
     return row;
   });
+  cachePages(input.id, input.newPages);
+  return row;
 }
 
 export type SaveResult =
@@ -116,7 +127,7 @@ export async function saveRevision(
   db: Database,
   input: NewRevision & { id: string; baseRevision: number; title?: string; layoutOnly: boolean },
 ): Promise<SaveResult> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx): Promise<SaveResult> => {
     const next = input.baseRevision + 1;
     const layoutOnly = input.layoutOnly;
     const [row] = await tx
@@ -134,7 +145,7 @@ export async function saveRevision(
       const [current] = await tx.select({ head: plans.headRevision }).from(plans).where(eq(plans.id, input.id));
       return current ? { kind: 'conflict', currentRevision: current.head } : { kind: 'missing' };
     }
-    await storeTasks(tx, input.id, input.newTasks);
+    await storeParts(tx, input.id, input);
     await tx.insert(planRevisions).values({ ...revisionValues(input), revision: next, parentRevision: input.baseRevision, layoutOnly });
     await appendAudit(tx, {
       kind: 'revised',
@@ -174,6 +185,8 @@ export async function saveRevision(
     }
     return { kind: 'saved', plan: row, layoutOnly };
   });
+  if (result.kind === 'saved') cachePages(input.id, input.newPages);
+  return result;
 }
 
 export async function findPlan(db: Database, id: string): Promise<PlanRow | undefined> {
@@ -196,6 +209,36 @@ export async function findRevisionRefs(db: Database, id: string, revision: numbe
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
   return row;
+}
+
+/**
+ * Pages read or written lately, by plan and hash. A page is immutable and named by its
+ * content, so a cached one is the stored one: consecutive saves of a big plan read only the
+ * pages they have not seen, instead of its 20,000 references each time. Bounded by the
+ * references held (about 50 bytes each, with positions).
+ */
+const pageCache = new LRUCache<string, StoredPage>({ maxSize: 400_000, sizeCalculation: (page) => page.taskIds.length || 1 });
+const cacheKey = (planId: string, hash: string) => `${planId}\u0000${hash}`;
+
+function cachePages(planId: string, pages: readonly StoredPage[]): void {
+  for (const page of pages) pageCache.set(cacheKey(planId, page.hash), page);
+}
+
+/** A plan's stored pages by hash, in the order asked for; a missing page is an integrity error. */
+export async function findPages(db: Database, id: string, hashes: string[]): Promise<StoredPage[]> {
+  const missing = [...new Set(hashes.filter((hash) => !pageCache.has(cacheKey(id, hash))))];
+  if (missing.length) {
+    const rows = await db
+      .select({ hash: planPages.hash, taskIds: planPages.taskIds, taskHashes: planPages.taskHashes, positions: planPages.positions })
+      .from(planPages)
+      .where(and(eq(planPages.planId, id), inArray(planPages.hash, missing)));
+    cachePages(id, rows);
+  }
+  return hashes.map((hash) => {
+    const page = pageCache.get(cacheKey(id, hash));
+    if (page) return page;
+    throw new AppError('integrity', 409, `plan_pages row (plan "${id}", page ${hash}) is missing`, undefined, { reason: 'integrity', table: 'plan_pages', plan_id: id });
+  });
 }
 
 /** Stored tasks of a plan by hash: their bodies and sizes. */

@@ -23,7 +23,8 @@ import { getRegistry } from '../registry/registry-service';
 import { AppError, fromZodError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
 import { serverContentHash } from './document-hashes';
-import { partsOfDocument, revisionParts, skeletonBytes, skeletonOf, storedTask, type RevisionParts } from './revision-parts';
+import { NOTHING_KNOWN, checkStorableJson, partsOfDocument, positionBytes, revisionParts, skeletonBytes, skeletonOf, storedTask, withoutPositions, type KnownParts, type RevisionParts } from './revision-parts';
+import { joinPages } from './revision-pages';
 import * as repo from './plan-repository';
 import { listPlanPage, listRevisionPage } from './plan-list-queries';
 
@@ -101,7 +102,7 @@ export async function createPlan(db: Database, input: CreatePlanRequest, actor: 
     documentDefaults(),
   );
   await yieldToEventLoop();
-  const parts = await partsOfDocument(document, new Set(), input.title, input.message);
+  const parts = await partsOfDocument(document, NOTHING_KNOWN, input.title, input.message);
   const row = await repo.insertPlan(db, { id: newPlanId(), title: input.title, ...parts, author: actor, message: input.message ?? 'Created' });
   return { id: row.id, revision: 1 as const, content_hash: parts.contentHash };
 }
@@ -118,17 +119,38 @@ async function baseRevision(db: Database, id: string, revision: number) {
 }
 
 /**
- * The base's tasks by id and hash and its hash under today's definition. A version-1
- * revision, or one written under an older document schema, is read whole once and hashed.
+ * The base's tasks by id and hash, its whole view, its hash under today's definition and
+ * what it stores already. A version-1 revision, or one written under an older document
+ * schema, is read whole once and hashed.
  */
 async function baseRefs(db: Database, base: repo.RevisionRow) {
-  if (base.taskIds && base.taskHashes && base.documentBytes !== null && base.hashVersion === HASH_VERSION && base.schemaVersion === CURRENT_SCHEMA_VERSION) {
-    return { skeleton: repo.revisionDocument(base), taskIds: base.taskIds, taskHashes: base.taskHashes, documentBytes: base.documentBytes, contentHash: base.contentHash };
+  const current = base.documentBytes !== null && base.hashVersion === HASH_VERSION && base.schemaVersion === CURRENT_SCHEMA_VERSION;
+  if (current && base.pageHashes) {
+    const skeleton = repo.revisionDocument(base);
+    const pages = await repo.findPages(db, base.planId, base.pageHashes);
+    const { taskIds, taskHashes, positions } = joinPages(pages);
+    const known = { tasks: new Set(taskHashes), pages };
+    return { skeleton: { ...skeleton, view: { ...skeleton.view, positions: { ...skeleton.view.positions, ...positions } } }, taskIds, taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known };
+  }
+  if (current && base.taskIds && base.taskHashes) {
+    const known = { tasks: new Set(base.taskHashes), pages: [] };
+    return { skeleton: repo.revisionDocument(base), taskIds: base.taskIds, taskHashes: base.taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known };
   }
   const whole = await repo.findRevision(db, base.planId, base.revision);
   const document = repo.revisionDocument(whole!);
-  const parts = await partsOfDocument(document, new Set());
-  return { skeleton: parts.skeleton, taskIds: parts.taskIds, taskHashes: parts.taskHashes, documentBytes: parts.documentBytes, contentHash: parts.contentHash };
+  const parts = await partsOfDocument(document, NOTHING_KNOWN);
+  // Nothing was known, so every task is new, in plan order.
+  const taskIds = document.plan.planned_tasks.map((task) => task.task_id);
+  const taskHashes = parts.newTasks.map((task) => task.hash);
+  const known = { tasks: new Set(taskHashes), pages: [] };
+  return { skeleton: skeletonOf(document), taskIds, taskHashes, documentBytes: parts.documentBytes, contentHash: parts.contentHash, known };
+}
+
+/** What the base revision stores already, so a whole-plan save does not write it again. */
+async function storedParts(db: Database, base: repo.RevisionRow): Promise<KnownParts> {
+  if (!base.pageHashes) return { tasks: new Set(base.taskHashes ?? []), pages: [] };
+  const pages = await repo.findPages(db, base.planId, base.pageHashes);
+  return { tasks: new Set(joinPages(pages).taskHashes), pages };
 }
 
 /** Writes the new revision, or says why it was not written. */
@@ -178,7 +200,7 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
     documentDefaults(),
   );
   await yieldToEventLoop();
-  const parts = await partsOfDocument(document, new Set(base.taskHashes ?? []), input.title, input.message);
+  const parts = await partsOfDocument(document, await storedParts(db, base), input.title, input.message);
   const baseHash = base.hashVersion === HASH_VERSION ? base.contentHash : serverContentHash(previous, HASH_VERSION);
   return writeRevision(db, id, input, parts, baseHash, actor);
 }
@@ -211,7 +233,8 @@ export async function patchPlan(db: Database, id: string, input: PatchPlanReques
 
   const taskIds = [...refs.taskIds];
   const taskHashes = [...refs.taskHashes];
-  let bytes = refs.documentBytes - skeletonBytes(refs.skeleton);
+  // Positions are counted by what changed (positionBytes), the rest of the skeleton whole.
+  let bytes = refs.documentBytes - skeletonBytes(withoutPositions(refs.skeleton));
   for (const taskId of removed) bytes -= priorOf(taskId)?.bytes ?? 0;
   const defaults = documentDefaults();
   const newTasks = [];
@@ -240,11 +263,11 @@ export async function patchPlan(db: Database, id: string, input: PatchPlanReques
   }
 
   const previous = refs.skeleton;
-  const positions = { ...previous.view.positions };
-  for (const [key, position] of Object.entries(input.positions ?? {})) {
-    if (position) positions[key] = position;
-    else delete positions[key];
-  }
+  const moves = Object.entries(input.positions ?? {});
+  checkStorableJson(JSON.stringify(moves));
+  const moved = new Set(moves.map(([key]) => key));
+  const positions = Object.fromEntries([...Object.entries(previous.view.positions).filter(([key]) => !moved.has(key)), ...moves.flatMap(([key, position]) => (position ? [[key, position] as const] : []))]);
+  for (const [key, position] of moves) bytes += positionBytes(key, position) - positionBytes(key, Object.hasOwn(previous.view.positions, key) ? previous.view.positions[key] : null);
   // The positions are checked already (the base's when read, the sent ones by the request
   // schema): parsing 20,000 of them again would cost more than the rest of the save.
   const parsed = PlanDocument.parse({
@@ -254,8 +277,8 @@ export async function patchPlan(db: Database, id: string, input: PatchPlanReques
     view: { positions: {}, collapsed: input.collapsed ?? previous.view.collapsed },
   });
   const skeleton = skeletonOf({ ...parsed, view: { ...parsed.view, positions } });
-  bytes += skeletonBytes(skeleton, input.title, input.message);
-  const parts = revisionParts(skeleton, taskIds, taskHashes, newTasks, bytes);
+  bytes += skeletonBytes(withoutPositions(skeleton), input.title, input.message);
+  const parts = revisionParts(skeleton, taskIds, taskHashes, newTasks, bytes, refs.known);
   return writeRevision(db, id, input, parts, refs.contentHash, actor);
 }
 
@@ -309,6 +332,10 @@ export async function getPlanSkeleton(db: Database, id: string, revision?: numbe
   const refs = await repo.findRevisionRefs(db, id, wanted);
   if (!refs) throw notFound(`Revision ${revision} of plan "${id}"`);
   const response = toResponse(plan, refs);
+  if (refs.pageHashes) {
+    const { taskIds, positions } = joinPages(await repo.findPages(db, id, refs.pageHashes));
+    return { plan: { ...response, view: { ...response.view, positions: { ...response.view.positions, ...positions } } }, taskIds };
+  }
   if (refs.taskHashes && refs.taskIds) return { plan: response, taskIds: refs.taskIds };
   // A version-1 row: the body just read is the whole document.
   return { plan: { ...response, plan: { ...response.plan, planned_tasks: [] } }, taskIds: response.plan.planned_tasks.map((task) => task.task_id) };

@@ -48,7 +48,7 @@ describe.each(testDatabases())('a plan read for its page on $name', (database) =
     const whole = await getPlan(db(), id);
     const stored = await findOverviewTasks(db(), id, 1);
     await db().execute(sql`update plan_revisions set body = ${JSON.stringify({ plan: whole.plan, job: whole.job, subgraphs: whole.subgraphs, view: whole.view })}::jsonb,
-      task_ids = null, task_hashes = null where plan_id = ${id}`);
+      task_ids = null, task_hashes = null, page_hashes = null, task_count = null where plan_id = ${id}`);
     expect((await getPlanSkeleton(db(), id)).taskIds).toEqual(['fetch', 'summarise', 'report']);
     const legacy = await findOverviewTasks(db(), id, 1);
     expect(legacy!.map((task) => [task.task_id, task.dependencies])).toEqual(stored!.map((task) => [task.task_id, task.dependencies]));

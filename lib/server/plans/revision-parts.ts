@@ -5,10 +5,11 @@ import { AppError } from '../errors';
 import { canonicalJson, sha256Of } from '../audit/digests';
 import { hashesFromTaskHashes } from './document-hashes';
 import type { NewRevision, StoredTask } from './plan-repository';
+import { pagesOf, type StoredPage } from './revision-pages';
 
 // What a revision stores, made from a whole document or from a base and a change: its body
-// without tasks, its tasks by id and hash, the tasks the plan does not hold yet, its size
-// and its hashes. Every check that a stored text needs (the size limit, characters
+// without tasks, its pages of task references, the tasks and pages the plan does not hold
+// yet, its size and its hashes. Every check that a stored text needs (the size limit, characters
 // PostgreSQL refuses) runs here, on what is new only.
 
 /** A new revision's stored parts: all of it but who wrote it and why. */
@@ -46,6 +47,16 @@ export function skeletonBytes(skeleton: PlanDocument, ...texts: Array<string | u
   return Buffer.byteLength(json, 'utf8');
 }
 
+/** The skeleton with no positions: a save of a big plan sizes its positions by what moved (positionBytes). */
+export function withoutPositions(skeleton: PlanDocument): PlanDocument {
+  return { ...skeleton, view: { ...skeleton.view, positions: {} } };
+}
+
+/** What one position adds to the document's JSON: `"key":{"x":…,"y":…},` (nothing for none). */
+export function positionBytes(key: string, position: { x: number; y: number } | null | undefined): number {
+  return position ? Buffer.byteLength(JSON.stringify(key), 'utf8') + Buffer.byteLength(JSON.stringify(position), 'utf8') + 2 : 0;
+}
+
 /** One task as stored: its canonical JSON's hash and size, after checking it can be stored. */
 export function storedTask(task: PlannerTask): StoredTask {
   const json = canonicalJson(task);
@@ -53,18 +64,37 @@ export function storedTask(task: PlannerTask): StoredTask {
   return { hash: sha256Of(json), body: task, bytes: Buffer.byteLength(json, 'utf8') };
 }
 
-/** Assembles the parts from a skeleton and its tasks' references. */
-export function revisionParts(skeleton: PlanDocument, taskIds: string[], taskHashes: string[], newTasks: StoredTask[], documentBytes: number): RevisionParts {
-  checkPlanBytes(documentBytes);
-  const { contentHash, bodyHash } = hashesFromTaskHashes(skeleton, taskHashes);
-  return { skeleton, taskIds, taskHashes, newTasks, documentBytes, contentHash, bodyHash };
+/** What the plan stores already (the base's): tasks by hash and pages, not stored again. */
+export interface KnownParts {
+  tasks: ReadonlySet<string>;
+  pages: readonly StoredPage[];
 }
 
+export const NOTHING_KNOWN: KnownParts = { tasks: new Set(), pages: [] };
+
 /**
- * The parts of a whole document. Tasks whose hashes are in `known` (the base's) are not
- * stored again.
+ * Assembles the parts from a skeleton (all of its view) and its tasks' references: the
+ * hashes are taken over the whole, then the task positions move into the pages.
  */
-export async function partsOfDocument(document: PlanDocument, known: ReadonlySet<string>, ...texts: Array<string | undefined>): Promise<RevisionParts> {
+export function revisionParts(skeleton: PlanDocument, taskIds: string[], taskHashes: string[], newTasks: StoredTask[], documentBytes: number, known: KnownParts): RevisionParts {
+  checkPlanBytes(documentBytes);
+  const { contentHash, bodyHash } = hashesFromTaskHashes(skeleton, taskHashes);
+  const { pages, otherPositions } = pagesOf(taskIds, taskHashes, skeleton.view.positions, known.pages);
+  const stored = new Set(known.pages.map((page) => page.hash));
+  return {
+    skeleton: { ...skeleton, view: { ...skeleton.view, positions: otherPositions } },
+    pageHashes: pages.map((page) => page.hash),
+    taskCount: taskIds.length,
+    newTasks,
+    newPages: pages.filter((page) => !stored.has(page.hash)),
+    documentBytes,
+    contentHash,
+    bodyHash,
+  };
+}
+
+/** The parts of a whole document. */
+export async function partsOfDocument(document: PlanDocument, known: KnownParts, ...texts: Array<string | undefined>): Promise<RevisionParts> {
   const skeleton = skeletonOf(document);
   const tasks = document.plan.planned_tasks;
   const taskIds: string[] = [];
@@ -77,8 +107,8 @@ export async function partsOfDocument(document: PlanDocument, known: ReadonlySet
     taskIds.push(tasks[i].task_id);
     taskHashes.push(stored.hash);
     bytes += stored.bytes;
-    if (!known.has(stored.hash)) newTasks.push(stored);
+    if (!known.tasks.has(stored.hash)) newTasks.push(stored);
   }
   await yieldToEventLoop();
-  return revisionParts(skeleton, taskIds, taskHashes, newTasks, bytes);
+  return revisionParts(skeleton, taskIds, taskHashes, newTasks, bytes, known);
 }
