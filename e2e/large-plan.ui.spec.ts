@@ -37,4 +37,18 @@ test('the montage trace opens, lays out, and can be dragged, edited and saved', 
   const task = saved.plan.planned_tasks.find((t) => t.task_id === target.task_id)!;
   expect(task.description).toBe('Reproject one tile (checked by an operator)');
   expect(Object.keys(saved.view.positions)).toHaveLength(2122);
+
+  // The canvas holds the tasks around the view, not all 2,122; a task far away is fitted
+  // from its saved position and drawn when it is revealed.
+  expect(await page.getByRole('group', { name: /^Task / }).count()).toBeLessThan(600);
+  const at = saved.view.positions[target.task_id];
+  const far = saved.plan.planned_tasks.reduce((best, t) => {
+    const p = saved.view.positions[t.task_id];
+    const q = saved.view.positions[best.task_id];
+    return Math.hypot(p.x - at.x, p.y - at.y) > Math.hypot(q.x - at.x, q.y - at.y) ? t : best;
+  });
+  await expect(page.getByRole('group', { name: `Task ${far.description}`, exact: true })).toHaveCount(0);
+  await page.getByRole('searchbox', { name: 'Find a task' }).fill(far.task_id);
+  await page.getByRole('navigation', { name: 'Outline' }).getByRole('button', { name: new RegExp(far.description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().click();
+  await expect(page.getByRole('group', { name: `Task ${far.description}`, exact: true }).first()).toBeInViewport();
 });

@@ -13,7 +13,6 @@ import {
   type EdgeChange,
   type NodeChange,
   type OnMoveEnd,
-  type Viewport,
 } from '@xyflow/react';
 import { memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { checkConnection } from '@/lib/flow/connection-check';
@@ -22,6 +21,7 @@ import { createFlowMapper, type CanvasNode } from '@/lib/flow/plan-to-flow';
 import { removedTaskNodes } from '@/lib/flow/review-marks';
 import { dropTarget, subgraphIdOfNode, type SubgraphBox } from '@/lib/flow/subgraph-boxes';
 import { OVERVIEW_TASKS, OVERVIEW_ZOOM } from '@/lib/flow/overview';
+import { containsRect, idsWithin, visibleRect, windowAround, type Rect } from '@/lib/flow/view-window';
 import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { buildGraphIndex } from '@/lib/graph';
 import { PRO_OPTIONS, PlanMiniMap } from './canvas-chrome';
@@ -31,6 +31,7 @@ import { RemovedTaskNodeComponent } from './removed-task-node';
 import { ReviewMarksContext } from './review-marks-context';
 import { SubgraphNodeComponent } from './subgraph-node';
 import { TaskNodeComponent } from './task-node';
+import { useFitTasks } from './use-fit-tasks';
 import { useValidation } from './use-validation';
 
 const EMPTY: ReadonlySet<string> = new Set();
@@ -40,11 +41,8 @@ const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width:
 const FIT_VIEW_OPTIONS = { padding: 0.2 };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 const LARGE_PLAN = 300;
-/**
- * An aggregate opened from the overview is shown at a zoom its tasks read at.
- * `includeHiddenNodes`: React Flow has measured only the tasks it has drawn, and fits only those without it.
- */
-const OPENED_FIT = { padding: 0.1, minZoom: 0.5, maxZoom: 1.1, includeHiddenNodes: true };
+/** An aggregate opened from the overview is shown at a zoom its tasks read at. */
+const OPENED_FIT = { padding: 0.1, minZoom: 0.5, maxZoom: 1.1 };
 const NODE_TYPES = { task: TaskNodeComponent, subgraph: SubgraphNodeComponent, removed: RemovedTaskNodeComponent };
 /** Arrow keys move the selection this far; with Shift, NUDGE_FAR. */
 const NUDGE = 10;
@@ -61,20 +59,6 @@ function expandedBoxes(nodes: readonly CanvasNode[]): SubgraphBox[] {
   return boxes;
 }
 
-/** Ids of the nodes within the view, widened by half its size on every side. */
-function nodesAround(nodes: readonly CanvasNode[], { x, y, zoom }: Viewport, { width, height }: { width: number; height: number }): Set<string> {
-  const left = (-x - width / 2) / zoom;
-  const top = (-y - height / 2) / zoom;
-  const right = left + (2 * width) / zoom;
-  const bottom = top + (2 * height) / zoom;
-  const ids = new Set<string>();
-  for (const node of nodes) {
-    const { x: nx, y: ny } = node.position;
-    if (nx + (node.width ?? NODE_SIZE.width) >= left && nx <= right && ny + (node.height ?? NODE_SIZE.height) >= top && ny <= bottom) ids.add(node.id);
-  }
-  return ids;
-}
-
 export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveEnd }) {
   const store = useEditorStore();
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
@@ -89,12 +73,13 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const review = useContext(ReviewMarksContext);
   const flow = useReactFlow();
   const focus = useCanvasFocusStore();
+  const fitTasks = useFitTasks();
   // Tasks to show on arrival from the overview (an opened aggregate, a revealed task). React
   // Flow queues the fit until it has the nodes.
   useEffect(() => {
     const fit = focus.getState().takePendingFit();
-    if (fit) void flow.fitView({ ...OPENED_FIT, nodes: fit.map((id) => ({ id })) });
-  }, [focus, flow]);
+    if (fit) fitTasks(fit, OPENED_FIT);
+  }, [focus, fitTasks]);
   const mapper = useMemo(() => createFlowMapper(), []);
   const moving = useRef<{ from: string; to: string } | null>(null);
   // While a node is dragged its positions go straight into React Flow's own store, not
@@ -122,42 +107,53 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   useLayoutEffect(() => {
     nodesRef.current = nodes;
   });
-  // On a big plan only the edges of the nodes in and around the view are drawn: thousands of
-  // long dependencies crossing the screen made every drag frame cost hundreds of ms, and read
-  // as noise. Recomputed when the view settles; null until it first does.
-  const [nearby, setNearby] = useState<ReadonlySet<string> | null>(null);
+  // On a big plan React Flow is given only the nodes in a window around the view, and only
+  // their edges are drawn (lib/flow/view-window): given all of them, it drew and measured
+  // every one once, and thousands of long dependencies crossing the screen made every drag
+  // frame cost hundreds of ms. The window moves when the view leaves it or zooms well into it.
+  const [windowRect, setWindowRect] = useState<Rect | null>(null);
+  useEffect(() => {
+    if (!large) return;
+    let frame = 0;
+    const check = () => {
+      frame = 0;
+      const { transform, width, height } = rfStore.getState();
+      if (!width || !height) return;
+      const view = visibleRect(transform, width, height);
+      setWindowRect((known) => (known && containsRect(known, view) && view.width * 4 >= known.width ? known : windowAround(view)));
+    };
+    const schedule = () => {
+      frame ||= requestAnimationFrame(check);
+    };
+    schedule();
+    const unsubscribe = rfStore.subscribe((state, before) => {
+      if (state.transform !== before.transform || state.width !== before.width || state.height !== before.height) schedule();
+    });
+    return () => {
+      unsubscribe();
+      cancelAnimationFrame(frame);
+    };
+  }, [large, rfStore]);
+  const nearby = useMemo(() => (large && windowRect ? idsWithin(drawn, windowRect) : null), [large, windowRect, drawn]);
+  // Selected tasks stay given wherever they are, so a selection dragged or deleted is whole.
+  const given = useMemo(() => (large ? drawn.filter((node) => nearby?.has(node.id) || node.selected) : drawn), [large, drawn, nearby]);
+  const givenIds = useMemo(() => (large ? new Set(given.map((node) => node.id)) : null), [large, given]);
   // The pan-zoom machinery outlives a switch of canvas: a wheel gesture on the overview can
   // end (and be reported here) after this canvas took over. It was not about this canvas.
   const [mountedAt] = useState(() => performance.now());
   const onMoveEnd = useCallback<OnMoveEnd>(
     (event, viewport) => {
-      if (large) setNearby(nodesAround(nodesRef.current, viewport, rfStore.getState()));
       if (event && event.timeStamp < mountedAt) return;
       onViewportSettled(event, viewport);
     },
-    [large, mountedAt, onViewportSettled, rfStore],
+    [mountedAt, onViewportSettled],
   );
   // Edges do not depend on positions, so dragging a node never rebuilds them.
   const allEdges = useMemo(
     () => mapper.edges({ tasks, positions: {}, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly, subgraphs, collapsed }),
     [mapper, tasks, selected, selectedEdgeId, byTask, highlighted, readOnly, subgraphs, collapsed],
   );
-  // Until the view first settles (the canvas fits the task or viewport it opens at), a big
-  // plan draws none: drawing every long edge only to take most of them away again cost
-  // seconds when opening a 10,000-task plan at a task.
-  const edges = useMemo(
-    () => (large ? allEdges.filter((e) => e.id === selectedEdgeId || (nearby !== null && (nearby.has(e.source) || nearby.has(e.target)))) : allEdges),
-    [large, nearby, allEdges, selectedEdgeId],
-  );
-  // A view that never moves (restored as it was saved) settles at once.
-  useEffect(() => {
-    if (!large) return;
-    const frame = requestAnimationFrame(() => {
-      const { transform, width, height } = rfStore.getState();
-      setNearby((known) => known ?? nodesAround(nodesRef.current, { x: transform[0], y: transform[1], zoom: transform[2] }, { width, height }));
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [large, rfStore]);
+  const edges = useMemo(() => (givenIds ? allEdges.filter((e) => givenIds.has(e.source) && givenIds.has(e.target)) : allEdges), [givenIds, allEdges]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<CanvasNode>[]) => {
@@ -291,7 +287,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
     <div className="relative h-full w-full" onDoubleClick={onDoubleClick} onKeyDownCapture={onKeyDownCapture}>
       <ReactFlow<CanvasNode, Edge>
         aria-label="Plan graph"
-        nodes={drawn}
+        nodes={given}
         edges={edges}
         nodeTypes={NODE_TYPES}
         onNodesChange={onNodesChange}

@@ -28,6 +28,7 @@ import { LivePlanState } from './live-plan-state';
 import { NoticeBar } from './notice-bar';
 import { OptimisePanel } from './optimise-panel';
 import { OverviewCanvas } from './overview-canvas';
+import { useFitTasks } from './use-fit-tasks';
 import { ReplanDialog } from '../replan/replan-dialog';
 import { Outline } from './outline';
 
@@ -102,9 +103,19 @@ export function PlanEditor(props: PlanEditorProps) {
   );
 }
 
-// Fits tasks wherever they are: on a big plan React Flow has not drawn (measured) the tasks
-// outside the view, and would leave them out of the fit without `includeHiddenNodes`.
-const FIT_TASKS = { maxZoom: 1.1, padding: 0.4, includeHiddenNodes: true };
+/** How a revealed or linked task is shown (useFitTasks fits tasks React Flow has not drawn too). */
+const FIT_TASKS = { maxZoom: 1.1, padding: 0.4 };
+/** Frames to wait for a linked task to be drawn before the canvas counts as ready anyway. */
+const DRAWN_FRAMES = 120;
+
+/** Resolves when React Flow has drawn the node (or after DRAWN_FRAMES frames). */
+function whenDrawn(nodeId: string): Promise<void> {
+  const selector = `.react-flow__node[data-id="${CSS.escape(nodeId)}"]`;
+  return new Promise((resolve) => {
+    const look = (framesLeft: number) => (document.querySelector(selector) || framesLeft === 0 ? resolve() : requestAnimationFrame(() => look(framesLeft - 1)));
+    look(DRAWN_FRAMES);
+  });
+}
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -202,8 +213,11 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
   // Read before the canvas takes the fit (a child's effects run first).
   const [openedOn] = useState(() => focus.getState().pendingFit);
   const flowRef = useRef(flow);
+  const fitTasks = useFitTasks();
+  const fitRef = useRef(fitTasks);
   useLayoutEffect(() => {
     flowRef.current = flow;
+    fitRef.current = fitTasks;
   });
 
   const view = useCanvasFocus((s) => s.view);
@@ -215,7 +229,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
       // From the overview, the task canvas opens fitted to them once it has drawn them.
       if (focus.getState().view === 'overview') return focus.getState().setView('tasks', taskIds);
       // A task in a collapsed subgraph is drawn from the next frame on.
-      requestAnimationFrame(() => void flowRef.current.fitView({ ...FIT_TASKS, nodes: taskIds.map((id) => ({ id })), duration: 250 }));
+      requestAnimationFrame(() => fitRef.current(taskIds, { ...FIT_TASKS, duration: 250 }));
     },
     [store, focus],
   );
@@ -234,19 +248,25 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     const { doc } = store.getState();
     const unplaced = doc.plan.planned_tasks.filter((t) => !doc.view.positions[t.task_id]);
     // The overview needs no positions: it is on screen at once, and the layout lands behind it.
+    // Ready when the canvas shows what the link names: the task drawn where it was fitted.
     const restore = () => {
       if (focus.getState().view === 'overview') return;
-      markReady();
+      const fit = fitRef.current;
       // An aggregate opened while the plan loaded: fitted again once its tasks are laid out.
       if (openedOn) {
-        requestAnimationFrame(() => void flow.fitView({ ...FIT_TASKS, nodes: openedOn.map((id) => ({ id })) }));
+        requestAnimationFrame(() => fit(openedOn, FIT_TASKS));
+        if (openedOn[0] !== undefined) void whenDrawn(openedOn[0]).then(markReady);
         return;
       }
       if (wanted && doc.plan.planned_tasks.some((t) => t.task_id === wanted)) {
         store.getState().expandToShow([wanted]);
         store.getState().select([wanted]);
-        requestAnimationFrame(() => void flow.fitView({ ...FIT_TASKS, nodes: [{ id: wanted }] }));
-      } else if (viewport?.length === 3 && viewport.every(Number.isFinite)) {
+        requestAnimationFrame(() => fit([wanted], FIT_TASKS));
+        void whenDrawn(wanted).then(markReady);
+        return;
+      }
+      markReady();
+      if (viewport?.length === 3 && viewport.every(Number.isFinite)) {
         void flow.setViewport({ x: viewport[0], y: viewport[1], zoom: viewport[2] });
       } else {
         requestAnimationFrame(() => void flow.fitView());
