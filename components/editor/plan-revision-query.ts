@@ -1,6 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { documentOf, type PlanResponse } from '@/lib/api/schemas';
 
+/** Where a revision is read; the plan page preloads it for a big plan, so no other header may be sent. */
+export function planRevisionUrl(planId: string, revision: number): string {
+  return `/api/plans/${encodeURIComponent(planId)}/revisions/${revision}`;
+}
+
 /** A revision of this plan, read once: revisions never change. */
 export function planRevisionQuery(planId: string, revision: number) {
   return queryOptions({
@@ -8,7 +13,8 @@ export function planRevisionQuery(planId: string, revision: number) {
     staleTime: Infinity,
     // A route, not a server action: actions queue one at a time behind whatever else the page runs.
     queryFn: async () => {
-      const response = await fetch(`/api/plans/${encodeURIComponent(planId)}/revisions/${revision}`, { headers: { Accept: 'application/json' } });
+      // As the page's preload asks for it (same URL, mode and credentials), so the preloaded answer is used.
+      const response = await fetch(planRevisionUrl(planId, revision));
       const body = await response.json().catch(() => null);
       if (!response.ok) throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
       return documentOf(body as PlanResponse);

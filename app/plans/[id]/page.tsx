@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { preload } from 'react-dom';
+import { planRevisionUrl } from '@/components/editor/plan-revision-query';
 import { ProgressivePlanEditor } from '@/components/editor/progressive-plan-editor';
 import { getDatabase } from '@/lib/server/db/connection';
 import { documentOf, type PlanResponse } from '@/lib/api/schemas';
@@ -43,6 +45,8 @@ export default async function PlanPage({ params, searchParams }: Props) {
   // then opens what the link names (a task, a viewport) or stays on the overview. A smaller
   // one comes whole, at the revision the header shows even if a save lands in between. Both
   // render the same component, which keeps the way it opened when the page renders again.
+  // The browser starts reading a big plan's tasks as the page arrives, not once its scripts have run.
+  if (taskIds.length > OVERVIEW_TASKS) preload(planRevisionUrl(skeleton.id, skeleton.revision), { as: 'fetch', crossOrigin: 'anonymous' });
   const opening = taskIds.length > OVERVIEW_TASKS ? { loading: await overviewOf(db, skeleton, taskIds.length, query.overview) } : { doc: documentOf(await loadPlanForPage(id, skeleton.revision)) };
   return (
     <div className="flex h-full flex-col">
