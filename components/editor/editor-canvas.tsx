@@ -112,8 +112,10 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   // every one once, and thousands of long dependencies crossing the screen made every drag
   // frame cost hundreds of ms. The window moves when the view leaves it or zooms well into it.
   const [windowRect, setWindowRect] = useState<Rect | null>(null);
+  // Held still while a node is dragged: a new set of nodes mid-drag (the view auto-pans)
+  // would put the dragged node back for a frame. It catches up when the drag ends.
   useEffect(() => {
-    if (!large) return;
+    if (!large || dragging) return;
     let frame = 0;
     const check = () => {
       frame = 0;
@@ -133,11 +135,15 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
       unsubscribe();
       cancelAnimationFrame(frame);
     };
-  }, [large, rfStore]);
+  }, [large, dragging, rfStore]);
   const nearby = useMemo(() => (large && windowRect ? idsWithin(drawn, windowRect) : null), [large, windowRect, drawn]);
   // Selected tasks stay given wherever they are, so a selection dragged or deleted is whole.
   const given = useMemo(() => (large ? drawn.filter((node) => nearby?.has(node.id) || node.selected) : drawn), [large, drawn, nearby]);
   const givenIds = useMemo(() => (large ? new Set(given.map((node) => node.id)) : null), [large, given]);
+  const givenRef = useRef(given);
+  useLayoutEffect(() => {
+    givenRef.current = given;
+  });
   // The pan-zoom machinery outlives a switch of canvas: a wheel gesture on the overview can
   // end (and be reported here) after this canvas took over. It was not about this canvas.
   const [mountedAt] = useState(() => performance.now());
@@ -215,7 +221,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
         state.moveTasks(drag);
         return;
       }
-      if (!state.moveToSubgraph(Object.keys(drag), target, drag)) rfStore.getState().setNodes(nodesRef.current);
+      if (!state.moveToSubgraph(Object.keys(drag), target, drag)) rfStore.getState().setNodes(givenRef.current);
     },
     [store, rfStore],
   );

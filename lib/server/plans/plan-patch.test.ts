@@ -164,6 +164,9 @@ describe.each(testDatabases())('saving a change (PATCH) on $name', (database) =>
     await db().execute(sql`update plan_revisions set body = ${JSON.stringify({ plan: whole.plan, job: whole.job, subgraphs: whole.subgraphs, view: whole.view })}::jsonb,
       task_ids = null, task_hashes = null, page_hashes = null, task_count = null, document_bytes = null, hash_version = 1, content_hash = ${v1} where plan_id = ${id}`);
     await db().execute(sql`update plans set head_content_hash = ${v1} where id = ${id}`);
+    // Written before tasks were stored by hash, it has no task or page rows.
+    await db().execute(sql`delete from plan_tasks where plan_id = ${id}`);
+    await db().execute(sql`delete from plan_pages where plan_id = ${id}`);
     expect((await getPlan(db(), id)).content_hash).toBe(v1);
 
     // Same content under the new definition: still layout-only, so approvals would stand.
@@ -172,7 +175,10 @@ describe.each(testDatabases())('saving a change (PATCH) on $name', (database) =>
     expect(moved.content_hash).toBe(contentHash(whole));
     const edited = await patchPlan(db(), id, patch({ base_revision: 2, upsert_tasks: [{ ...whole.plan.planned_tasks[2], description: 'Report it' }] }), 'tester');
     expect(edited.layout_only).toBe(false);
-    expect((await getPlan(db(), id)).plan.planned_tasks.map((t) => t.description)).toEqual(['Fetch', 'Summarise', 'Report it']);
+    expect((await getPlan(db(), id, 2)).plan.planned_tasks).toEqual(whole.plan.planned_tasks);
+    const head = await getPlan(db(), id);
+    expect(head.plan.planned_tasks.map((t) => t.description)).toEqual(['Fetch', 'Summarise', 'Report it']);
+    expect(head.content_hash).toBe(contentHash(head));
     expect((await getPlan(db(), id, 1)).content_hash).toBe(v1);
   });
 });

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planPages, planReviews, planRevisions, planTasks, plans } from '../db/schema';
 import { LRUCache } from 'lru-cache';
-import type { StoredPage } from './revision-pages';
+import { pageIntact, type StoredPage } from './revision-pages';
 import { revisionColumns } from './revision-body';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
@@ -224,21 +224,39 @@ function cachePages(planId: string, pages: readonly StoredPage[]): void {
   for (const page of pages) pageCache.set(cacheKey(planId, page.hash), page);
 }
 
-/** A plan's stored pages by hash, in the order asked for; a missing page is an integrity error. */
+/**
+ * A plan's stored pages by hash, in the order asked for. A page read from the database is
+ * checked against its hash before a save builds on it or it is cached; a missing or
+ * altered page is an integrity error.
+ */
 export async function findPages(db: Database, id: string, hashes: string[]): Promise<StoredPage[]> {
-  const missing = [...new Set(hashes.filter((hash) => !pageCache.has(cacheKey(id, hash))))];
+  // Hits are kept here, not looked up again: filling the cache with the rest may evict them.
+  const found = new Map<string, StoredPage>();
+  for (const hash of hashes) {
+    const page = pageCache.get(cacheKey(id, hash));
+    if (page) found.set(hash, page);
+  }
+  const missing = [...new Set(hashes.filter((hash) => !found.has(hash)))];
   if (missing.length) {
     const rows = await db
       .select({ hash: planPages.hash, taskIds: planPages.taskIds, taskHashes: planPages.taskHashes, positions: planPages.positions })
       .from(planPages)
       .where(and(eq(planPages.planId, id), inArray(planPages.hash, missing)));
+    for (const row of rows) {
+      if (!pageIntact(row)) throw pageIntegrityError(id, row.hash, 'does not match its hash');
+      found.set(row.hash, row);
+    }
     cachePages(id, rows);
   }
   return hashes.map((hash) => {
-    const page = pageCache.get(cacheKey(id, hash));
-    if (page) return page;
-    throw new AppError('integrity', 409, `plan_pages row (plan "${id}", page ${hash}) is missing`, undefined, { reason: 'integrity', table: 'plan_pages', plan_id: id });
+    const page = found.get(hash);
+    if (!page) throw pageIntegrityError(id, hash, 'is missing');
+    return page;
   });
+}
+
+function pageIntegrityError(planId: string, hash: string, problem: string): AppError {
+  return new AppError('integrity', 409, `plan_pages row (plan "${planId}", page ${hash}) ${problem}`, undefined, { reason: 'integrity', table: 'plan_pages', plan_id: planId });
 }
 
 /** Stored tasks of a plan by hash: their bodies and sizes. */

@@ -130,20 +130,21 @@ async function baseRefs(db: Database, base: repo.RevisionRow) {
     const pages = await repo.findPages(db, base.planId, base.pageHashes);
     const { taskIds, taskHashes, positions } = joinPages(pages);
     const known = { tasks: new Set(taskHashes), pages };
-    return { skeleton: { ...skeleton, view: { ...skeleton.view, positions: { ...skeleton.view.positions, ...positions } } }, taskIds, taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known };
+    return { skeleton: { ...skeleton, view: { ...skeleton.view, positions: { ...skeleton.view.positions, ...positions } } }, taskIds, taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known, unstored: [] };
   }
   if (current && base.taskIds && base.taskHashes) {
     const known = { tasks: new Set(base.taskHashes), pages: [] };
-    return { skeleton: repo.revisionDocument(base), taskIds: base.taskIds, taskHashes: base.taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known };
+    return { skeleton: repo.revisionDocument(base), taskIds: base.taskIds, taskHashes: base.taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known, unstored: [] };
   }
   const whole = await repo.findRevision(db, base.planId, base.revision);
   const document = repo.revisionDocument(whole!);
   const parts = await partsOfDocument(document, NOTHING_KNOWN);
-  // Nothing was known, so every task is new, in plan order.
+  // Nothing was known, so every task is new, in plan order. A version-1 body holds its tasks
+  // itself, so the new revision must store the ones it keeps (`unstored`): it references them.
   const taskIds = document.plan.planned_tasks.map((task) => task.task_id);
   const taskHashes = parts.newTasks.map((task) => task.hash);
-  const known = { tasks: new Set(taskHashes), pages: [] };
-  return { skeleton: skeletonOf(document), taskIds, taskHashes, documentBytes: parts.documentBytes, contentHash: parts.contentHash, known };
+  const known = { tasks: new Set<string>(), pages: [] };
+  return { skeleton: skeletonOf(document), taskIds, taskHashes, documentBytes: parts.documentBytes, contentHash: parts.contentHash, known, unstored: parts.newTasks };
 }
 
 /** What the base revision stores already, so a whole-plan save does not write it again. */
@@ -229,6 +230,7 @@ export async function patchPlan(db: Database, id: string, input: PatchPlanReques
   // task keeps the timestamps it was not sent with.
   const replacedHashes = [...removed, ...upserted].flatMap((taskId) => (index.has(taskId) ? [refs.taskHashes[index.get(taskId)!]] : []));
   const replaced = await repo.findTasks(db, id, replacedHashes);
+  for (const task of refs.unstored) if (!replaced.has(task.hash)) replaced.set(task.hash, task);
   const priorOf = (taskId: string) => (index.has(taskId) ? replaced.get(refs.taskHashes[index.get(taskId)!]) : undefined);
 
   const taskIds = [...refs.taskIds];
@@ -237,7 +239,9 @@ export async function patchPlan(db: Database, id: string, input: PatchPlanReques
   let bytes = refs.documentBytes - skeletonBytes(withoutPositions(refs.skeleton));
   for (const taskId of removed) bytes -= priorOf(taskId)?.bytes ?? 0;
   const defaults = documentDefaults();
-  const newTasks = [];
+  // The base's tasks that are not stored yet (a version-1 base), but for those removed.
+  const removedHashes = new Set([...removed].map((taskId) => refs.taskHashes[index.get(taskId)!]));
+  const newTasks = refs.unstored.filter((task) => !removedHashes.has(task.hash));
   for (const sent of upserts) {
     const prior = priorOf(sent.task_id);
     const priorBody = prior?.body as Partial<PlannerTask> | undefined;

@@ -96,6 +96,11 @@ export function pagesOf(
   return { pages, otherPositions: Object.fromEntries(others) };
 }
 
+/** Whether a page read from the database still holds what its hash was taken over. */
+export function pageIntact(page: StoredPage): boolean {
+  return pageOf(page.taskIds, page.taskHashes, page.positions).hash === page.hash;
+}
+
 /** Pages joined back into one list of references and one map of positions. */
 export function joinPages(pages: StoredPage[]): { taskIds: string[]; taskHashes: string[]; positions: Record<string, Position> } {
   const taskIds: string[] = [];
