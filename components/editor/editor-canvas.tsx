@@ -136,9 +136,12 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
       cancelAnimationFrame(frame);
     };
   }, [large, dragging, rfStore]);
-  const nearby = useMemo(() => (large && windowRect ? idsWithin(drawn, windowRect) : null), [large, windowRect, drawn]);
   // Selected tasks stay given wherever they are, so a selection dragged or deleted is whole.
-  const given = useMemo(() => (large ? drawn.filter((node) => nearby?.has(node.id) || node.selected) : drawn), [large, drawn, nearby]);
+  const given = useMemo(() => {
+    if (!large) return drawn;
+    const near = windowRect ? idsWithin(drawn, windowRect) : null;
+    return drawn.filter((node) => near?.has(node.id) || node.selected);
+  }, [large, drawn, windowRect]);
   const givenIds = useMemo(() => (large ? new Set(given.map((node) => node.id)) : null), [large, given]);
   const givenRef = useRef(given);
   useLayoutEffect(() => {

@@ -130,7 +130,7 @@ async function baseRefs(db: Database, base: repo.RevisionRow) {
     const pages = await repo.findPages(db, base.planId, base.pageHashes);
     const { taskIds, taskHashes, positions } = joinPages(pages);
     const known = { tasks: new Set(taskHashes), pages };
-    return { skeleton: { ...skeleton, view: { ...skeleton.view, positions: { ...skeleton.view.positions, ...positions } } }, taskIds, taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known, unstored: [] };
+    return { skeleton: withPagePositions(skeleton, positions), taskIds, taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known, unstored: [] };
   }
   if (current && base.taskIds && base.taskHashes) {
     const known = { tasks: new Set(base.taskHashes), pages: [] };
@@ -145,6 +145,11 @@ async function baseRefs(db: Database, base: repo.RevisionRow) {
   const taskHashes = parts.newTasks.map((task) => task.hash);
   const known = { tasks: new Set<string>(), pages: [] };
   return { skeleton: skeletonOf(document), taskIds, taskHashes, documentBytes: parts.documentBytes, contentHash: parts.contentHash, known, unstored: parts.newTasks };
+}
+
+/** A revision as its body holds it, with the task positions its pages hold put back. */
+function withPagePositions<T extends Pick<PlanDocument, 'view'>>(revision: T, positions: PlanDocument['view']['positions']): T {
+  return { ...revision, view: { ...revision.view, positions: { ...revision.view.positions, ...positions } } };
 }
 
 /** What the base revision stores already, so a whole-plan save does not write it again. */
@@ -338,7 +343,7 @@ export async function getPlanSkeleton(db: Database, id: string, revision?: numbe
   const response = toResponse(plan, refs);
   if (refs.pageHashes) {
     const { taskIds, positions } = joinPages(await repo.findPages(db, id, refs.pageHashes));
-    return { plan: { ...response, view: { ...response.view, positions: { ...response.view.positions, ...positions } } }, taskIds };
+    return { plan: withPagePositions(response, positions), taskIds };
   }
   if (refs.taskHashes && refs.taskIds) return { plan: response, taskIds: refs.taskIds };
   // A version-1 row: the body just read is the whole document.
