@@ -121,3 +121,53 @@ test('a big plan shows its overview while its tasks load, and opens an aggregate
   await expect(page.getByRole('group', { name: 'Task Parse page 7 again', exact: true })).toBeVisible();
   await expect(page.getByText(/^Revision 1/)).toContainText('Unsaved changes');
 });
+
+test('a link to a task of a big plan shows the tasks around it while the plan loads, and the editor takes over where it was', async ({ page, api }) => {
+  test.setTimeout(90_000);
+  const steps = Array.from({ length: 40 }, (_, column) =>
+    Array.from({ length: 15 }, (_, row) => ({
+      task_id: `step_${column}_${row}`,
+      description: `Step ${column}.${row}`,
+      execution_type: 'tool',
+      tool_id: 'worker',
+      dependencies: column ? [`step_${column - 1}_${row}`] : [],
+    })),
+  ).flat();
+  const positions = Object.fromEntries(steps.map((task) => {
+    const [, column, row] = task.task_id.split('_').map(Number);
+    return [task.task_id, { x: column! * 320, y: row! * 120 }];
+  }));
+  const { id } = await api.create('Opened at a task', { task_id: 'grid', planned_tasks: steps }, { view: { positions } });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/plans/${id}/revisions/*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/plans/${id}?task=step_20_7`);
+
+  // Before the plan has arrived: the linked task, drawn among its neighbours, read-only.
+  await expect(page.getByRole('status').filter({ hasText: "Loading the plan's 600 tasks… Meanwhile the" })).toContainText('around task step_20_7 are shown, read-only');
+  const around = page.getByLabel('Tasks around step_20_7, while the plan loads');
+  const linked = around.getByRole('group', { name: 'Task Step 20.7', exact: true });
+  await expect(linked).toBeInViewport();
+  await expect(around.getByRole('group', { name: 'Task Step 19.7', exact: true })).toBeInViewport();
+  // Far tasks are not read yet.
+  await expect(around.getByRole('group', { name: 'Task Step 0.0', exact: true })).toHaveCount(0);
+  expect(await axeViolations(page)).toEqual([]);
+  const before = (await linked.boundingBox())!;
+
+  release();
+  await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue('Step 20.7');
+  const editorNode = page.getByLabel('Plan graph').getByRole('group', { name: 'Task Step 20.7', exact: true });
+  await expect(editorNode).toBeInViewport();
+  // Where it was: the editor opens at the view the page showed, at the same zoom, not fitted
+  // again. It may sit lower by the live-state bar, which appears above the toolbar once the
+  // editor has heard what happened on the plan lately (it was just created).
+  const after = (await editorNode.boundingBox())!;
+  expect(Math.abs(after.x - before.x)).toBeLessThan(2);
+  expect(Math.abs(after.width - before.width)).toBeLessThan(1);
+  expect(after.y - before.y).toBeGreaterThan(-2);
+  expect(after.y - before.y).toBeLessThan(40);
+  await expect(around).toHaveCount(0);
+});

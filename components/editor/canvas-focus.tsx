@@ -1,6 +1,7 @@
 'use client';
 
 import { createContext, useContext, useEffect, useMemo } from 'react';
+import type { Viewport } from '@xyflow/react';
 import { createStore, useStore, type StoreApi } from 'zustand';
 import type { GroupBy } from '@/lib/flow/overview';
 import { ancestors, buildGraphIndex, descendants } from '@/lib/graph';
@@ -36,6 +37,12 @@ export interface CanvasFocusState {
   groupBy: GroupBy;
   /** Tasks the task canvas fits in view once it has drawn them (an aggregate just opened). */
   pendingFit: readonly string[] | null;
+  /**
+   * Where the task canvas opens: the view the page showed while the plan loaded, if it showed
+   * one. Its x and y are where the canvas origin was in the window, not in the pane: the
+   * editor's pane sits lower or higher than the page's was (its toolbar, its banners).
+   */
+  openedAt: Viewport | null;
   /** Switches the view; `fit` names the tasks to show when switching to the tasks. */
   setView: (view: CanvasView, fit?: readonly string[]) => void;
   setGroupBy: (groupBy: GroupBy) => void;
@@ -48,9 +55,10 @@ export type CanvasFocusStore = StoreApi<CanvasFocusState>;
 
 const NO_MATCHES: ReadonlySet<string> = new Set();
 
-export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: GroupBy; fit?: readonly string[] } = {}): CanvasFocusStore {
+export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: GroupBy; fit?: readonly string[]; openedAt?: Viewport } = {}): CanvasFocusStore {
   return createStore<CanvasFocusState>()((set, get) => ({
     view: initial.view ?? 'tasks',
+    openedAt: initial.openedAt ?? null,
     groupBy: initial.groupBy ?? 'target',
     pendingFit: initial.view === 'tasks' && initial.fit?.length ? initial.fit : null,
     setView: (view, fit) => set({ view, pendingFit: view === 'tasks' && fit?.length ? fit : null }),

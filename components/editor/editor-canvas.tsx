@@ -13,6 +13,7 @@ import {
   type EdgeChange,
   type NodeChange,
   type OnMoveEnd,
+  type Viewport,
 } from '@xyflow/react';
 import { memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { checkConnection } from '@/lib/flow/connection-check';
@@ -73,6 +74,17 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const review = useContext(ReviewMarksContext);
   const flow = useReactFlow();
   const focus = useCanvasFocusStore();
+  // Where the page showed the linked task while the plan loaded: the canvas opens with every
+  // task where it was on screen. The handed view is in the window's coordinates, so React Flow
+  // is mounted once this pane has been measured, still before the first paint (null until then).
+  const pane = useRef<HTMLDivElement>(null);
+  const [openedAt, setOpenedAt] = useState<Viewport | null | undefined>(() => (focus.getState().openedAt ? null : undefined));
+  useLayoutEffect(() => {
+    const handed = focus.getState().openedAt;
+    if (openedAt !== null || !handed || !pane.current) return;
+    const { left, top } = pane.current.getBoundingClientRect();
+    setOpenedAt({ x: handed.x - left, y: handed.y - top, zoom: handed.zoom });
+  }, [focus, openedAt]);
   const fitTasks = useFitTasks();
   // Tasks to show on arrival from the overview (an opened aggregate, a revealed task). React
   // Flow queues the fit until it has the nodes.
@@ -293,47 +305,50 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   );
 
   return (
-    <div className="relative h-full w-full" onDoubleClick={onDoubleClick} onKeyDownCapture={onKeyDownCapture}>
-      <ReactFlow<CanvasNode, Edge>
-        aria-label="Plan graph"
-        nodes={given}
-        edges={edges}
-        nodeTypes={NODE_TYPES}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onNodeDragStart={onNodeDragStart}
-        onNodeDragStop={onNodeDragStop}
-        onConnect={onConnect}
-        onConnectStart={onConnectStart}
-        isValidConnection={isValidConnection}
-        onReconnect={onReconnect}
-        onReconnectStart={onReconnectStart}
-        onReconnectEnd={onReconnectEnd}
-        onDelete={onDelete}
-        onMoveEnd={onMoveEnd}
-        nodesDraggable={!readOnly}
-        nodesConnectable={!readOnly}
-        edgesReconnectable={!readOnly}
-        deleteKeyCode={readOnly ? null : DELETE_KEYS}
-        zoomOnDoubleClick={false}
-        onlyRenderVisibleElements={tasks.length > LARGE_PLAN}
-        // Zooming a big plan out stops just past the overview's threshold, where it takes over,
-        // rather than drawing thousands of unreadable nodes first.
-        minZoom={large ? OVERVIEW_ZOOM * 0.8 : 0.05}
-        maxZoom={2}
-        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
-        proOptions={PRO_OPTIONS}
-        fitView={!large}
-        fitViewOptions={FIT_VIEW_OPTIONS}
-      >
-        <Background gap={24} />
-        {/* Hidden while dragging: it redraws every task on each frame, the largest cost of a drag on big plans. */}
-        {/* Nor drawn for a big plan, whose map is the overview (a minimap of thousands of
-            tasks cost a third of opening one at a task). */}
-        {!dragging && !large && <PlanMiniMap />}
-        {/* On a big plan "Fit view" is the toolbar's: it shows the overview. */}
-        <Controls aria-label="Zoom controls" showInteractive={false} showFitView={!large} />
-      </ReactFlow>
+    <div ref={pane} className="relative h-full w-full" onDoubleClick={onDoubleClick} onKeyDownCapture={onKeyDownCapture}>
+      {openedAt !== null && (
+        <ReactFlow<CanvasNode, Edge>
+          aria-label="Plan graph"
+          nodes={given}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onNodeDragStart={onNodeDragStart}
+          onNodeDragStop={onNodeDragStop}
+          onConnect={onConnect}
+          onConnectStart={onConnectStart}
+          isValidConnection={isValidConnection}
+          onReconnect={onReconnect}
+          onReconnectStart={onReconnectStart}
+          onReconnectEnd={onReconnectEnd}
+          onDelete={onDelete}
+          onMoveEnd={onMoveEnd}
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          edgesReconnectable={!readOnly}
+          deleteKeyCode={readOnly ? null : DELETE_KEYS}
+          zoomOnDoubleClick={false}
+          onlyRenderVisibleElements={tasks.length > LARGE_PLAN}
+          // Zooming a big plan out stops just past the overview's threshold, where it takes over,
+          // rather than drawing thousands of unreadable nodes first.
+          minZoom={large ? OVERVIEW_ZOOM * 0.8 : 0.05}
+          maxZoom={2}
+          defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+          proOptions={PRO_OPTIONS}
+          fitView={!large}
+          fitViewOptions={FIT_VIEW_OPTIONS}
+          defaultViewport={openedAt}
+        >
+          <Background gap={24} />
+          {/* Hidden while dragging: it redraws every task on each frame, the largest cost of a drag on big plans. */}
+          {/* Nor drawn for a big plan, whose map is the overview (a minimap of thousands of
+              tasks cost a third of opening one at a task). */}
+          {!dragging && !large && <PlanMiniMap />}
+          {/* On a big plan "Fit view" is the toolbar's: it shows the overview. */}
+          <Controls aria-label="Zoom controls" showInteractive={false} showFitView={!large} />
+        </ReactFlow>
+      )}
     </div>
   );
 });

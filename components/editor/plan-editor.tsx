@@ -28,7 +28,7 @@ import { LivePlanState } from './live-plan-state';
 import { NoticeBar } from './notice-bar';
 import { OptimisePanel } from './optimise-panel';
 import { OverviewCanvas } from './overview-canvas';
-import { useFitTasks } from './use-fit-tasks';
+import { FIT_TASKS, useFitTasks, whenDrawn } from './use-fit-tasks';
 import { ReplanDialog } from '../replan/replan-dialog';
 import { Outline } from './outline';
 
@@ -52,6 +52,8 @@ export interface PlanEditorProps {
   replan?: { taskIds: string[]; instructions: string } | null;
   /** Opens on the task canvas fitted to these tasks: an aggregate opened while the plan was loading. */
   openTasks?: readonly string[];
+  /** Opens the task canvas at this view: where the page showed the linked task while the plan loaded. */
+  openedAt?: Viewport;
 }
 
 export function PlanEditor(props: PlanEditorProps) {
@@ -66,7 +68,7 @@ export function PlanEditor(props: PlanEditorProps) {
     const asked = search.get('overview');
     const big = props.doc.plan.planned_tasks.length > OVERVIEW_TASKS;
     const view = !props.openTasks?.length && (asked !== null || (big && !search.has('task') && !search.has('view'))) ? 'overview' : 'tasks';
-    return createCanvasFocusStore({ view, groupBy: isGroupBy(asked) ? asked : 'target', fit: props.openTasks });
+    return createCanvasFocusStore({ view, groupBy: isGroupBy(asked) ? asked : 'target', fit: props.openTasks, openedAt: props.openedAt });
   });
   const [store] = useState(() =>
     createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval }),
@@ -101,20 +103,6 @@ export function PlanEditor(props: PlanEditorProps) {
       </SimulationContext.Provider>
     </EditorStoreContext.Provider>
   );
-}
-
-/** How a revealed or linked task is shown (useFitTasks fits tasks React Flow has not drawn too). */
-const FIT_TASKS = { maxZoom: 1.1, padding: 0.4 };
-/** Frames to wait for a linked task to be drawn before the canvas counts as ready anyway. */
-const DRAWN_FRAMES = 120;
-
-/** Resolves when React Flow has drawn the node (or after DRAWN_FRAMES frames). */
-function whenDrawn(nodeId: string): Promise<void> {
-  const selector = `.react-flow__node[data-id="${CSS.escape(nodeId)}"]`;
-  return new Promise((resolve) => {
-    const look = (framesLeft: number) => (document.querySelector(selector) || framesLeft === 0 ? resolve() : requestAnimationFrame(() => look(framesLeft - 1)));
-    look(DRAWN_FRAMES);
-  });
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -261,7 +249,8 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
       if (wanted && doc.plan.planned_tasks.some((t) => t.task_id === wanted)) {
         store.getState().expandToShow([wanted]);
         store.getState().select([wanted]);
-        requestAnimationFrame(() => fit([wanted], FIT_TASKS));
+        // Already there when the page showed it while the plan loaded (the operator may have moved since).
+        if (!focus.getState().openedAt) requestAnimationFrame(() => fit([wanted], FIT_TASKS));
         void whenDrawn(wanted).then(markReady);
         return;
       }

@@ -1,6 +1,6 @@
 'use client';
 
-import { ReactFlowProvider } from '@xyflow/react';
+import { ReactFlowProvider, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
@@ -12,20 +12,25 @@ import { EditorFrame } from './editor-frame';
 import { OverviewFlow, type OverviewPicture } from './overview-canvas';
 import { PlanEditor, type PlanEditorProps } from './plan-editor';
 import { planRevisionQuery } from './plan-revision-query';
+import { TasksNearFlow, type TasksNear } from './tasks-near-canvas';
 
-export interface ProgressivePlanEditorProps extends Omit<PlanEditorProps, 'doc' | 'openTasks'> {
+export interface ProgressivePlanEditorProps extends Omit<PlanEditorProps, 'doc' | 'openTasks' | 'openedAt'> {
   /** The revision's document, when the page carries it (a plan small enough). */
   doc?: PlanDocument;
-  /** Otherwise how many tasks it has and the server's overview, drawn while they load. */
-  loading?: { taskCount: number; overview: OverviewPicture & { groupBy: GroupBy } };
+  /**
+   * Otherwise how many tasks it has and what is drawn while they load: the tasks around the
+   * task the link names, or the server's overview.
+   */
+  loading?: { taskCount: number } & ({ near: TasksNear } | { overview: OverviewPicture & { groupBy: GroupBy } });
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * The plan page's editor. A plan small enough comes with its document. A big one opens
- * progressively: the server's overview is on screen at once, read-only, while the revision's
- * tasks load; then the editor takes over, on the overview, at the task or viewport the link
+ * progressively: the server's overview, or the tasks around the task the link names, are on
+ * screen at once, read-only, while the revision's tasks load; then the editor takes over, on
+ * the overview, at the task (where the view was moved to meanwhile) or viewport the link
  * names, or on the tasks of an aggregate opened meanwhile.
  *
  * The page renders again (a save elsewhere or a status change seen by the live bar, a
@@ -44,15 +49,18 @@ export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, .
   const search = useSearchParams();
   const [linkedTask] = useState(() => search.get('task'));
   const [linked] = useState(() => search.has('task') || search.has('view'));
-  // The canvas can be read from here; `npm run bench` reads this mark.
-  const markReady = useCallback(() => !linked && requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), [linked]);
+  const near = opening.loading && 'near' in opening.loading ? opening.loading.near : null;
+  // The canvas can be read from here (the overview, or the linked task drawn); `npm run bench` reads this mark.
+  const markReady = useCallback(() => (!linked || near) && requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), [linked, near]);
+  // Where the tasks around the linked task were looked at: the editor opens there.
+  const [openedAt, setOpenedAt] = useState<Viewport | undefined>();
   const loadedLater = !opening.doc && doc !== undefined;
   // When the editor takes over; `npm run bench` reports it beside the overview's time.
   useEffect(() => {
     if (loadedLater) performance.mark('plangate:tasks-ready');
   }, [loadedLater]);
-  if (doc) return <PlanEditor {...props} revision={revision} doc={doc} openTasks={opened} />;
-  const { taskCount, overview } = opening.loading!;
+  if (doc) return <PlanEditor {...props} revision={revision} doc={doc} openTasks={opened} openedAt={near ? openedAt : undefined} />;
+  const { taskCount } = opening.loading!;
   // The editor's frame (outline, issues, inspector), so nothing moves when it takes over.
   return (
     <div className="flex h-full flex-col">
@@ -69,14 +77,24 @@ export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, .
         ) : (
           <p role="status" className="text-slate-700">
             {`Loading the plan's ${count(taskCount)} tasks`}
-            {opened ? `, then opening ${count(opened.length)} of them…` : linkedTask ? `, then opening task ${linkedTask}…` : '…'}
+            {near
+              ? `… Meanwhile the ${count(near.tasks.length)} around task ${near.taskId} are shown, read-only.`
+              : opened
+                ? `, then opening ${count(opened.length)} of them…`
+                : linkedTask
+                  ? `, then opening task ${linkedTask}…`
+                  : '…'}
           </p>
         )}
       </div>
       <EditorFrame
         canvas={
           <ReactFlowProvider>
-            <OverviewFlow overview={overview} fitKey={overview.groupBy} onOpen={onOpen} onReady={markReady} />
+            {near ? (
+              <TasksNearFlow near={near} onMoved={setOpenedAt} onReady={markReady} />
+            ) : (
+              'overview' in opening.loading! && <OverviewFlow overview={opening.loading.overview} fitKey={opening.loading.overview.groupBy} onOpen={onOpen} onReady={markReady} />
+            )}
           </ReactFlowProvider>
         }
       />

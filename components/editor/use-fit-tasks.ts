@@ -3,7 +3,7 @@
 import { getViewportForBounds, useReactFlow, useStoreApi } from '@xyflow/react';
 import { useCallback } from 'react';
 import { OVERVIEW_TASKS } from '@/lib/flow/overview';
-import { boundsOfTasks } from '@/lib/flow/view-window';
+import { boundsOfTasks, type Rect } from '@/lib/flow/view-window';
 import { useEditorStore } from './editor-context';
 
 export interface FitTasksOptions {
@@ -17,24 +17,26 @@ export interface FitTasksOptions {
 /** Frames to wait for React Flow to measure its pane before a fit gives up. */
 const SIZE_FRAMES = 10;
 
-/**
- * Fits the view to tasks. A plan React Flow holds whole is fitted by React Flow, from the
- * nodes it measured; a big plan's canvas holds only the nodes near the view
- * (lib/flow/view-window), so its fit is computed from the saved positions.
- */
-export function useFitTasks(): (taskIds: readonly string[], options: FitTasksOptions) => void {
+/** How a revealed or linked task is shown. */
+export const FIT_TASKS = { maxZoom: 1.1, padding: 0.4 };
+/** Frames to wait for a linked task to be drawn before the canvas counts as ready anyway. */
+const DRAWN_FRAMES = 120;
+
+/** Resolves when React Flow has drawn the node (or after DRAWN_FRAMES frames). */
+export function whenDrawn(nodeId: string): Promise<void> {
+  const selector = `.react-flow__node[data-id="${CSS.escape(nodeId)}"]`;
+  return new Promise((resolve) => {
+    const look = (framesLeft: number) => (document.querySelector(selector) || framesLeft === 0 ? resolve() : requestAnimationFrame(() => look(framesLeft - 1)));
+    look(DRAWN_FRAMES);
+  });
+}
+
+/** Sets the view to show a rectangle of the canvas, once React Flow has measured its pane. */
+export function useFitBounds(): (bounds: Rect, options: FitTasksOptions) => void {
   const flow = useReactFlow();
   const rf = useStoreApi();
-  const store = useEditorStore();
   return useCallback(
-    (taskIds, options) => {
-      const { doc } = store.getState();
-      if (doc.plan.planned_tasks.length <= OVERVIEW_TASKS) {
-        void flow.fitView({ ...options, includeHiddenNodes: true, nodes: taskIds.map((id) => ({ id })) });
-        return;
-      }
-      const bounds = boundsOfTasks(taskIds, doc.view.positions);
-      if (!bounds) return;
+    (bounds, options) => {
       const place = (framesLeft: number) => {
         const { width, height, minZoom } = rf.getState();
         if (!width || !height) {
@@ -45,6 +47,29 @@ export function useFitTasks(): (taskIds: readonly string[], options: FitTasksOpt
       };
       place(SIZE_FRAMES);
     },
-    [flow, rf, store],
+    [flow, rf],
+  );
+}
+
+/**
+ * Fits the view to tasks. A plan React Flow holds whole is fitted by React Flow, from the
+ * nodes it measured; a big plan's canvas holds only the nodes near the view
+ * (lib/flow/view-window), so its fit is computed from the saved positions.
+ */
+export function useFitTasks(): (taskIds: readonly string[], options: FitTasksOptions) => void {
+  const flow = useReactFlow();
+  const fitBounds = useFitBounds();
+  const store = useEditorStore();
+  return useCallback(
+    (taskIds, options) => {
+      const { doc } = store.getState();
+      if (doc.plan.planned_tasks.length <= OVERVIEW_TASKS) {
+        void flow.fitView({ ...options, includeHiddenNodes: true, nodes: taskIds.map((id) => ({ id })) });
+        return;
+      }
+      const bounds = boundsOfTasks(taskIds, doc.view.positions);
+      if (bounds) fitBounds(bounds, options);
+    },
+    [flow, fitBounds, store],
   );
 }

@@ -10,6 +10,7 @@ import { OVERVIEW_TASKS, buildOverview, isGroupBy } from '@/lib/flow/overview';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { decisionNotice } from '@/lib/server/comments/decision-notice';
 import { findOverviewTasks } from '@/lib/server/plans/overview-tasks';
+import { getTasksNear } from '@/lib/server/plans/tasks-near';
 import { loadApprovalGuard } from './approval-guard';
 import { loadPlanForPage, loadPlanSkeletonForPage, loadRegistryForPage } from './load-plan';
 import { PlanHeader } from './plan-header';
@@ -40,14 +41,15 @@ export default async function PlanPage({ params, searchParams }: Props) {
   // A run view's "Replan failed task" link: the dialog opens for an editor, the run's errors its instructions.
   const replan = readOnly ? null : await replanFromRun(db, skeleton.id, taskIds, query);
 
-  // A big plan opens progressively: the page carries its overview, drawn from each task's
-  // routing and dependencies, and the editor reads the tasks once the overview is on screen,
-  // then opens what the link names (a task, a viewport) or stays on the overview. A smaller
-  // one comes whole, at the revision the header shows even if a save lands in between. Both
-  // render the same component, which keeps the way it opened when the page renders again.
+  // A big plan opens progressively: the page carries the tasks saved around the task the link
+  // names, or else its overview, drawn from each task's routing and dependencies; the editor
+  // reads the tasks meanwhile, then opens what the link names (a task, a viewport) or stays on
+  // the overview. A smaller one comes whole, at the revision the header shows even if a save
+  // lands in between. Both render the same component, which keeps the way it opened when the
+  // page renders again.
   // The browser starts reading a big plan's tasks as the page arrives, not once its scripts have run.
   if (taskIds.length > OVERVIEW_TASKS) preload(planRevisionUrl(skeleton.id, skeleton.revision), { as: 'fetch', crossOrigin: 'anonymous' });
-  const opening = taskIds.length > OVERVIEW_TASKS ? { loading: await overviewOf(db, skeleton, taskIds.length, query.overview) } : { doc: documentOf(await loadPlanForPage(id, skeleton.revision)) };
+  const opening = taskIds.length > OVERVIEW_TASKS ? { loading: await loadingView(db, skeleton, taskIds.length, query) } : { doc: documentOf(await loadPlanForPage(id, skeleton.revision)) };
   return (
     <div className="flex h-full flex-col">
       <PlanHeader plan={skeleton} readOnly={readOnly} user={user} />
@@ -68,8 +70,11 @@ export default async function PlanPage({ params, searchParams }: Props) {
   );
 }
 
-async function overviewOf(db: Database, skeleton: PlanResponse, taskCount: number, asked: unknown) {
-  const groupBy = isGroupBy(asked) ? asked : 'target';
+/** What a big plan's page draws while its tasks load: the tasks around the linked one, else the overview. */
+async function loadingView(db: Database, skeleton: PlanResponse, taskCount: number, query: Record<string, string | string[] | undefined>) {
+  const near = typeof query.task === 'string' ? await getTasksNear(db, skeleton.id, skeleton.revision, query.task) : undefined;
+  if (near) return { taskCount, near };
+  const groupBy = isGroupBy(query.overview) ? query.overview : 'target';
   const tasks = (await findOverviewTasks(db, skeleton.id, skeleton.revision)) ?? [];
   const { aggregates, links, positions } = buildOverview(tasks, { groupBy, subgraphs: skeleton.subgraphs });
   return { taskCount, overview: { groupBy, aggregates, links, positions: Object.fromEntries(Object.entries(positions)) } };

@@ -1,0 +1,89 @@
+'use client';
+
+import { Background, Controls, MarkerType, ReactFlow, useReactFlow, type Edge, type OnMove, type Viewport } from '@xyflow/react';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import type { PlanDocument, PlannerTask } from '@/lib/plan';
+import { createFlowMapper, type TaskNode } from '@/lib/flow/plan-to-flow';
+import { OVERVIEW_ZOOM } from '@/lib/flow/overview';
+import { boundsOfTasks } from '@/lib/flow/view-window';
+import { PRO_OPTIONS } from './canvas-chrome';
+import { TaskNodeComponent } from './task-node';
+import { FIT_TASKS, useFitBounds, whenDrawn } from './use-fit-tasks';
+
+/** The tasks the page read around a linked task, with their saved positions. */
+export interface TasksNear {
+  taskId: string;
+  tasks: PlannerTask[];
+  positions: PlanDocument['view']['positions'];
+}
+
+const NODE_TYPES = { task: TaskNodeComponent };
+const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
+const NOTHING = new Set<string>();
+const NO_ISSUES = new Map<string, { count: number; hasError: boolean }>();
+
+/**
+ * A link to a task of a big plan, while the plan loads: the tasks saved around it, drawn as
+ * the editor draws them, the task selected and fitted as the editor fits it. Read-only; it
+ * reports where the view is, in the window's coordinates, so the editor takes over with every
+ * task where it was on screen.
+ */
+export const TasksNearFlow = memo(function TasksNearFlow({ near, onMoved, onReady }: { near: TasksNear; onMoved: (viewport: Viewport) => void; onReady: () => void }) {
+  const { nodes, edges } = useMemo(() => {
+    const input = {
+      tasks: near.tasks,
+      positions: near.positions,
+      selectedTaskIds: new Set([near.taskId]),
+      selectedEdgeId: null,
+      issuesByTask: NO_ISSUES,
+      highlighted: NOTHING,
+      readOnly: true,
+      subgraphs: [],
+      collapsed: NOTHING,
+    };
+    const mapper = createFlowMapper();
+    return { nodes: mapper.nodes(input) as TaskNode[], edges: mapper.edges(input) };
+  }, [near]);
+  const fitBounds = useFitBounds();
+  const flow = useReactFlow();
+  const pane = useRef<HTMLDivElement>(null);
+  const report = useMemo(
+    () => (viewport: Viewport) => {
+      const at = pane.current?.getBoundingClientRect();
+      if (at) onMoved({ x: viewport.x + at.left, y: viewport.y + at.top, zoom: viewport.zoom });
+    },
+    [onMoved],
+  );
+  useEffect(() => {
+    const bounds = boundsOfTasks([near.taskId], near.positions);
+    if (bounds) fitBounds(bounds, FIT_TASKS);
+    void whenDrawn(near.taskId).then(() => {
+      report(flow.getViewport());
+      onReady();
+    });
+  }, [near, fitBounds, flow, report, onReady]);
+  const onMoveEnd = useMemo<OnMove>(() => (_, viewport) => report(viewport), [report]);
+  return (
+    <div ref={pane} className="relative h-full w-full">
+      <ReactFlow<TaskNode, Edge>
+        aria-label={`Tasks around ${near.taskId}, while the plan loads`}
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable={false}
+        zoomOnDoubleClick={false}
+        onMoveEnd={onMoveEnd}
+        // As the editor's canvas of a big plan allows.
+        minZoom={OVERVIEW_ZOOM * 0.8}
+        maxZoom={2}
+        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+        proOptions={PRO_OPTIONS}
+      >
+        <Background gap={24} />
+        <Controls aria-label="Zoom controls" showInteractive={false} showFitView={false} />
+      </ReactFlow>
+    </div>
+  );
+});
