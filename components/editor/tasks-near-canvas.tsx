@@ -54,13 +54,16 @@ export const TasksNearFlow = memo(function TasksNearFlow({ near, onMoved, onRead
     },
     [onMoved],
   );
+  // Ready once the view is fitted to the task and the task is drawn (the server's HTML holds
+  // the nodes already, but not where the view will be).
   useEffect(() => {
     const bounds = boundsOfTasks([near.taskId], near.positions);
-    if (bounds) fitBounds(bounds, FIT_TASKS);
-    void whenDrawn(near.taskId).then(() => {
-      report(flow.getViewport());
-      onReady();
-    });
+    void (bounds ? fitBounds(bounds, FIT_TASKS) : Promise.resolve())
+      .then(() => whenDrawn(near.taskId))
+      .then(() => {
+        report(flow.getViewport());
+        onReady();
+      });
   }, [near, fitBounds, flow, report, onReady]);
   const onMoveEnd = useMemo<OnMove>(() => (_, viewport) => report(viewport), [report]);
   return (

@@ -31,22 +31,25 @@ export function whenDrawn(nodeId: string): Promise<void> {
   });
 }
 
-/** Sets the view to show a rectangle of the canvas, once React Flow has measured its pane. */
-export function useFitBounds(): (bounds: Rect, options: FitTasksOptions) => void {
+/** Sets the view to show a rectangle of the canvas once React Flow has measured its pane; resolves when it has (or gave up). */
+export function useFitBounds(): (bounds: Rect, options: FitTasksOptions) => Promise<void> {
   const flow = useReactFlow();
   const rf = useStoreApi();
   return useCallback(
-    (bounds, options) => {
-      const place = (framesLeft: number) => {
-        const { width, height, minZoom } = rf.getState();
-        if (!width || !height) {
-          if (framesLeft > 0) requestAnimationFrame(() => place(framesLeft - 1));
-          return;
-        }
-        void flow.setViewport(getViewportForBounds(bounds, width, height, options.minZoom ?? minZoom, options.maxZoom, options.padding), { duration: options.duration });
-      };
-      place(SIZE_FRAMES);
-    },
+    (bounds, options) =>
+      new Promise<void>((resolve) => {
+        const place = (framesLeft: number) => {
+          const { width, height, minZoom } = rf.getState();
+          if (!width || !height) {
+            if (framesLeft > 0) requestAnimationFrame(() => place(framesLeft - 1));
+            else resolve();
+            return;
+          }
+          const viewport = getViewportForBounds(bounds, width, height, options.minZoom ?? minZoom, options.maxZoom, options.padding);
+          void flow.setViewport(viewport, { duration: options.duration }).then(() => resolve());
+        };
+        place(SIZE_FRAMES);
+      }),
     [flow, rf],
   );
 }
@@ -68,7 +71,7 @@ export function useFitTasks(): (taskIds: readonly string[], options: FitTasksOpt
         return;
       }
       const bounds = boundsOfTasks(taskIds, doc.view.positions);
-      if (bounds) fitBounds(bounds, options);
+      if (bounds) void fitBounds(bounds, options);
     },
     [flow, fitBounds, store],
   );

@@ -21,6 +21,7 @@ import {
   type NodeSize,
   type XYPosition,
 } from './elk-graph';
+import { layOutGraph } from './lay-out-graph';
 import { overlaps } from './overlap-test-support';
 
 const MONTAGE = path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage);
@@ -28,7 +29,7 @@ const MONTAGE = path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage);
 const elk = new ELK();
 
 async function layout(tasks: ReadonlyArray<LayoutTask>, nodeSize: NodeSize = NODE_SIZE) {
-  return { positions: fromElkResult(await elk.layout(toElkGraph(tasks, { nodeSize }))) };
+  return { positions: fromElkResult(await layOutGraph(elk, toElkGraph(tasks, { nodeSize }))) };
 }
 
 /** Every distinct task id has a finite, whole-pixel position and nothing else does. */

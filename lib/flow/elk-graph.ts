@@ -11,14 +11,16 @@
  * cores, warm JIT; the first layout in a fresh worker costs up to ~2× more):
  * - up to LARGE_GRAPH_TASKS tasks, ELK does everything with its best-looking
  *   settings (≈0.1 s at 50 tasks, ≈0.6 s at 150);
- * - above that, the layers are computed here and ELK only orders and places nodes
- *   within them. ELK's own layering left many dummy nodes for long edges (127,000
- *   for a 5,000-task plan), which made layouts take 1.5–4.5 s at 1,000 tasks and
- *   ~30 s at 5,000, and its recursive searches overflowed a worker's stack on long
- *   chains (5,000 tasks in Chromium). Pre-layered, the same plans take ≈0.4–0.9 s
- *   and ≈2–3 s, and a 10,000-task chain lays out. ELK draws one column per layer,
- *   which for huge or many layers is far taller or wider than a screen; wrap-layers.ts
- *   refits that picture (layoutPositions), so read positions through it.
+ * - above that, the layers are computed here. ELK's own layering left many dummy
+ *   nodes for long edges (127,000 for a 5,000-task plan), which made layouts take
+ *   1.5–4.5 s at 1,000 tasks and ~30 s at 5,000, and its recursive searches
+ *   overflowed a worker's stack on long chains (5,000 tasks in Chromium).
+ *   Pre-layered, ELK still took ≈0.5 s at 1,000 tasks and ≈2.6 s at 10,000 to order
+ *   the nodes within the layers, so layer-sweep.ts does that instead (≈20 and ≈50 ms;
+ *   lay-out-graph.ts picks). FAST_OPTIONS remain for a large plan with a cycle, which
+ *   ELK layers itself. One column per layer is far taller or wider than a screen for
+ *   huge or many layers; wrap-layers.ts refits that picture (layoutPositions), so read
+ *   positions through it.
  */
 
 import type { ElkExtendedEdge, ElkNode, LayoutOptions } from 'elkjs/lib/elk-api';
@@ -43,6 +45,9 @@ export interface XYPosition {
 /** Size of a task node box on the canvas, in px. */
 export const NODE_SIZE: Readonly<NodeSize> = Object.freeze({ width: 240, height: 84 });
 
+/** ELK's spacings, in px: the fast layout's own ordering step (layer-sweep.ts) stacks layers with them too. */
+export const ELK_SPACING = Object.freeze({ nodeNode: 40, betweenLayers: 80, edgeNode: 10, edgeEdge: 5 });
+
 /** Plans with more tasks than this get the fast, pre-layered layout. */
 export const LARGE_GRAPH_TASKS = 150;
 
@@ -62,15 +67,15 @@ const COMMON_OPTIONS: LayoutOptions = {
   'elk.algorithm': 'layered',
   // Prerequisites on the left, dependents on the right.
   'elk.direction': 'RIGHT',
-  'elk.spacing.nodeNode': '40',
-  'elk.layered.spacing.nodeNodeBetweenLayers': '80',
+  'elk.spacing.nodeNode': String(ELK_SPACING.nodeNode),
+  'elk.layered.spacing.nodeNodeBetweenLayers': String(ELK_SPACING.betweenLayers),
   // Edges and the dummy nodes that carry long edges through a layer get little room:
   // nothing is drawn along ELK's routes, and generous edge spacing made busy layers
   // (and the gaps between them) much larger.
-  'elk.spacing.edgeNode': '10',
-  'elk.spacing.edgeEdge': '5',
-  'elk.layered.spacing.edgeNodeBetweenLayers': '10',
-  'elk.layered.spacing.edgeEdgeBetweenLayers': '5',
+  'elk.spacing.edgeNode': String(ELK_SPACING.edgeNode),
+  'elk.spacing.edgeEdge': String(ELK_SPACING.edgeEdge),
+  'elk.layered.spacing.edgeNodeBetweenLayers': String(ELK_SPACING.edgeNode),
+  'elk.layered.spacing.edgeEdgeBetweenLayers': String(ELK_SPACING.edgeEdge),
   'elk.layered.crossingMinimization.strategy': 'LAYER_SWEEP',
   // Greedy switching is quadratic per layer; ELK only enables it for tiny graphs anyway.
   'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
@@ -204,6 +209,11 @@ export function toElkGraph(
     edges.push({ id: `e${e}`, sources: [unique[from[e]].task_id], targets: [unique[to[e]].task_id] });
   }
   return { id: 'root', layoutOptions, children, edges };
+}
+
+/** Whether toElkGraph assigned the graph's layers itself (a large plan without a cycle). */
+export function hasAssignedLayers(graph: ElkNode): boolean {
+  return graph.layoutOptions?.['elk.layered.layering.strategy'] === 'INTERACTIVE';
 }
 
 /** Reads node positions (top-left, whole px) out of a graph ELK has laid out. */

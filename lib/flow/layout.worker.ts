@@ -1,14 +1,16 @@
 /**
- * Web Worker that lays out a plan DAG with ELK, off the browser's main thread.
+ * Web Worker that lays out a plan DAG (ELK, or for a large plan the layer sweeps of
+ * layer-sweep.ts; see lay-out-graph.ts), off the browser's main thread.
  *
- * Why it exists: ELK's layered layout takes seconds on plans of a few thousand
- * tasks, and it is synchronous JavaScript; run on the main thread it would freeze
- * the editor. Started by layout-client.ts; requests are handled one at a time, in
+ * Why it exists: a layout takes from a fraction of a second (ELK, 150 tasks) to a
+ * few hundred ms (20,000 tasks), and it is synchronous JavaScript; run on the main
+ * thread it would freeze the editor. Started by layout-client.ts; requests are handled one at a time, in
  * order: `{ id, tasks, nodeSize? }` in, `{ id, positions, ms }` or `{ id, error }` out.
  */
 
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { toElkGraph, type LayoutTask, type NodeSize, type XYPosition } from './elk-graph';
+import { layOutGraph } from './lay-out-graph';
 import { layoutPositions } from './wrap-layers';
 
 export interface LayoutRequest {
@@ -36,7 +38,7 @@ async function layout(request: LayoutRequest): Promise<LayoutResponse> {
     if (!Array.isArray(request.tasks)) throw new Error('the request has no task list');
     const graph = toElkGraph(request.tasks, { nodeSize: request.nodeSize });
     // Large plans' one-column-per-layer picture is refitted to the screen's shape.
-    const positions = layoutPositions(await elk.layout(graph), request.nodeSize);
+    const positions = layoutPositions(await layOutGraph(elk, graph), request.nodeSize);
     return { id: request.id, positions, ms: Math.round(performance.now() - started) };
   } catch (error) {
     // ELK rejects with GWT-translated Java exceptions; a very deep graph can also

@@ -15,6 +15,7 @@ import { WFCOMMONS_TRACES, wfcommonsDir } from '@/scripts/wfcommons-traces';
 import { parseWfFormat } from '../formats/wfformat';
 import { fromElkResult, LARGE_GRAPH_TASKS, NODE_SIZE, toElkGraph, type LayoutTask, type NodeSize, type XYPosition } from './elk-graph';
 import { layoutPositions, wrapLayers } from './wrap-layers';
+import { layOutGraph } from './lay-out-graph';
 import { overlaps } from './overlap-test-support';
 
 const elk = new ELK();
@@ -217,8 +218,8 @@ describe('wrapLayers', () => {
   });
 });
 
-describe('layoutPositions on real ELK layouts', () => {
-  const laidOut = async (tasks: ReadonlyArray<LayoutTask>) => elk.layout(toElkGraph(tasks));
+describe('layoutPositions on real layouts (ELK, or the layer sweeps for large plans)', () => {
+  const laidOut = async (tasks: ReadonlyArray<LayoutTask>) => layOutGraph(elk, toElkGraph(tasks));
 
   function expectFitted(tasks: ReadonlyArray<LayoutTask>, positions: Positions) {
     expect(new Set(Object.keys(positions))).toEqual(new Set(tasks.map((t) => t.task_id)));
