@@ -47,6 +47,8 @@ export interface CanvasFocusState {
   setView: (view: CanvasView, fit?: readonly string[]) => void;
   setGroupBy: (groupBy: GroupBy) => void;
   takePendingFit: () => readonly string[] | null;
+  /** Where the task canvas opens, once: a canvas mounted later (back from the overview) opens as usual. */
+  takeOpenedAt: () => Viewport | null;
   clearSearch: () => void;
   clear: () => void;
 }
@@ -67,6 +69,11 @@ export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: G
       const { pendingFit } = get();
       if (pendingFit) set({ pendingFit: null });
       return pendingFit;
+    },
+    takeOpenedAt: () => {
+      const { openedAt } = get();
+      if (openedAt) set({ openedAt: null });
+      return openedAt;
     },
     query: '',
     matches: null,

@@ -78,13 +78,13 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   // task where it was on screen. The handed view is in the window's coordinates, so React Flow
   // is mounted once this pane has been measured, still before the first paint (null until then).
   const pane = useRef<HTMLDivElement>(null);
-  const [openedAt, setOpenedAt] = useState<Viewport | null | undefined>(() => (focus.getState().openedAt ? null : undefined));
+  const [handed] = useState(() => focus.getState().takeOpenedAt());
+  const [openedAt, setOpenedAt] = useState<Viewport | null | undefined>(handed ? null : undefined);
   useLayoutEffect(() => {
-    const handed = focus.getState().openedAt;
     if (openedAt !== null || !handed || !pane.current) return;
     const { left, top } = pane.current.getBoundingClientRect();
     setOpenedAt({ x: handed.x - left, y: handed.y - top, zoom: handed.zoom });
-  }, [focus, openedAt]);
+  }, [handed, openedAt]);
   const fitTasks = useFitTasks();
   // Tasks to show on arrival from the overview (an opened aggregate, a revealed task). React
   // Flow queues the fit until it has the nodes.

@@ -198,8 +198,9 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
   // the address bar may still show the page before.
   const search = useSearchParams();
   const [openedWith] = useState(() => search.toString());
-  // Read before the canvas takes the fit (a child's effects run first).
+  // Read before the canvas takes the fit (a child's effects run first) and the view handed over (its render runs after this one).
   const [openedOn] = useState(() => focus.getState().pendingFit);
+  const [handedOver] = useState(() => focus.getState().openedAt !== null);
   const flowRef = useRef(flow);
   const fitTasks = useFitTasks();
   const fitRef = useRef(fitTasks);
@@ -235,6 +236,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     const viewport = params.get('view')?.split(',').map(Number);
     const { doc } = store.getState();
     const unplaced = doc.plan.planned_tasks.filter((t) => !doc.view.positions[t.task_id]);
+    const laidOut = unplaced.length > 0;
     // The overview needs no positions: it is on screen at once, and the layout lands behind it.
     // Ready when the canvas shows what the link names: the task drawn where it was fitted.
     const restore = () => {
@@ -249,8 +251,9 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
       if (wanted && doc.plan.planned_tasks.some((t) => t.task_id === wanted)) {
         store.getState().expandToShow([wanted]);
         store.getState().select([wanted]);
-        // Already there when the page showed it while the plan loaded (the operator may have moved since).
-        if (!focus.getState().openedAt) requestAnimationFrame(() => fit([wanted], FIT_TASKS));
+        // Already there when the page showed it while the plan loaded (the operator may have
+        // moved since), unless the plan has just been laid out and every task may have moved.
+        if (!handedOver || laidOut) requestAnimationFrame(() => fit([wanted], FIT_TASKS));
         void whenDrawn(wanted).then(markReady);
         return;
       }
@@ -274,7 +277,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     return () => {
       cancelled = true;
     };
-  }, [store, focus, openedWith, openedOn, markReady]);
+  }, [store, focus, openedWith, openedOn, handedOver, markReady]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -7,12 +7,12 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import { SECONDARY_BUTTON } from '@/components/form/styles';
 import type { Aggregate, GroupBy } from '@/lib/flow/overview';
-import type { PlanDocument } from '@/lib/plan';
+import type { PlanDocument, TasksNear } from '@/lib/plan';
 import { EditorFrame } from './editor-frame';
 import { OverviewFlow, type OverviewPicture } from './overview-canvas';
 import { PlanEditor, type PlanEditorProps } from './plan-editor';
 import { planRevisionQuery } from './plan-revision-query';
-import { TasksNearFlow, type TasksNear } from './tasks-near-canvas';
+import { TasksNearFlow } from './tasks-near-canvas';
 
 export interface ProgressivePlanEditorProps extends Omit<PlanEditorProps, 'doc' | 'openTasks' | 'openedAt'> {
   /** The revision's document, when the page carries it (a plan small enough). */

@@ -2,7 +2,7 @@
 
 import { Background, Controls, MarkerType, ReactFlow, useReactFlow, type Edge, type OnMove, type Viewport } from '@xyflow/react';
 import { memo, useEffect, useMemo, useRef } from 'react';
-import type { PlanDocument, PlannerTask } from '@/lib/plan';
+import type { TasksNear } from '@/lib/plan';
 import { createFlowMapper, type TaskNode } from '@/lib/flow/plan-to-flow';
 import { OVERVIEW_ZOOM } from '@/lib/flow/overview';
 import { boundsOfTasks } from '@/lib/flow/view-window';
@@ -10,23 +10,16 @@ import { PRO_OPTIONS } from './canvas-chrome';
 import { TaskNodeComponent } from './task-node';
 import { FIT_TASKS, useFitBounds, whenDrawn } from './use-fit-tasks';
 
-/** The tasks the page read around a linked task, with their saved positions. */
-export interface TasksNear {
-  taskId: string;
-  tasks: PlannerTask[];
-  positions: PlanDocument['view']['positions'];
-}
-
 const NODE_TYPES = { task: TaskNodeComponent };
 const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
 const NOTHING = new Set<string>();
 const NO_ISSUES = new Map<string, { count: number; hasError: boolean }>();
 
 /**
- * A link to a task of a big plan, while the plan loads: the tasks saved around it, drawn as
- * the editor draws them, the task selected and fitted as the editor fits it. Read-only; it
- * reports where the view is, in the window's coordinates, so the editor takes over with every
- * task where it was on screen.
+ * A link to a task of a big plan, while the plan loads: the tasks saved around it, drawn with
+ * the editor's task nodes (subgraph boxes come with the editor), the task selected and fitted
+ * as the editor fits it. Read-only. Once fitted it reports where the view is, in the window's
+ * coordinates, so the editor takes over with every task where it was on screen.
  */
 export const TasksNearFlow = memo(function TasksNearFlow({ near, onMoved, onReady }: { near: TasksNear; onMoved: (viewport: Viewport) => void; onReady: () => void }) {
   const { nodes, edges } = useMemo(() => {
@@ -56,14 +49,19 @@ export const TasksNearFlow = memo(function TasksNearFlow({ near, onMoved, onRead
   );
   // Ready once the view is fitted to the task and the task is drawn (the server's HTML holds
   // the nodes already, but not where the view will be).
+  // A view it could not fit is not handed over: the editor then fits the task itself.
   useEffect(() => {
+    let gone = false;
     const bounds = boundsOfTasks([near.taskId], near.positions);
-    void (bounds ? fitBounds(bounds, FIT_TASKS) : Promise.resolve())
-      .then(() => whenDrawn(near.taskId))
-      .then(() => {
-        report(flow.getViewport());
-        onReady();
-      });
+    void (bounds ? fitBounds(bounds, FIT_TASKS) : Promise.resolve(false)).then(async (fitted) => {
+      await whenDrawn(near.taskId);
+      if (gone) return;
+      if (fitted) report(flow.getViewport());
+      onReady();
+    });
+    return () => {
+      gone = true;
+    };
   }, [near, fitBounds, flow, report, onReady]);
   const onMoveEnd = useMemo<OnMove>(() => (_, viewport) => report(viewport), [report]);
   return (

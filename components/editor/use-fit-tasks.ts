@@ -31,22 +31,22 @@ export function whenDrawn(nodeId: string): Promise<void> {
   });
 }
 
-/** Sets the view to show a rectangle of the canvas once React Flow has measured its pane; resolves when it has (or gave up). */
-export function useFitBounds(): (bounds: Rect, options: FitTasksOptions) => Promise<void> {
+/** Sets the view to show a rectangle of the canvas once React Flow has measured its pane; resolves whether it did (false: gave up). */
+export function useFitBounds(): (bounds: Rect, options: FitTasksOptions) => Promise<boolean> {
   const flow = useReactFlow();
   const rf = useStoreApi();
   return useCallback(
     (bounds, options) =>
-      new Promise<void>((resolve) => {
+      new Promise<boolean>((resolve) => {
         const place = (framesLeft: number) => {
           const { width, height, minZoom } = rf.getState();
           if (!width || !height) {
             if (framesLeft > 0) requestAnimationFrame(() => place(framesLeft - 1));
-            else resolve();
+            else resolve(false);
             return;
           }
           const viewport = getViewportForBounds(bounds, width, height, options.minZoom ?? minZoom, options.maxZoom, options.padding);
-          void flow.setViewport(viewport, { duration: options.duration }).then(() => resolve());
+          void flow.setViewport(viewport, { duration: options.duration }).then(() => resolve(true));
         };
         place(SIZE_FRAMES);
       }),

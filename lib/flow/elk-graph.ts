@@ -104,7 +104,12 @@ const DETAILED_OPTIONS: LayoutOptions = {
   'elk.spacing.componentComponent': '80',
 };
 
-/** More than LARGE_GRAPH_TASKS tasks: speed and a compact picture first. */
+/**
+ * More than LARGE_GRAPH_TASKS tasks: speed and a compact picture first. When toElkGraph
+ * assigned the layers (the interactive strategy below says so), layer-sweep.ts lays the
+ * graph out instead of ELK, stacking layers as SIMPLE placement does; a plan with a cycle
+ * goes to ELK with these options and network-simplex layering.
+ */
 const FAST_OPTIONS: LayoutOptions = {
   ...COMMON_OPTIONS,
   // Layers come from the x coordinates toElkGraph assigns (see assignLayers).

@@ -14,8 +14,9 @@
  * dependency spanning two layers gets a dummy node in the layer between. Sweeps alternate
  * left to right and right to left; each orders a layer by the mean position of every
  * node's neighbours in the layer just ordered, and a node without such neighbours keeps its
- * slot. After each sweep the crossings are counted exactly, and sweeping stops as soon as a
- * sweep does not improve on the best order, which is kept. Iterative and deterministic:
+ * slot. After each sweep the crossings are counted exactly; from the second sweep on (the
+ * first direction alone may not help), sweeping stops as soon as a sweep does not improve on
+ * the best order, which is kept. Iterative and deterministic:
  * O(sweeps × (n + e) log n), no recursion whatever the plan's depth.
  */
 
@@ -47,7 +48,8 @@ export function sweepLayers(graph: ElkNode): ElkNode {
   for (const edge of graph.edges ?? []) {
     const from = index.get(edge.sources[0]!);
     const to = index.get(edge.targets[0]!);
-    if (from === undefined || to === undefined) continue;
+    // Only edges to a later layer can be counted; toElkGraph makes no others.
+    if (from === undefined || to === undefined || layerOf[to]! <= layerOf[from]!) continue;
     let at = from;
     for (let layer = layerOf[from]! + 1; layer < layerOf[to]!; layer++) {
       const dummy = layerOf.push(layer) - 1;

@@ -44,7 +44,7 @@ async function layout(request: LayoutRequest): Promise<LayoutResponse> {
     // ELK rejects with GWT-translated Java exceptions; a very deep graph can also
     // overflow the stack (RangeError). Both carry a usable message.
     const message = error instanceof Error ? error.message : String(error);
-    return { id: request.id, error: `ELK layout failed: ${message}` };
+    return { id: request.id, error: `layout failed: ${message}` };
   }
 }
 

@@ -13,3 +13,4 @@ export * from './execution-types';
 export * from './timestamps';
 export * from './invisible-characters';
 export * from './estimate-data';
+export * from './tasks-near';

@@ -72,7 +72,8 @@ export default async function PlanPage({ params, searchParams }: Props) {
 
 /** What a big plan's page draws while its tasks load: the tasks around the linked one, else the overview. */
 async function loadingView(db: Database, skeleton: PlanResponse, taskCount: number, query: Record<string, string | string[] | undefined>) {
-  const near = typeof query.task === 'string' ? await getTasksNear(db, skeleton.id, skeleton.revision, query.task) : undefined;
+  // A link that asks for the overview opens on it, whatever task it names.
+  const near = typeof query.task === 'string' && query.overview === undefined ? await getTasksNear(db, skeleton.id, skeleton.revision, query.task) : undefined;
   if (near) return { taskCount, near };
   const groupBy = isGroupBy(query.overview) ? query.overview : 'target';
   const tasks = (await findOverviewTasks(db, skeleton.id, skeleton.revision)) ?? [];

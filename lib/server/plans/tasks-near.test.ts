@@ -57,6 +57,15 @@ describe.each(testDatabases())('the tasks near a linked task on $name', (databas
     expect(Object.keys(near.positions)).toHaveLength(near.tasks.length);
   });
 
+  it('put the linked task first even where more tasks than are drawn share its spot', async () => {
+    const request = gridPlan();
+    const positions = Object.fromEntries(request.plan.planned_tasks.map((task) => [task.task_id, { x: 0, y: 0 }]));
+    const { id } = await createPlan(db(), CreatePlanRequest.parse({ ...request, view: { positions } }), 'tester');
+    const near = (await getTasksNear(db(), id, 1, `t${COLUMNS * ROWS - 1}`))!;
+    expect(near.tasks).toHaveLength(NEAR_AREA.limit);
+    expect(near.tasks[0]!.task_id).toBe(`t${COLUMNS * ROWS - 1}`);
+  });
+
   it('are none for a task the revision lacks or has not placed, or a revision stored whole', async () => {
     const { id } = await createPlan(db(), gridPlan(), 'tester');
     expect(await getTasksNear(db(), id, 1, 'no-such-task')).toBeUndefined();

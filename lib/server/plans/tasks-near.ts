@@ -1,5 +1,5 @@
 import 'server-only';
-import type { PlanDocument, PlannerTask } from '@/lib/plan';
+import type { PlanDocument, TasksNear } from '@/lib/plan';
 import type { Database } from '../db/client';
 import * as repo from './plan-repository';
 import { joinPages } from './revision-pages';
@@ -18,16 +18,9 @@ type Position = PlanDocument['view']['positions'][string];
  */
 export const NEAR_AREA = { halfWidth: 1_200, halfHeight: 800, limit: 300 };
 
-export interface TasksNear {
-  taskId: string;
-  /** The task and those saved nearest it, read as the whole revision would read them. */
-  tasks: PlannerTask[];
-  positions: Record<string, Position>;
-}
-
 /**
- * The tasks saved around `taskId` in this revision, nearest first, the task itself among
- * them; undefined when the revision has no such task or no saved position for it (the page
+ * The tasks saved around `taskId` in this revision, the task itself first and the others
+ * nearest first; undefined when the revision has no such task or no saved position for it (the page
  * then shows the overview while the plan loads).
  */
 export async function getTasksNear(db: Database, id: string, revision: number, taskId: string): Promise<TasksNear | undefined> {
@@ -36,8 +29,9 @@ export async function getTasksNear(db: Database, id: string, revision: number, t
   const refs = await references(db, row);
   if (!refs) return undefined;
   const center = Object.hasOwn(refs.positions, taskId) ? refs.positions[taskId] : undefined;
-  if (!center || !refs.taskIds.includes(taskId)) return undefined;
-  const near = nearest(refs.taskIds, refs.positions, center);
+  const linked = refs.taskIds.indexOf(taskId);
+  if (!center || linked < 0) return undefined;
+  const near = nearest(refs.taskIds, refs.positions, linked, center);
   const wanted = near.map((i) => refs.taskHashes[i]!);
   const stored = await repo.findTasks(db, id, wanted);
   const bodies = wanted.map((hash) => stored.get(hash)?.body);
@@ -61,8 +55,8 @@ async function references(db: Database, row: repo.RevisionRow) {
   return undefined;
 }
 
-/** Indexes of the tasks within NEAR_AREA of `center`, nearest first, at most NEAR_AREA.limit. */
-function nearest(taskIds: readonly string[], positions: Readonly<Record<string, Position>>, center: Position): number[] {
+/** Indexes of the tasks within NEAR_AREA of `center`, the linked one first (others may share its spot), then nearest first, at most NEAR_AREA.limit. */
+function nearest(taskIds: readonly string[], positions: Readonly<Record<string, Position>>, linked: number, center: Position): number[] {
   const found: Array<{ i: number; distance: number }> = [];
   // A repeated id (validation reports it) is drawn once, as the editor draws it.
   const seen = new Set<string>();
@@ -75,6 +69,6 @@ function nearest(taskIds: readonly string[], positions: Readonly<Record<string, 
     const dy = Math.abs(position.y - center.y);
     if (dx <= NEAR_AREA.halfWidth && dy <= NEAR_AREA.halfHeight) found.push({ i, distance: dx * dx + dy * dy });
   }
-  found.sort((a, b) => a.distance - b.distance || a.i - b.i);
+  found.sort((a, b) => Number(b.i === linked) - Number(a.i === linked) || a.distance - b.distance || a.i - b.i);
   return found.slice(0, NEAR_AREA.limit).map((f) => f.i);
 }
