@@ -3,7 +3,6 @@
 import {
   Background,
   Controls,
-  MarkerType,
   ReactFlow,
   applyNodeChanges,
   useReactFlow,
@@ -25,7 +24,7 @@ import { OVERVIEW_TASKS, OVERVIEW_ZOOM } from '@/lib/flow/overview';
 import { containsRect, idsWithin, visibleRect, windowAround, type Rect } from '@/lib/flow/view-window';
 import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { buildGraphIndex } from '@/lib/graph';
-import { PRO_OPTIONS, PlanMiniMap } from './canvas-chrome';
+import { DEPENDENCY_EDGE_OPTIONS, PRO_OPTIONS, PlanMiniMap } from './canvas-chrome';
 import { useCanvasFocusStore } from './canvas-focus';
 import { useEditor, useEditorStore } from './editor-context';
 import { RemovedTaskNodeComponent } from './removed-task-node';
@@ -38,7 +37,6 @@ import { useValidation } from './use-validation';
 const EMPTY: ReadonlySet<string> = new Set();
 // Module-level so their identity never changes: React Flow copies changed props into its
 // store, and a fresh object on every render would mean extra store updates per drag frame.
-const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
 const FIT_VIEW_OPTIONS = { padding: 0.2 };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 const LARGE_PLAN = 300;
@@ -334,7 +332,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
           // rather than drawing thousands of unreadable nodes first.
           minZoom={large ? OVERVIEW_ZOOM * 0.8 : 0.05}
           maxZoom={2}
-          defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+          defaultEdgeOptions={DEPENDENCY_EDGE_OPTIONS}
           proOptions={PRO_OPTIONS}
           fitView={!large}
           fitViewOptions={FIT_VIEW_OPTIONS}

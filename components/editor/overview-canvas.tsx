@@ -4,7 +4,7 @@ import { Background, Controls, MarkerType, ReactFlow, useReactFlow, type Edge } 
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { AGGREGATE_SIZE, aggregateTitle, buildOverview, type Aggregate, type Overview } from '@/lib/flow/overview';
 import { AggregateNodeComponent, type AggregateNode } from './aggregate-node';
-import { PRO_OPTIONS, PlanMiniMap } from './canvas-chrome';
+import { PRO_OPTIONS, PlanMiniMap, READ_ONLY_CANVAS } from './canvas-chrome';
 import { useCanvasFocus } from './canvas-focus';
 import { useEditor } from './editor-context';
 
@@ -98,10 +98,7 @@ export const OverviewFlow = memo(function OverviewFlow({
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        elementsSelectable={false}
-        zoomOnDoubleClick={false}
+        {...READ_ONLY_CANVAS}
         onNodeClick={onNodeClick}
         minZoom={0.05}
         maxZoom={2}

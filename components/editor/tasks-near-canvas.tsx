@@ -1,17 +1,16 @@
 'use client';
 
-import { Background, Controls, MarkerType, ReactFlow, useReactFlow, type Edge, type OnMove, type Viewport } from '@xyflow/react';
+import { Background, Controls, ReactFlow, useReactFlow, type Edge, type OnMove, type Viewport } from '@xyflow/react';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { TasksNear } from '@/lib/plan';
 import { createFlowMapper, type TaskNode } from '@/lib/flow/plan-to-flow';
 import { OVERVIEW_ZOOM } from '@/lib/flow/overview';
 import { boundsOfTasks } from '@/lib/flow/view-window';
-import { PRO_OPTIONS } from './canvas-chrome';
+import { DEPENDENCY_EDGE_OPTIONS, PRO_OPTIONS, READ_ONLY_CANVAS } from './canvas-chrome';
 import { TaskNodeComponent } from './task-node';
 import { FIT_TASKS, useFitBounds, whenDrawn } from './use-fit-tasks';
 
 const NODE_TYPES = { task: TaskNodeComponent };
-const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
 const NOTHING = new Set<string>();
 const NO_ISSUES = new Map<string, { count: number; hasError: boolean }>();
 
@@ -71,15 +70,12 @@ export const TasksNearFlow = memo(function TasksNearFlow({ near, onMoved, onRead
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        elementsSelectable={false}
-        zoomOnDoubleClick={false}
+        {...READ_ONLY_CANVAS}
         onMoveEnd={onMoveEnd}
         // As the editor's canvas of a big plan allows.
         minZoom={OVERVIEW_ZOOM * 0.8}
         maxZoom={2}
-        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+        defaultEdgeOptions={DEPENDENCY_EDGE_OPTIONS}
         proOptions={PRO_OPTIONS}
       >
         <Background gap={24} />
