@@ -4,7 +4,7 @@ import { loadPagedList, pageLinks } from '@/app/paged-list';
 import { planAuditPage } from '@/lib/server/audit/plan-audit-page';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
-import { loadPlanForPage } from '../load-plan';
+import { loadPlanSkeletonForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 
 export const metadata: Metadata = { title: 'History' };
@@ -23,7 +23,8 @@ const LABELS: Record<string, string> = {
 export default async function HistoryPage({ params, searchParams }: PageProps<'/plans/[id]/history'>) {
   const { id } = await params;
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/history`, searchParams);
-  const plan = await loadPlanForPage(id);
+  // The header only: the skeleton, not 20,000 tasks.
+  const { plan } = await loadPlanSkeletonForPage(id);
   const { db } = await getDatabase();
   const list = await loadPagedList(await searchParams, (query) => planAuditPage(db, id, query));
   const path = `/plans/${id}/history`;

@@ -9,7 +9,7 @@ import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { getRevisionPage } from '@/lib/server/plans/plan-service';
 import { loadPagedList, pageHref, pageLinks } from '@/app/paged-list';
-import { loadPlanForPage } from '../load-plan';
+import { loadPlanForPage, loadPlanSkeletonForPage } from '../load-plan';
 
 type Props = PageProps<'/plans/[id]/revisions'>;
 
@@ -24,7 +24,8 @@ function pick(value: string | string[] | undefined, fallback: number, max: numbe
 export default async function RevisionsPage({ params, searchParams }: Props) {
   const { id } = await params;
   await requirePageUser(`/plans/${encodeURIComponent(id)}/revisions`, searchParams);
-  const head = await loadPlanForPage(id);
+  // Its title and head revision: the skeleton, not 20,000 tasks.
+  const { plan: head } = await loadPlanSkeletonForPage(id);
   const { db } = await getDatabase();
   const query = await searchParams;
   const list = await loadPagedList(query, (page) => getRevisionPage(db, id, page));

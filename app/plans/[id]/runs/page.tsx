@@ -5,7 +5,7 @@ import { RunTable } from '@/components/runs/run-table';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { listPlanRuns } from '@/lib/server/runs/run-queries';
-import { loadPlanForPage } from '../load-plan';
+import { loadPlanSkeletonForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 
 export const metadata: Metadata = { title: 'Runs' };
@@ -14,7 +14,8 @@ export const metadata: Metadata = { title: 'Runs' };
 export default async function PlanRunsPage({ params, searchParams }: PageProps<'/plans/[id]/runs'>) {
   const { id } = await params;
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/runs`, searchParams);
-  const plan = await loadPlanForPage(id);
+  // The header only: the skeleton, not 20,000 tasks.
+  const { plan } = await loadPlanSkeletonForPage(id);
   const { db } = await getDatabase();
   const list = await loadPagedList(await searchParams, (query) => listPlanRuns(db, id, query));
   // A server component renders once per request, so "now" is the request time, as intended.
