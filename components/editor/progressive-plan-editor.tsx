@@ -78,7 +78,7 @@ export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, .
           <p role="status" className="text-slate-700">
             {`Loading the plan's ${count(taskCount)} tasks`}
             {near
-              ? `… Meanwhile the ${count(near.tasks.length)} around task ${near.taskId} are shown, read-only.`
+              ? `… Meanwhile the ${count(near.tasks.length)} tasks around task ${near.taskId} are shown, read-only.`
               : opened
                 ? `, then opening ${count(opened.length)} of them…`
                 : linkedTask
