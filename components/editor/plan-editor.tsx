@@ -105,6 +105,9 @@ export function PlanEditor(props: PlanEditorProps) {
   );
 }
 
+/** The whole plan, as React Flow's own fitView frames it. */
+const FIT_ALL = { padding: 0.1, maxZoom: 2 };
+
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
@@ -261,7 +264,9 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
       if (viewport?.length === 3 && viewport.every(Number.isFinite)) {
         void flow.setViewport({ x: viewport[0], y: viewport[1], zoom: viewport[2] });
       } else {
-        requestAnimationFrame(() => void flow.fitView());
+        // From the positions just laid out, which React Flow may not have drawn yet.
+        const all = store.getState().doc.plan.planned_tasks.map((t) => t.task_id);
+        requestAnimationFrame(() => fitRef.current(all, FIT_ALL));
       }
     };
     if (unplaced.length === 0) return restore();

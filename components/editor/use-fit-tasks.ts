@@ -55,9 +55,10 @@ export function useFitBounds(): (bounds: Rect, options: FitTasksOptions) => Prom
 }
 
 /**
- * Fits the view to tasks. A plan React Flow holds whole is fitted by React Flow, from the
- * nodes it measured; a big plan's canvas holds only the nodes near the view
- * (lib/flow/view-window), so its fit is computed from the saved positions.
+ * Fits the view to tasks, computed from their saved positions: right even in the frame after
+ * the positions changed (a layout just applied), before React Flow has drawn them there, and
+ * for a big plan's tasks React Flow has not been given (lib/flow/view-window). Tasks without
+ * a saved position (drawn at a fallback place) are fitted as React Flow drew them.
  */
 export function useFitTasks(): (taskIds: readonly string[], options: FitTasksOptions) => void {
   const flow = useReactFlow();
@@ -66,12 +67,11 @@ export function useFitTasks(): (taskIds: readonly string[], options: FitTasksOpt
   return useCallback(
     (taskIds, options) => {
       const { doc } = store.getState();
-      if (doc.plan.planned_tasks.length <= OVERVIEW_TASKS) {
-        void flow.fitView({ ...options, includeHiddenNodes: true, nodes: taskIds.map((id) => ({ id })) });
-        return;
-      }
-      const bounds = boundsOfTasks(taskIds, doc.view.positions);
+      const { positions } = doc.view;
+      const placed = taskIds.every((id) => Object.hasOwn(positions, id));
+      const bounds = placed || doc.plan.planned_tasks.length > OVERVIEW_TASKS ? boundsOfTasks(taskIds, positions) : null;
       if (bounds) void fitBounds(bounds, options);
+      else void flow.fitView({ ...options, includeHiddenNodes: true, nodes: taskIds.map((id) => ({ id })) });
     },
     [flow, fitBounds, store],
   );
