@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { E2E_ADMIN_TOKEN, EDITOR_STATE, adminHeaders } from './auth-support';
+import { serveArgs } from './server-process';
 
 // The tests drive real production servers over real HTTP: one on a fresh embedded
 // PGlite database, and, when TEST_DATABASE_URL is set (always in CI), two instances
@@ -32,7 +33,7 @@ export const PORTS = { pglite: 3100, postgresA: 3101, postgresB: 3102 } as const
 
 function server(port: number, env: Record<string, string>) {
   return {
-    command: `npx next start -p ${port}`,
+    command: ['npx', ...serveArgs(port)].join(' '),
     cwd: root,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,

@@ -25,8 +25,17 @@ async function healthy(url: string, child: ChildProcess, log: () => string): Pro
   throw new Error(`the server at ${url} did not start within 90 s:\n${log()}`);
 }
 
+/**
+ * How the servers under test are started, as `npm start` starts one (scripts/start.mjs):
+ * idle connections are kept for 65 s, not Node's 5 s, so a client reusing one just as the
+ * server closes it (an API call a few seconds after the last) does not get ECONNRESET.
+ */
+export function serveArgs(port: number): string[] {
+  return ['next', 'start', '-p', String(port), '--keepAliveTimeout', '65000'];
+}
+
 export async function startServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn('npx', ['next', 'start', '-p', String(port)], {
+  const child = spawn('npx', serveArgs(port), {
     cwd: root,
     detached: true,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PLANGATE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, PORT: String(port), ...env },

@@ -26,7 +26,9 @@ const port = process.env.PORT || '3000';
 const host = process.env.HOST || '127.0.0.1';
 const loopback = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i.test(host);
 const localDemo = !process.env.DATABASE_URL && process.env.NODE_ENV !== 'production' && loopback;
-const server = spawn('npx', ['next', 'start', '-p', port, '-H', host], {
+// Idle connections are kept for 65 s, not Node's 5 s: a client (or a proxy) that reuses one
+// just as the server closes it gets ECONNRESET, so the server should outlast their idle timeouts.
+const server = spawn('npx', ['next', 'start', '-p', port, '-H', host, '--keepAliveTimeout', '65000'], {
   cwd: root,
   stdio: 'inherit',
   // The embedded database outside production, served on loopback, is the local demo: its

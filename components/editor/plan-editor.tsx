@@ -105,7 +105,7 @@ export function PlanEditor(props: PlanEditorProps) {
   );
 }
 
-/** The whole plan, as React Flow's own fitView frames it. */
+/** The whole plan just laid out, as React Flow's own fitView would frame it. */
 const FIT_ALL = { padding: 0.1, maxZoom: 2 };
 
 function isTyping(target: EventTarget | null): boolean {
@@ -263,10 +263,13 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
       markReady();
       if (viewport?.length === 3 && viewport.every(Number.isFinite)) {
         void flow.setViewport({ x: viewport[0], y: viewport[1], zoom: viewport[2] });
-      } else {
+      } else if (laidOut) {
         // From the positions just laid out, which React Flow may not have drawn yet.
         const all = store.getState().doc.plan.planned_tasks.map((t) => t.task_id);
         requestAnimationFrame(() => fitRef.current(all, FIT_ALL));
+      } else {
+        // As React Flow drew it: the review canvas draws removed tasks too.
+        requestAnimationFrame(() => void flow.fitView());
       }
     };
     if (unplaced.length === 0) return restore();
