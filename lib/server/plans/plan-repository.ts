@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planPages, planReviews, planRevisions, planTasks, plans } from '../db/schema';
 import { LRUCache } from 'lru-cache';
-import { pageIntact, type StoredPage } from './revision-pages';
+import { joinPages, pageIntact, type StoredPage } from './revision-pages';
 import { revisionColumns } from './revision-body';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
@@ -253,6 +253,21 @@ export async function findPages(db: Database, id: string, hashes: string[]): Pro
     if (!page) throw pageIntegrityError(id, hash, 'is missing');
     return page;
   });
+}
+
+/**
+ * How a version-2 revision row references its tasks: their ids and hashes in plan order, the
+ * positions its pages hold, and its pages (none for a row written before pages, which holds
+ * two arrays instead). Undefined for a version-1 row, whose body holds its tasks.
+ */
+export async function findReferences(db: Database, row: RevisionRow) {
+  if (row.pageHashes) {
+    const pages = await findPages(db, row.planId, row.pageHashes);
+    const { taskIds, taskHashes, positions } = joinPages(pages);
+    return { taskIds, taskHashes, pagePositions: positions, pages };
+  }
+  if (row.taskIds && row.taskHashes) return { taskIds: row.taskIds, taskHashes: row.taskHashes, pagePositions: {}, pages: [] };
+  return undefined;
 }
 
 function pageIntegrityError(planId: string, hash: string, problem: string): AppError {

@@ -24,7 +24,6 @@ import { AppError, fromZodError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
 import { serverContentHash } from './document-hashes';
 import { NOTHING_KNOWN, checkStorableJson, partsOfDocument, positionBytes, revisionParts, skeletonBytes, skeletonOf, storedTask, withoutPositions, type KnownParts, type RevisionParts } from './revision-parts';
-import { joinPages } from './revision-pages';
 import * as repo from './plan-repository';
 import { listPlanPage, listRevisionPage } from './plan-list-queries';
 
@@ -125,16 +124,11 @@ async function baseRevision(db: Database, id: string, revision: number) {
  */
 async function baseRefs(db: Database, base: repo.RevisionRow) {
   const current = base.documentBytes !== null && base.hashVersion === HASH_VERSION && base.schemaVersion === CURRENT_SCHEMA_VERSION;
-  if (current && base.pageHashes) {
-    const skeleton = repo.revisionDocument(base);
-    const pages = await repo.findPages(db, base.planId, base.pageHashes);
-    const { taskIds, taskHashes, positions } = joinPages(pages);
+  const refs = current ? await repo.findReferences(db, base) : undefined;
+  if (refs) {
+    const { taskIds, taskHashes, pagePositions, pages } = refs;
     const known = { tasks: new Set(taskHashes), pages };
-    return { skeleton: withPagePositions(skeleton, positions), taskIds, taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known, unstored: [] };
-  }
-  if (current && base.taskIds && base.taskHashes) {
-    const known = { tasks: new Set(base.taskHashes), pages: [] };
-    return { skeleton: repo.revisionDocument(base), taskIds: base.taskIds, taskHashes: base.taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known, unstored: [] };
+    return { skeleton: withPagePositions(repo.revisionDocument(base), pagePositions), taskIds, taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known, unstored: [] };
   }
   const whole = await repo.findRevision(db, base.planId, base.revision);
   const document = repo.revisionDocument(whole!);
@@ -154,9 +148,8 @@ function withPagePositions<T extends Pick<PlanDocument, 'view'>>(revision: T, po
 
 /** What the base revision stores already, so a whole-plan save does not write it again. */
 async function storedParts(db: Database, base: repo.RevisionRow): Promise<KnownParts> {
-  if (!base.pageHashes) return { tasks: new Set(base.taskHashes ?? []), pages: [] };
-  const pages = await repo.findPages(db, base.planId, base.pageHashes);
-  return { tasks: new Set(joinPages(pages).taskHashes), pages };
+  const refs = await repo.findReferences(db, base);
+  return { tasks: new Set(refs?.taskHashes), pages: refs?.pages ?? [] };
 }
 
 /** Writes the new revision, or says why it was not written. */
@@ -341,11 +334,8 @@ export async function getPlanSkeleton(db: Database, id: string, revision?: numbe
   const refs = await repo.findRevisionRefs(db, id, wanted);
   if (!refs) throw notFound(`Revision ${revision} of plan "${id}"`);
   const response = toResponse(plan, refs);
-  if (refs.pageHashes) {
-    const { taskIds, positions } = joinPages(await repo.findPages(db, id, refs.pageHashes));
-    return { plan: withPagePositions(response, positions), taskIds };
-  }
-  if (refs.taskHashes && refs.taskIds) return { plan: response, taskIds: refs.taskIds };
+  const references = await repo.findReferences(db, refs);
+  if (references) return { plan: withPagePositions(response, references.pagePositions), taskIds: references.taskIds };
   // A version-1 row: the body just read is the whole document.
   return { plan: { ...response, plan: { ...response.plan, planned_tasks: [] } }, taskIds: response.plan.planned_tasks.map((task) => task.task_id) };
 }

@@ -2,7 +2,6 @@ import 'server-only';
 import type { PlanDocument, TasksNear } from '@/lib/plan';
 import type { Database } from '../db/client';
 import * as repo from './plan-repository';
-import { joinPages } from './revision-pages';
 
 // A link to one task of a big plan opens on that task. The page draws the tasks saved
 // around it at once, read from the revision by reference, while the browser reads the whole
@@ -26,12 +25,15 @@ export const NEAR_AREA = { halfWidth: 1_200, halfHeight: 800, limit: 300 };
 export async function getTasksNear(db: Database, id: string, revision: number, taskId: string): Promise<TasksNear | undefined> {
   const row = await repo.findRevisionRefs(db, id, revision);
   if (!row) return undefined;
-  const refs = await references(db, row);
+  const refs = await repo.findReferences(db, row);
   if (!refs) return undefined;
-  const center = Object.hasOwn(refs.positions, taskId) ? refs.positions[taskId] : undefined;
+  // The body's own positions (a row written before pages holds them all), then its pages'.
+  const saved = (row.body as { view?: { positions?: Record<string, Position> } }).view?.positions ?? {};
+  const positions: Record<string, Position> = { ...saved, ...refs.pagePositions };
+  const center = Object.hasOwn(positions, taskId) ? positions[taskId] : undefined;
   const linked = refs.taskIds.indexOf(taskId);
   if (!center || linked < 0) return undefined;
-  const near = nearest(refs.taskIds, refs.positions, linked, center);
+  const near = nearest(refs.taskIds, positions, linked, center);
   const wanted = near.map((i) => refs.taskHashes[i]!);
   const stored = await repo.findTasks(db, id, wanted);
   const bodies = wanted.map((hash) => stored.get(hash)?.body);
@@ -40,19 +42,7 @@ export async function getTasksNear(db: Database, id: string, revision: number, t
   // Through the same migrations and parse as the whole revision, so the editor shows these tasks as they will be.
   const body = row.body as { plan?: object };
   const document = repo.revisionDocument({ ...row, body: { ...body, plan: { ...body.plan, planned_tasks: bodies } } });
-  const positions = Object.fromEntries(near.map((i) => [refs.taskIds[i]!, refs.positions[refs.taskIds[i]!]!]));
-  return { taskId, tasks: document.plan.planned_tasks, positions };
-}
-
-/** The revision's task ids and hashes in plan order and their positions; undefined for a version-1 row, whose body holds its tasks. */
-async function references(db: Database, row: repo.RevisionRow) {
-  const saved = ((row.body as { view?: { positions?: Record<string, Position> } }).view?.positions ?? {}) as Record<string, Position>;
-  if (row.pageHashes) {
-    const { taskIds, taskHashes, positions } = joinPages(await repo.findPages(db, row.planId, row.pageHashes));
-    return { taskIds, taskHashes, positions: { ...saved, ...positions } };
-  }
-  if (row.taskIds && row.taskHashes) return { taskIds: row.taskIds, taskHashes: row.taskHashes, positions: saved };
-  return undefined;
+  return { taskId, tasks: document.plan.planned_tasks, positions: Object.fromEntries(near.map((i) => [refs.taskIds[i]!, positions[refs.taskIds[i]!]!])) };
 }
 
 /** Indexes of the tasks within NEAR_AREA of `center`, the linked one first (others may share its spot), then nearest first, at most NEAR_AREA.limit. */
