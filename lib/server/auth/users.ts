@@ -54,6 +54,8 @@ export async function createUser(
         email: `${input.username}@users.plangate.invalid`,
         role: input.role,
         service,
+        // Four-eyes reads it: the account never decides on its creator's work, nor they on its.
+        createdBy: actor,
       })
       .returning()
       // Two creations of one name can both pass the check above; the unique index decides.

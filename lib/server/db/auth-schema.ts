@@ -20,6 +20,10 @@ export const user = pgTable('user', {
   // A service account (automation, PLANGATE_ADMIN_TOKEN): it has no password, tokens can
   // be minted for it, and it can never decide on a plan (decisions need a person).
   service: boolean('service').notNull().default(false),
+  // Who made the account (an admin's username, or 'cli', 'system', 'plangate-demo'): four-eyes
+  // treats an account and whoever made it as one person, so an admin's sock puppet never
+  // approves that admin's work (lib/server/auth/account-ties.ts).
+  createdBy: text('created_by'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, index, foreignKey } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, index, foreignKey, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ValidationResult } from '@/lib/validate';
 import { authSchema, user } from './auth-schema';
 
@@ -362,6 +362,8 @@ export const inboxItems = pgTable(
       .references(() => plans.id, { onDelete: 'cascade' }),
     revision: integer('revision'),
     taskId: text('task_id'),
+    // Set for news of a run (a gate waiting, a run stopped): the item links to the run itself.
+    runId: text('run_id').references((): AnyPgColumn => runs.id, { onDelete: 'cascade' }),
     actor: text('actor').notNull(),
     summary: text('summary').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
