@@ -2,25 +2,40 @@ import type { Metadata } from 'next';
 import { loadPagedList, pageLinks } from '@/app/paged-list';
 import { ListPages, ListProblem } from '@/components/list/list-pages';
 import { ReviewQueueTable } from '@/components/plan/review-queue-table';
+import { GatesWaitingTable } from '@/components/review/gates-waiting-table';
 import { reviewQueue } from '@/lib/server/approval/approval-service';
 import { reviewsRequestedFrom } from '@/lib/server/approval/requested-reviewers';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
+import { gatesWaitingFor } from '@/lib/server/runs/waiting-gates';
 
 export const metadata: Metadata = { title: 'Review queue' };
 
 export default async function ReviewQueuePage({ searchParams }: PageProps<'/reviews'>) {
   const user = await requirePageUser('/reviews', searchParams);
   const { db } = await getDatabase();
-  const [list, requested] = await Promise.all([loadPagedList(await searchParams, (query) => reviewQueue(db, query)), reviewsRequestedFrom(db, user.username)]);
+  const [list, requested, gates] = await Promise.all([
+    loadPagedList(await searchParams, (query) => reviewQueue(db, query)),
+    reviewsRequestedFrom(db, user.username),
+    gatesWaitingFor(db, user),
+  ]);
   // eslint-disable-next-line react-hooks/purity -- rendered once per request; "now" is the request time
   const now = Date.now();
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-6 py-8">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
-        <p className="mt-1 text-sm text-slate-600">Plans submitted for review, waiting longest first.</p>
+        <p className="mt-1 text-sm text-slate-600">Plans submitted for review and gates of running plans, waiting longest first.</p>
       </div>
+      {gates.length > 0 && (
+        <section aria-labelledby="gates-heading" className="space-y-3">
+          <h2 id="gates-heading" className="text-lg font-semibold">
+            Gates waiting
+          </h2>
+          <p className="text-sm text-slate-600">Tasks of running plans that wait for your decision before they run.</p>
+          <GatesWaitingTable rows={gates} now={now} />
+        </section>
+      )}
       {requested.length > 0 && (
         <section aria-labelledby="requested-heading" className="space-y-3">
           <h2 id="requested-heading" className="text-lg font-semibold">

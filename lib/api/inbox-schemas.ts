@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 // The signed-in user's inbox: what happened on plans they are involved in.
 
-export const INBOX_ITEM_KINDS = ['review_requested', 'decision', 'comment', 'mention', 'approval_voided', 'run'] as const;
+// 'gate': a task of a run waits at its gate for the recipient's decision.
+export const INBOX_ITEM_KINDS = ['review_requested', 'decision', 'comment', 'mention', 'approval_voided', 'run', 'gate'] as const;
 export const InboxItemKind = z.enum(INBOX_ITEM_KINDS);
 export type InboxItemKind = z.infer<typeof InboxItemKind>;
 
@@ -16,6 +17,8 @@ export const InboxItem = z.object({
   plan_title: z.string(),
   revision: z.number().int().nullable(),
   task_id: z.string().nullable(),
+  /** The run the item tells of (a gate waiting, a run stopped); null for news of the plan. */
+  run_id: z.string().nullable(),
   /** Who did what the item tells of. */
   actor: z.string(),
   summary: z.string(),

@@ -33,9 +33,30 @@ export interface GateState {
   resourceEditors: readonly string[];
   /** Who submitted the head revision for review, while it is in review. */
   submittedBy: string | null;
+  /**
+   * Accounts tied by creation to someone who shaped this revision (an author, a resource
+   * editor, the submitter): made by them, or their maker. Four-eyes counts them as that person.
+   */
+  accountTies: ReadonlyMap<string, AccountTie>;
   /** Reviewers whose approval of the head revision still stands. */
   approvedBy: readonly string[];
   requiredApprovals: number;
+}
+
+/** How an account is tied to a person by who created which account (an admin's sock puppet). */
+export interface AccountTie {
+  /** The person who shaped what is being decided. */
+  person: string;
+  /** `created_by`: the account was made by `person`; `creator_of`: it made `person`'s account. */
+  relation: 'created_by' | 'creator_of';
+  /** Made directly, not through an account in between. */
+  direct: boolean;
+}
+
+/** The tie in words, for a refusal addressed to the tied account. */
+export function describeTie(tie: AccountTie): string {
+  if (tie.relation === 'created_by') return tie.direct ? `your account was created by ${tie.person}` : `your account was created by an account ${tie.person} created`;
+  return tie.direct ? `you created the account of ${tie.person}` : `an account you created made the account of ${tie.person}`;
 }
 
 export interface Claim {
@@ -99,6 +120,14 @@ export function checkDecision(state: GateState, decision: Decision, reviewer: Re
   }
   if (reviewer.username === state.submittedBy) {
     return { code: 'four_eyes', message: `You submitted revision ${state.headRevision} for review; someone else must approve it.` };
+  }
+  const tie = state.accountTies.get(reviewer.username);
+  if (tie) {
+    const describe = describeTie(tie);
+    return {
+      code: 'four_eyes',
+      message: `${describe[0].toUpperCase()}${describe.slice(1)}, who shaped this revision, so you count as them; someone not tied to ${tie.person} must approve revision ${state.headRevision}.`,
+    };
   }
   if (state.approvedBy.includes(reviewer.username)) return { code: 'already_decided', message: 'You have already approved this revision.' };
   return errors(state, 'approved');

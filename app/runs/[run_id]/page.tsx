@@ -3,9 +3,9 @@ import { RunView } from '@/components/runs/run-view';
 import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import type { Principal } from '@/lib/server/auth/principal';
 import { getDatabase } from '@/lib/server/db/connection';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
+import { gateRefusalFor } from '@/lib/server/runs/gate-deciders';
 import { loadPlanForPage, loadRegistryForPage } from '../../plans/[id]/load-plan';
 import { PlanHeader } from '../../plans/[id]/plan-header';
 import { loadRunForPage } from './load-run';
@@ -18,13 +18,6 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   return { title: `Run ${(await loadRunForPage(run_id)).run_id.slice(0, 8)}` };
 }
 
-/** Why this person cannot decide the run's gates (the service refuses them too), or null. */
-function gateRefusal(user: Principal, startedBy: string): string | null {
-  if (!hasRole(user.role, 'approver')) return 'An approver decides this gate.';
-  if (user.username === startedBy) return 'You started this run, so another approver decides its gates (four-eyes).';
-  return null;
-}
-
 /** A run of an approved revision, live: anyone signed in watches; editors control it, approvers decide its gates. */
 export default async function RunPage({ params, searchParams }: Props) {
   const { run_id } = await params;
@@ -32,12 +25,13 @@ export default async function RunPage({ params, searchParams }: Props) {
   const run = await loadRunForPage(run_id);
   const plan = await loadPlanForPage(run.plan_id, run.revision);
   const { db } = await getDatabase();
-  const [registry, dryRun] = await Promise.all([loadRegistryForPage(), latestDryRun(db, run.plan_id, run.revision)]);
+  // The rule the service applies to a decision (four-eyes, roles, sock puppets), so the page offers no button it would refuse.
+  const [registry, dryRun, gateRefusal] = await Promise.all([loadRegistryForPage(), latestDryRun(db, run.plan_id, run.revision), gateRefusalFor(db, run.run_id, user)]);
   const predicted = dryRun ? Object.fromEntries(dryRun.result.tasks.map((t) => [t.task_id, { start_ms: t.start_ms, end_ms: t.end_ms }])) : null;
   return (
     <div className="flex min-h-full flex-col">
       <PlanHeader plan={plan} readOnly user={user} />
-      <RunView initial={run} doc={documentOf(plan)} registry={registry} canControl={hasRole(user.role, 'editor')} gateRefusal={gateRefusal(user, run.started_by)} predicted={predicted} />
+      <RunView initial={run} doc={documentOf(plan)} registry={registry} canControl={hasRole(user.role, 'editor')} gateRefusal={gateRefusal} predicted={predicted} />
     </div>
   );
 }

@@ -24,6 +24,7 @@ import { revisionBody, revisionColumns } from '../plans/revision-body';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
 import { recordDecisionComment } from '../comments/comment-service';
 import { recentEditors } from './recent-editors';
+import { accountTies } from '../auth/account-ties';
 import { lockRegistryForDecision, newestApproval, registryNotice } from './registry-binding';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
@@ -112,6 +113,7 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
   const approvals = await liveApprovals(tx, id, plan.contentRevision);
   const resources = snapshotResources(document.plan.planned_tasks, registry);
   const editors = await recentEditors(tx, plan, resources);
+  const ties = await accountTies(tx, [...editors.authors, ...editors.resourceEditors, ...(plan.submittedBy ? [plan.submittedBy] : [])]);
   return {
     validation,
     resources,
@@ -124,6 +126,7 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
       recentAuthors: editors.authors,
       resourceEditors: editors.resourceEditors,
       submittedBy: plan.submittedBy,
+      accountTies: ties,
       approvedBy: approvals.map((row) => row.reviewer),
       requiredApprovals: requiredApprovals(),
     },

@@ -79,6 +79,16 @@ describe.each(testDatabases())('requested reviewers on $name', (database) => {
     expect(await db().select().from(inboxItems).where(eq(inboxItems.planId, id))).toEqual([]);
   });
 
+  it("neither offers nor accepts an account tied by creation to the submitter (an admin's sock puppet)", async () => {
+    await createUser(db(), { username: 'sock', password: 'sock-password', role: 'approver' }, 'root');
+    expect((await reviewerCandidates(db(), 'root')).map((c) => c.username)).toEqual(['alice', 'bob']);
+    expect((await reviewerCandidates(db(), 'alice')).map((c) => c.username)).toEqual(['bob', 'root', 'sock']);
+    const { id } = await createPlan(db(), CreatePlanRequest.parse({ title: 'Root asks', plan: FETCH_THEN_SUMMARISE }), 'root');
+    const error = await refusal(submitForReview(db(), id, { reviewers: ['sock'] }, principal('root', 'admin')));
+    expect(error.message).toBe('"sock" counts as root under four-eyes (root made their account); ask someone else. Nothing was submitted.');
+    expect((await getGate(db(), id)).status).toBe('draft');
+  });
+
   it('records the requests with the submission, in the audit trail, the gate and each reviewer\'s inbox', async () => {
     const { id } = await draft('Asked by name');
     await submitForReview(db(), id, { reviewers: ['bob', 'root'] }, editor);

@@ -5,6 +5,7 @@ import { ROLES, hasRole, roleOf } from '@/lib/auth/roles';
 import type { Database } from '../db/client';
 import { plans, reviewRequests, user } from '../db/schema';
 import { AppError } from '../errors';
+import { accountTies } from '../auth/account-ties';
 
 // Reviewers requested by name when a plan is submitted. A request names someone who could
 // actually decide: a person (service accounts never decide) holding the approver role or
@@ -24,7 +25,9 @@ export async function reviewerCandidates(db: Database, except?: string): Promise
     .from(user)
     .where(and(eq(user.service, false), inArray(user.role, DECIDING_ROLES)))
     .orderBy(asc(user.username));
-  return rows.map((row) => ({ username: row.username ?? row.name, role: roleOf(row.role) })).filter((row) => row.username !== except);
+  // Accounts tied by creation to the submitter could not approve either (four-eyes counts them as one).
+  const ties = except ? await accountTies(db, [except]) : new Map();
+  return rows.map((row) => ({ username: row.username ?? row.name, role: roleOf(row.role) })).filter((row) => row.username !== except && !ties.has(row.username));
 }
 
 /** Refuses the whole list, naming each reviewer who cannot be asked, before anything is written. */
@@ -32,11 +35,15 @@ export async function checkRequestedReviewers(db: Database, names: string[], sub
   if (!names.length) return;
   const rows = await db.select({ username: user.username, role: user.role, service: user.service }).from(user).where(inArray(user.username, names));
   const found = new Map(rows.map((row) => [row.username, row]));
+  const ties = await accountTies(db, [submitter]);
   const problems = names.flatMap((name, index) => {
     const row = found.get(name);
+    const tie = ties.get(name);
     const problem =
       name === submitter
         ? `"${name}" is submitting this plan and cannot review it; ask someone else`
+        : tie
+          ? `"${name}" counts as ${submitter} under four-eyes (${tie.relation === 'created_by' ? `${submitter} made their account` : `they made ${submitter}'s account`}); ask someone else`
         : !row
           ? `There is no user named "${name}"`
           : row.service

@@ -17,6 +17,7 @@ function toItem(row: Row): InboxItem {
     plan_title: row.planTitle,
     revision: row.revision,
     task_id: row.taskId,
+    run_id: row.runId,
     actor: row.actor,
     summary: row.summary,
     created_at: row.createdAt.toISOString(),

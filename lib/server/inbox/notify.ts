@@ -16,6 +16,8 @@ export interface NotifyInput {
   planId: string;
   revision?: number | null;
   taskId?: string | null;
+  /** News of a run (a gate waiting, a run stopped): the item links to the run. */
+  runId?: string | null;
   actor: string;
   summary: string;
 }
@@ -31,6 +33,7 @@ export async function notify(tx: Database, input: NotifyInput): Promise<number> 
       planId: input.planId,
       revision: input.revision ?? null,
       taskId: input.taskId ?? null,
+      runId: input.runId ?? null,
       actor: input.actor,
       summary: input.summary.slice(0, 500),
     })),

@@ -13,6 +13,7 @@ import { appendRunEvent, appendRunEvents } from './run-events';
 import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, updateTaskRun } from './run-records';
 import type { FlowJob } from 'pg-boss';
 import { taskJob } from './start-run';
+import { assertMayDecideGate } from './gate-deciders';
 import { abortRunCalls } from './task-runner';
 
 // What people do to a run while it goes: cancel, pause and resume it, retry a failed task,
@@ -124,16 +125,15 @@ export async function retryTask(handle: DatabaseHandle, principal: Principal, ru
 
 /**
  * A person's decision at a gate: approve releases the task, reject fails it (its
- * dependents stay blocked and the run needs a replan). Four-eyes: whoever started the run
- * may not decide its gates. Each gate is decided on its own.
+ * dependents stay blocked and the run needs a replan). Four-eyes is the plan's rule
+ * (gate-deciders.ts): not the starter, not who shaped the revision, no sock puppet of
+ * either, no service account. Each gate is decided on its own.
  */
 export async function decideGate(handle: DatabaseHandle, principal: Principal, runId: string, taskId: string, decision: 'approve' | 'reject', comment = ''): Promise<RunState> {
-  // Nothing runs unless a named person approved it: an automation's token decides no gate.
-  if (principal.service) throw new AppError('forbidden', 403, `${principal.username} is a service account; a person with the approver role must decide a gate`);
   const boss = await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
-    if (principal.username === run.startedBy) throw new AppError('forbidden', 403, `${principal.username} started this run, so another approver must decide its gates (four-eyes)`);
+    await assertMayDecideGate(tx, run, principal);
     const [record] = await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId))).for('update');
     if (!record) throw notFound(`Task "${taskId}" in run ${runId}`);
     if (!record.gateJobId) throw refuse(`Task ${taskId} has no gate (parameters.requires_approval is not set)`);

@@ -11,6 +11,7 @@ import { hashVersionOf, serverContentHash } from '../plans/document-hashes';
 import { revisionColumns } from '../plans/revision-body';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notify } from '../inbox/notify';
+import { announceWaitingGates } from './gate-notice';
 import { appendRunEvent, appendRunEvents, type RunEventInput } from './run-events';
 
 // What a worker reads and writes about a run. A task is always read from the approved,
@@ -82,17 +83,19 @@ export async function updateTaskRun(tx: Database, runId: string, taskId: string,
     .update(taskRuns)
     .set(patch)
     .where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId)));
+  // Whatever opens a gate (its dependencies done, a retry re-opening it) tells who may decide it.
+  if (patch.state === 'awaiting_approval') await announceWaitingGates(tx, runId, [taskId]);
 }
 
-const RUN_WEBHOOKS: Partial<Record<RunState, 'run.awaiting_approval' | 'run.needs_replan' | 'run.succeeded' | 'run.failed'>> = {
-  awaiting_approval: 'run.awaiting_approval',
+// A gate waiting is announced per gate, to the people who may decide it, by
+// announceWaitingGates (updateTaskRun calls it as the gate opens), not on the run's state change.
+const RUN_WEBHOOKS: Partial<Record<RunState, 'run.needs_replan' | 'run.succeeded' | 'run.failed'>> = {
   needs_replan: 'run.needs_replan',
   succeeded: 'run.succeeded',
   failed: 'run.failed',
 };
 
 const SUMMARIES: Partial<Record<RunState, string>> = {
-  awaiting_approval: 'is waiting for an approval at a gate',
   needs_replan: 'has a failed task and needs a replan',
   succeeded: 'succeeded',
   failed: 'failed',
@@ -135,6 +138,7 @@ export async function refreshRunState(tx: Database, runId: string, actor = 'plan
     await notify(tx, {
       recipients: [run.startedBy],
       kind: 'run',
+      runId,
       planId: run.planId,
       revision: run.revision,
       actor,
