@@ -94,7 +94,8 @@ test('every operation answers with a status and a body its OpenAPI schema descri
   await check('retryRunTask', await call('POST', `/api/runs/${noRun}/tasks/fetch/retry`), [404]);
   await check('approveGate', await call('POST', `/api/runs/${noRun}/gates/fetch/approve`), [403]);
   await check('rejectGate', await call('POST', `/api/runs/${noRun}/gates/fetch/reject`, { comment: 'no' }), [403]);
-  await check('reportTaskResult', await call('POST', `/api/runs/${noRun}/tasks/fetch/result`, { state: 'succeeded', output: 1 }), [404]);
+  // Unsigned, and for no run: 401 before 404, so run and task ids cannot be probed.
+  await check('reportTaskResult', await call('POST', `/api/runs/${noRun}/tasks/fetch/result`, { state: 'succeeded', output: 1 }), [401]);
   await check('getReviews', await call('GET', `/api/plans/${id}/reviews`), [200]);
   await check('getAudit', await call('GET', `/api/plans/${id}/audit`), [200]);
   await check('reviewQueue', await call('GET', '/api/reviews'), [200]);

@@ -324,8 +324,8 @@ export const routes = table({
   reportTaskResult: {
     method: 'post', path: '/api/runs/{run_id}/tasks/{task_id}/result', role: null,
     summary:
-      'For an executor that answered a webhook with 202: the task\'s result, signed as the webhook was (`X-Plangate-Timestamp`, `X-Plangate-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">` with the resource\'s secret). 401 for a missing, wrong or stale signature',
-    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.TaskResultReport, signedBody: true, responses: { 200: ok('Recorded', run.RunStateResponse) }, errors: [400, 401, 404, 409, 413, 415],
+      'For an executor that answered a webhook with 202: the task\'s result, once, for the attempt in flight. Headers `X-Plangate-Timestamp` (Unix seconds, within 5 minutes), `X-Plangate-Attempt` (as sent) and `X-Plangate-Signature: sha256=<hex HMAC-SHA256 of "POST\\n<path of the result URL>\\n<attempt>\\n<timestamp>\\n<body>">` keyed with the resource\'s secret (docs/security.md, "Signed results"). 401 for a missing, wrong or stale signature, and for a run or task that does not exist; 409 for a second result or another attempt; 413 over 1 MB',
+    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.TaskResultReport, signedBody: true, responses: { 200: ok('Recorded', run.RunStateResponse) }, errors: [400, 401, 409, 413, 415],
   },
   getRegistry: { method: 'get', path: '/api/registry', role: 'viewer', summary: 'The resource registry (agents, tools, functions, LLMs, DSL workflows); also its JSON export', responses: { 200: ok('Registry', Registry) }, errors: [] },
   replaceRegistry: {

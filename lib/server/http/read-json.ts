@@ -7,13 +7,13 @@ import { AppError, fromZodError } from '../errors';
 // envelope. Reading is streamed so an oversized body is refused without buffering it all.
 const MAX_BODY_BYTES = PLAN_LIMITS.maxPlanBytes + 64 * 1024;
 
-function tooLarge(): AppError {
-  return new AppError('payload_too_large', 413, `The request body is larger than ${formatBytes(MAX_BODY_BYTES)}`);
+function tooLarge(maxBytes: number): AppError {
+  return new AppError('payload_too_large', 413, `The request body is larger than ${formatBytes(maxBytes)}`);
 }
 
-async function readText(request: Request): Promise<string> {
+async function readText(request: Request, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -22,9 +22,9 @@ async function readText(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
+    if (total > maxBytes) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
@@ -42,13 +42,13 @@ export function parseBody<S extends z.ZodType>(schema: S, value: unknown, what =
   return parsed.data;
 }
 
-/** A JSON body's exact text, unparsed: for a handler that verifies a signature over it first. */
-export async function readJsonText(request: Request, what = 'request body'): Promise<string> {
+/** A JSON body's exact text, unparsed: for a handler that verifies a signature over it first (and may cap it lower). */
+export async function readJsonText(request: Request, what = 'request body', maxBytes = MAX_BODY_BYTES): Promise<string> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
     throw new AppError('unsupported_media_type', 415, `Send the ${what} as JSON with "Content-Type: application/json"`);
   }
-  return readText(request);
+  return readText(request, maxBytes);
 }
 
 /** Parses a body's text as JSON; every failure is a specific 400. */

@@ -6,7 +6,8 @@ import { appendAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { registryResources } from '../db/schema';
 import { parseJsonColumn } from '../db/json-column';
-import { AppError, notFound } from '../errors';
+import { AppError, notFound, type ErrorDetail } from '../errors';
+import { endpointSecretProblems } from '../runs/dispatch/dispatch-secrets';
 
 // The registry is read whole (it is small: tens to hundreds of resources) and written
 // one resource at a time or replaced whole by an import, each in one audited transaction.
@@ -35,12 +36,31 @@ function rowsOf(registry: Registry) {
 }
 
 /**
+ * Refuses resources whose endpoint names a variable the operator has not listed in
+ * PLANGATE_DISPATCH_SECRETS (or one of Plangate's own secrets): 400 naming each field and
+ * the rule, before anything is written. The schema (shared with the browser) only checks
+ * the name's shape; which names are allowed is this server's configuration.
+ */
+function refuseUnlistedSecrets(resources: { kind: ResourceKind; resource: Resource; index?: number }[]): void {
+  const details: ErrorDetail[] = resources.flatMap(({ kind, resource, index }) =>
+    endpointSecretProblems(resource.endpoint).map(({ field, problem }) => ({
+      path: `${kind}${index === undefined ? '' : `[${index}]`}.endpoint.${field}`,
+      message: `${kind} "${resourceKey(resource).slice(0, 200)}": ${problem}`,
+    })),
+  );
+  if (!details.length) return;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  throw new AppError('bad_request', 400, `endpoint.${details[0].path.split('.endpoint.')[1]} of ${details[0].message}${more}`, details);
+}
+
+/**
  * Replaces the whole registry with an imported one (parsed by the caller: the endpoint
  * layer or the server action); refuses duplicates and changes nothing then.
  */
 export async function replaceRegistry(db: Database, registry: Registry, actor: string): Promise<Registry> {
   const duplicates = duplicateKeys(registry);
   if (duplicates.length) throw new AppError('bad_request', 400, `The registry names a resource twice: ${duplicates.slice(0, 10).join('; ')}`);
+  refuseUnlistedSecrets(RESOURCE_KINDS.flatMap((kind) => (registry[kind] as Resource[]).map((resource, index) => ({ kind, resource, index }))));
   await db.transaction(async (tx) => {
     await lockRegistryForWrite(tx);
     await tx.delete(registryResources);
@@ -72,6 +92,7 @@ export async function putResource(db: Database, kind: ResourceKind, key: string,
   if (resourceKey(resource) !== key) {
     throw new AppError('bad_request', 400, `The resource is "${resourceKey(resource)}" but the path names "${key.slice(0, 200)}"`);
   }
+  refuseUnlistedSecrets([{ kind, resource }]);
   await db.transaction(async (tx) => {
     await lockRegistryForWrite(tx);
     const body = resource as Record<string, unknown>;

@@ -14,15 +14,18 @@ import type { RunState } from '@/lib/runs/run-states';
 import { approvedPlan, approvedRevision, gateApprover, runApprover, runEditor } from './run-test-support';
 import { startRunWorkers, stopRunWorkers } from './run-workers';
 import { startRun } from './start-run';
-import { signedWebhookHeaders } from './dispatch/webhook-signature';
 import { acceptSignedResult } from './task-result';
 
 // A run end to end against real servers speaking each protocol: an MCP tool, an A2A agent,
 // an OpenAI-compatible model and a signed webhook, with a fan-out, a fan-in and templates
 // carrying outputs downstream; gates, failures, retries and continuation after a replan.
 
-const SECRET_ENV = 'PLANGATE_TEST_RUN_HOOK_SECRET';
+// An endpoint may name only variables the operator lists (never PLANGATE_*), and reach
+// 127.0.0.1, where the test servers listen, only when the operator allows it.
+const SECRET_ENV = 'RUN_ENGINE_HOOK_SECRET';
 process.env[SECRET_ENV] = 'run-engine-test-secret';
+process.env.PLANGATE_DISPATCH_SECRETS = SECRET_ENV;
+process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
 
 let mcp: McpTestServer;
 let agent: A2aTestAgent;
@@ -192,11 +195,15 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
       const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
       await expect.poll(async () => (await runEventsAfter(handle.db, run_id, 0)).some((e) => e.kind === 'task_accepted'), { timeout: 10_000 }).toBe(true);
       const body = JSON.stringify({ state: 'succeeded', output: { published: true } });
-      const signed = new Headers(signedWebhookHeaders(process.env[SECRET_ENV]!, body));
-      expect((await refusal(acceptSignedResult(handle, run_id, 'w', new Headers(), body))).status).toBe(401);
-      expect((await refusal(acceptSignedResult(handle, run_id, 'w', signed, body.replace('true', 'false')))).status).toBe(401);
-      expect((await refusal(acceptSignedResult(handle, run_id, 'w', new Headers(signedWebhookHeaders('another-secret', body)), body))).status).toBe(401);
-      await acceptSignedResult(handle, run_id, 'w', signed, body);
+      const resultUrl = `http://127.0.0.1:9/api/runs/${run_id}/tasks/w/result`;
+      const post = (headers: Record<string, string>, sent = body) => new Request(resultUrl, { method: 'POST', headers, body: sent });
+      const signed = hook.resultHeaders(resultUrl, '1', body);
+      expect((await refusal(acceptSignedResult(handle, run_id, 'w', post({ 'content-type': 'application/json' })))).status).toBe(401);
+      expect((await refusal(acceptSignedResult(handle, run_id, 'w', post(signed, body.replace('true', 'false'))))).status).toBe(401);
+      const other = await startWebhookReceiver('another-secret');
+      expect((await refusal(acceptSignedResult(handle, run_id, 'w', post(other.resultHeaders(resultUrl, '1', body))))).status).toBe(401);
+      await other.close();
+      await acceptSignedResult(handle, run_id, 'w', post(signed));
       const run = await runReaches(handle, run_id, 'succeeded');
       expect(run.tasks[0].output).toEqual({ published: true });
     } finally {

@@ -2,7 +2,8 @@ import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../db/client';
 import { webhookDeliveries, webhooks, type WebhookAttempt } from '../db/schema';
-import { signWebhook } from './signature';
+import { guardedFetch, guardRefusal } from '../runs/dispatch/address-guard';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sentSigningString, sign } from './signature';
 
 // The in-process sender. Every instance polls for due deliveries and claims a batch with
 // FOR UPDATE SKIP LOCKED, pushing each claimed row's next attempt out by a lease, so
@@ -52,7 +53,8 @@ export class WebhookDispatcher {
     this.pollMs = options.pollMs ?? POLL_MS;
     this.backoffMs = options.backoffMs ?? WEBHOOK_BACKOFF_MS;
     this.timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
-    this.fetchImpl = options.fetch ?? fetch;
+    // A webhook's URL is configured in the app, not by the operator: it goes through the address guard.
+    this.fetchImpl = options.fetch ?? guardedFetch;
   }
 
   start(): this {
@@ -128,6 +130,8 @@ export class WebhookDispatcher {
     const timestamp = String(Math.floor(started / 1000));
     let statusCode: number | null = null;
     let error: string | null = null;
+    // An address the operator has not allowed stays refused however often it is tried.
+    let refused = false;
     try {
       const response = await this.fetchImpl(hook.url, {
         method: 'POST',
@@ -136,8 +140,8 @@ export class WebhookDispatcher {
           'User-Agent': 'Plangate-Webhooks/1',
           'X-Plangate-Event': row.event,
           'X-Plangate-Delivery': row.id,
-          'X-Plangate-Timestamp': timestamp,
-          'X-Plangate-Signature': signWebhook(hook.secret, timestamp, row.body),
+          [TIMESTAMP_HEADER]: timestamp,
+          [SIGNATURE_HEADER]: sign(hook.secret, sentSigningString(timestamp, row.body)),
         },
         body: row.body,
         redirect: 'manual',
@@ -147,13 +151,14 @@ export class WebhookDispatcher {
       await response.body?.cancel().catch(() => undefined);
       if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode}`;
     } catch (caught) {
+      refused = guardRefusal(caught) !== null;
       error = describe(caught, this.timeoutMs);
     }
     const attempt: WebhookAttempt = { attempt: row.attempts, at: new Date(started).toISOString(), status_code: statusCode, error, duration_ms: Date.now() - started };
     const log = sql`${webhookDeliveries.attemptLog} || ${JSON.stringify([attempt])}::jsonb`;
     if (!error) {
       await this.db.update(webhookDeliveries).set({ status: 'delivered', deliveredAt: sql`clock_timestamp()`, attemptLog: log }).where(eq(webhookDeliveries.id, row.id));
-    } else if (row.attempts >= this.backoffMs.length + 1) {
+    } else if (refused || row.attempts >= this.backoffMs.length + 1) {
       await this.db.update(webhookDeliveries).set({ status: 'failed', attemptLog: log }).where(eq(webhookDeliveries.id, row.id));
     } else {
       const wait = this.backoffMs[row.attempts - 1];
@@ -168,8 +173,10 @@ export class WebhookDispatcher {
 
 function describe(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `Timed out after ${timeoutMs / 1000} s`;
-  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error instanceof Error ? error.message : String(error)}${cause}`.slice(0, 500);
+  const refusal = guardRefusal(error);
+  if (refusal) return `Refused: ${refusal.message}`.slice(0, 500);
+  // The socket's own words (refused, reset, closed) would map which ports are open.
+  return 'Could not reach the webhook URL';
 }
 
 // One dispatcher per process, on globalThis like the database handle.

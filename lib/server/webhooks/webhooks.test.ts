@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { CreateWebhookRequest, WebhookPayload } from '@/lib/api/webhook-schemas';
 import { ToolResource } from '@/lib/registry';
@@ -12,8 +12,11 @@ import { createPlan, savePlan } from '../plans/plan-service';
 import { putResource } from '../registry/registry-service';
 import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
 import { WebhookDispatcher } from './dispatcher';
-import { verifyWebhookSignature } from './signature';
+import { verifySent } from './signature';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks } from './webhook-service';
+
+// The receivers listen on 127.0.0.1, which the address guard refuses unless the operator allows it.
+process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
 
 const chain = FETCH_THEN_SUMMARISE;
 const who = principal;
@@ -69,6 +72,27 @@ describe.each(testDatabases())('webhooks on $name', (database) => {
   afterAll(async () => {
     await Promise.all([ok.stop(), failing.stop()]);
   });
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('sends nothing to an address the operator did not allow, and gives the delivery up at once', async () => {
+    vi.stubEnv('PLANGATE_DISPATCH_ALLOW', '');
+    const hook = await createWebhook(db(), CreateWebhookRequest.parse({ url: ok.url(), events: ['plan.submitted'] }), 'root');
+    const metadata = await createWebhook(db(), CreateWebhookRequest.parse({ url: 'http://169.254.169.254/latest/meta-data/', events: ['plan.submitted'] }), 'root');
+    const before = ok.received.length;
+    const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Guarded', plan: chain }), editor.username);
+    await submitForReview(db(), created.id, {}, editor);
+    await new WebhookDispatcher(db(), { backoffMs: [0, 0] }).tick();
+    expect(ok.received.length).toBe(before);
+    for (const [id, said] of [
+      [hook.id, 'Refused: 127.0.0.1 is a loopback address, which Plangate calls only when PLANGATE_DISPATCH_ALLOW lists the host or its network'],
+      [metadata.id, 'Refused: 169.254.169.254 is a link-local address, which Plangate calls only when PLANGATE_DISPATCH_ALLOW lists the host or its network'],
+    ]) {
+      const [delivery] = await listDeliveries(db(), id);
+      expect(delivery).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(delivery.attempt_log).toEqual([expect.objectContaining({ status_code: null, error: said })]);
+    }
+    await db().delete(webhooks);
+  });
 
   it('queues plan.submitted and plan.approved in the action and sends them signed after it', async () => {
     const hook = await createWebhook(db(), CreateWebhookRequest.parse({ url: ok.url(), events: ['plan.submitted', 'plan.approved', 'approval.stale'] }), 'root');
@@ -90,8 +114,9 @@ describe.each(testDatabases())('webhooks on $name', (database) => {
     const approved = ok.received.find((r) => r.headers['x-plangate-event'] === 'plan.approved')!;
     const timestamp = String(approved.headers['x-plangate-timestamp']);
     expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
-    expect(verifyWebhookSignature(hook.secret, timestamp, approved.body, String(approved.headers['x-plangate-signature']))).toBe(true);
-    expect(verifyWebhookSignature('whsec_other', timestamp, approved.body, String(approved.headers['x-plangate-signature']))).toBe(false);
+    const signed = { timestamp, signature: String(approved.headers['x-plangate-signature']) };
+    expect(verifySent(hook.secret, signed, approved.body)).toEqual({ ok: true });
+    expect(verifySent('whsec_other', signed, approved.body)).toMatchObject({ ok: false });
     const payload = WebhookPayload.parse(JSON.parse(approved.body));
     expect(payload).toMatchObject({
       event: 'plan.approved',

@@ -5,6 +5,9 @@ import { MAX_OUTPUT_BYTES } from './dispatch-types';
 import { testDispatchRequest, unreachableUrl } from './dispatch-test-support';
 import { startA2aTestAgent, type A2aTestAgent } from './test-servers/a2a-agent-test-support';
 
+// The agent listens on 127.0.0.1, which the address guard refuses unless the operator allows it.
+process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
+
 let agent: A2aTestAgent;
 beforeAll(async () => {
   agent = await startA2aTestAgent();

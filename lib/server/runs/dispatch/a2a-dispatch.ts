@@ -5,7 +5,8 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import type { z } from 'zod';
 import { resourceKey } from '@/lib/registry';
 import type { A2aEndpoint } from '@/lib/registry/endpoint';
-import { credentialFromEnv, guardCall, jsonOrText } from './call-guard';
+import { guardCall, jsonOrText } from './call-guard';
+import { dispatchSecret } from './dispatch-secrets';
 import { DispatchError, type DispatchOutcome, type DispatchRequest } from './dispatch-types';
 
 // An agent behind A2A: the client is built from the agent's card, the task goes out as one
@@ -74,7 +75,7 @@ function settled(task: Task, agent: string): DispatchOutcome | null {
 export async function dispatchA2a(request: DispatchRequest, endpoint: z.infer<typeof A2aEndpoint>): Promise<DispatchOutcome> {
   const resourceName = request.resource ? resourceKey(request.resource) : request.taskId;
   const headers: Record<string, string> = { 'Idempotency-Key': request.idempotencyKey };
-  if (endpoint.token_env) headers.Authorization = `Bearer ${credentialFromEnv(endpoint.token_env, 'token_env', resourceName)}`;
+  if (endpoint.token_env) headers.Authorization = `Bearer ${dispatchSecret(endpoint.token_env, 'token_env', resourceName)}`;
   const call = guardCall(request, { url: endpoint.url, protocol: 'A2A', headers });
   const fetchImpl = call.fetch;
   const factory = new ClientFactory(

@@ -2,12 +2,16 @@ import 'server-only';
 import type { PlannerTask } from '@/lib/plan';
 import { redactUrl } from '@/lib/llm/redact-url';
 import { timeoutSeconds } from '@/lib/runs/task-policy';
+import { AddressRefused, guardedFetch, guardRefusal, RedirectRefused } from './address-guard';
 import { DispatchError, MAX_OUTPUT_BYTES, type DispatchRequest } from './dispatch-types';
 
 // The limits every protocol call runs under, whichever SDK speaks the protocol: a deadline
-// joined to the run's abort signal, a cap on what one answer may bring back, and one way of
-// saying what went wrong that names the endpoint. The SDKs all take a `fetch`, so the cap is
-// enforced where the bytes arrive, not after an SDK has buffered them.
+// joined to the run's abort signal, a cap on what one answer may bring back, the address
+// guard (address-guard.ts) on every connection to a URL an editor configured, and one way of
+// saying what went wrong that names the endpoint. The SDKs all take a `fetch`, so the cap and
+// the guard apply where the bytes go out and come in, not after an SDK has buffered them.
+// What viewers read of a failure is Plangate's own words and an HTTP status: never the body
+// of an error answer, never the socket's own error (which would map open ports).
 
 /** The task's deadline for one call, in ms (its policy: lib/runs/task-policy). */
 export function callTimeoutMs(task: Pick<PlannerTask, 'parameters'>): number {
@@ -35,14 +39,16 @@ export interface GuardedCall {
   failure(error: unknown): DispatchError;
 }
 
-function errorCode(error: unknown): string | undefined {
+/** A failure below HTTP: DNS, connect, TLS, a reset or closed socket (errors that carry a code, or fetch's own). */
+function isTransportError(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 6; depth += 1) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+    if (typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_[A-Z_]+|ERR_TLS_[A-Z_]+|[A-Z_]*CERT[A-Z_]*)$/.test(code)) return true;
+    if (current instanceof TypeError && current.message === 'fetch failed') return true;
     current = (current as { cause?: unknown }).cause;
   }
-  return undefined;
+  return false;
 }
 
 function isOversize(error: unknown): boolean {
@@ -60,29 +66,46 @@ export interface CallTarget {
   protocol: string;
   /** Sent on every HTTP request of the call (credentials, the idempotency key). */
   headers?: Record<string, string>;
+  /**
+   * The operator configured this URL in the environment (LLM_BASE_URL): it may be on a
+   * private network without being listed in PLANGATE_DISPATCH_ALLOW.
+   */
+  trusted?: boolean;
 }
 
 /** Opens the limits for one call to `target` on behalf of `request`. */
 export function guardCall(request: DispatchRequest, target: CallTarget): GuardedCall {
-  const { url, protocol, headers = {} } = target;
+  const { url, protocol, headers = {}, trusted = false } = target;
   const endpoint = redactUrl(url);
   const timeoutMs = callTimeoutMs(request.task);
   const deadline = AbortSignal.timeout(timeoutMs);
-  // An SDK that reads a stream in the background may swallow the capped stream's error and
-  // wait on; aborting the whole call makes it give up at once.
-  const overCap = new AbortController();
-  const signal = AbortSignal.any([request.signal, deadline, overCap.signal]);
+  // An SDK that reads a stream in the background may swallow the capped stream's error, or
+  // the guard's, and wait on; aborting the whole call makes it give up at once.
+  const stopped = new AbortController();
+  const signal = AbortSignal.any([request.signal, deadline, stopped.signal]);
   let oversize = false;
+  let refusal: ReturnType<typeof guardRefusal> = null;
+  /** The status of the latest answer: an SDK's error about a non-2xx answer is reported as this. */
+  let lastStatus = 0;
   const refuseOversize = () => {
     oversize = true;
-    overCap.abort(new OversizeAnswer());
+    stopped.abort(new OversizeAnswer());
     return new OversizeAnswer();
   };
+  const send = trusted ? fetch : guardedFetch;
 
   const cappedFetch: typeof fetch = async (input, init) => {
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) if (!merged.has(name)) merged.set(name, value);
-    const response = await fetch(input, { ...init, headers: merged, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+    let response: Response;
+    try {
+      response = await send(input, { ...init, headers: merged, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+    } catch (error) {
+      refusal ??= guardRefusal(error);
+      if (refusal) stopped.abort(refusal);
+      throw error;
+    }
+    lastStatus = response.status;
     if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
     if (Number(response.headers.get('content-length')) > MAX_OUTPUT_BYTES) {
       await response.body.cancel().catch(() => undefined);
@@ -110,17 +133,28 @@ export function guardCall(request: DispatchRequest, target: CallTarget): Guarded
     if (oversize || isOversize(error)) {
       return new DispatchError(`${endpoint} answered more than ${MAX_OUTPUT_BYTES} bytes, the cap on one answer (MAX_OUTPUT_BYTES)`, false);
     }
+    const refused = refusal ?? guardRefusal(error);
+    if (refused instanceof AddressRefused) return new DispatchError(`Plangate did not call ${endpoint}: ${refused.message}`, false);
+    if (refused instanceof RedirectRefused) return new DispatchError(`${endpoint} ${refused.message}`, false);
+    if (refused) return new DispatchError(`Plangate did not call ${endpoint}: ${refused.message}`, false);
     if (error instanceof DispatchError) return error;
     if (deadline.aborted) return new DispatchError(`${endpoint} did not answer within ${timeoutMs / 1000} s`);
     if (request.signal.aborted) return new DispatchError(`The ${protocol} call to ${endpoint} was aborted: ${reasonText(request.signal.reason)}`);
+    if (lastStatus && (lastStatus < 200 || lastStatus > 299)) return statusFailure(endpoint, lastStatus);
+    if (isTransportError(error)) return new DispatchError(`Could not reach ${endpoint}`);
     const message = error instanceof Error ? error.message : String(error);
-    const code = errorCode(error);
-    if (code) return new DispatchError(`Could not reach ${endpoint}: ${code}${message && !message.includes(code) ? ` (${message})` : ''}`);
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
-    return new DispatchError(`The ${protocol} call to ${endpoint} failed: ${message}${cause && !message.includes(cause) ? ` (${cause})` : ''}`);
+    return new DispatchError(`The ${protocol} call to ${endpoint} failed: ${message.slice(0, 300)}`);
   };
 
   return { endpoint, timeoutMs, signal, fetch: cappedFetch, failure };
+}
+
+/**
+ * An endpoint answered a non-2xx status: said by status alone, since the body of an error
+ * answer is the endpoint's (an internal service's error page, say) and viewers read task errors.
+ */
+export function statusFailure(endpoint: string, status: number): DispatchError {
+  return new DispatchError(`${endpoint} answered HTTP ${status}`, isRetryableStatus(status));
 }
 
 function reasonText(reason: unknown): string {
@@ -130,16 +164,6 @@ function reasonText(reason: unknown): string {
 
 /** The environment credentials and the LLM settings are read from (process.env unless a test gives another). */
 export type Env = Record<string, string | undefined>;
-
-/**
- * The value of the environment variable an endpoint names for a credential. An unset variable
- * is a configuration fault retrying cannot fix.
- */
-export function credentialFromEnv(name: string, field: string, resource: string, env: Env = process.env): string {
-  const value = env[name];
-  if (!value) throw new DispatchError(`The environment variable ${name} (${field} of resource ${resource}'s endpoint) is not set`, false);
-  return value;
-}
 
 /** An HTTP status an endpoint answered with: 4xx says retrying will not help (but 408 and 429 ask for it). */
 export function isRetryableStatus(status: number): boolean {

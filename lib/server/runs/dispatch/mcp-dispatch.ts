@@ -4,7 +4,8 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpEndpoint } from '@/lib/registry/endpoint';
 import { resourceKey } from '@/lib/registry';
 import type { z } from 'zod';
-import { credentialFromEnv, guardCall, isRetryableStatus, jsonOrText } from './call-guard';
+import { guardCall, jsonOrText, statusFailure } from './call-guard';
+import { dispatchSecret } from './dispatch-secrets';
 import { DispatchError, type DispatchOutcome, type DispatchRequest } from './dispatch-types';
 import { withMcpSession } from './mcp-sessions';
 
@@ -30,7 +31,7 @@ export async function dispatchMcp(request: DispatchRequest, endpoint: z.infer<ty
   const resourceName = request.resource ? resourceKey(request.resource) : request.taskId;
   const tool = endpoint.tool ?? resourceName;
   const headers: Record<string, string> = { 'Idempotency-Key': request.idempotencyKey };
-  if (endpoint.token_env) headers.Authorization = `Bearer ${credentialFromEnv(endpoint.token_env, 'token_env', resourceName)}`;
+  if (endpoint.token_env) headers.Authorization = `Bearer ${dispatchSecret(endpoint.token_env, 'token_env', resourceName)}`;
   const call = guardCall(request, { url: endpoint.url, protocol: 'MCP', headers });
 
   const input = request.input ?? {};
@@ -49,7 +50,7 @@ export async function dispatchMcp(request: DispatchRequest, endpoint: z.infer<ty
       throw new DispatchError(`MCP tool ${tool} at ${call.endpoint} refused the call: ${error.message}`, !NOT_RETRYABLE_CODES.has(error.code));
     }
     if (error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code >= 400) {
-      throw new DispatchError(`MCP server ${call.endpoint} answered HTTP ${error.code}: ${error.message}`, isRetryableStatus(error.code));
+      throw statusFailure(`MCP server ${call.endpoint}`, error.code);
     }
     throw call.failure(error);
   }

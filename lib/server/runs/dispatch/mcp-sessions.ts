@@ -3,6 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { guardedFetch } from './address-guard';
 
 // Opening an MCP session costs three HTTP round trips (initialize, initialized, the probe for
 // a server stream) before the one tools/call a task makes, and a run calls the same server
@@ -21,7 +22,9 @@ interface Session {
 
 const sessions = new Map<string, Session>();
 const runningCall = new AsyncLocalStorage<typeof fetch>();
-const sessionFetch: typeof fetch = (input, init) => (runningCall.getStore() ?? fetch)(input, init);
+// Outside any call (closing a session sends a DELETE) the request still goes through the
+// address guard: the server's URL is the registry's, and its name may resolve elsewhere now.
+const sessionFetch: typeof fetch = (input, init) => (runningCall.getStore() ?? guardedFetch)(input, init);
 
 function closeWhenIdle(session: Session): void {
   if (session.retired && session.active === 0) void session.client.then((client) => client.close()).catch(() => undefined);

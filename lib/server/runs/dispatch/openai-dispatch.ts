@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import { llmConfigFromEnv, UNUSED_API_KEY } from '@/lib/llm/llm-config';
 import { resourceKey } from '@/lib/registry';
 import type { OpenAiEndpoint } from '@/lib/registry/endpoint';
-import { credentialFromEnv, guardCall, isRetryableStatus, type Env } from './call-guard';
+import { guardCall, statusFailure, type Env } from './call-guard';
+import { dispatchSecret } from './dispatch-secrets';
 import { DispatchError, type DispatchOutcome, type DispatchRequest } from './dispatch-types';
 
 // An LLM task: one chat completion, the task's instructions as the system message and its
@@ -18,6 +19,8 @@ type Endpoint = z.infer<typeof OpenAiEndpoint>;
 
 interface Target {
   baseURL: string;
+  /** The operator's LLM_BASE_URL rather than an endpoint's URL: exempt from the address allow-list. */
+  trusted: boolean;
   apiKey: string;
   model: string;
   temperature?: number;
@@ -31,11 +34,11 @@ function targetFor(request: DispatchRequest, endpoint: Endpoint, env: Env): Targ
   } catch (error) {
     throw new DispatchError(`The configured LLM is unusable: ${(error as Error).message}`, false);
   }
-  const apiKey = endpoint.api_key_env ? credentialFromEnv(endpoint.api_key_env, 'api_key_env', resourceName ?? request.taskId, env) : undefined;
+  const apiKey = endpoint.api_key_env ? dispatchSecret(endpoint.api_key_env, 'api_key_env', resourceName ?? request.taskId, env) : undefined;
   if (endpoint.url) {
     const model = endpoint.model ?? resourceName;
     if (!model) throw new DispatchError(`Task ${request.taskId} names no model for ${endpoint.url}`, false);
-    return { baseURL: endpoint.url, apiKey: apiKey ?? UNUSED_API_KEY, model };
+    return { baseURL: endpoint.url, trusted: false, apiKey: apiKey ?? UNUSED_API_KEY, model };
   }
   if (!configured) {
     throw new DispatchError(
@@ -43,7 +46,7 @@ function targetFor(request: DispatchRequest, endpoint: Endpoint, env: Env): Targ
       false,
     );
   }
-  return { baseURL: configured.baseURL, apiKey: apiKey ?? configured.apiKey, model: endpoint.model ?? configured.model, temperature: configured.temperature };
+  return { baseURL: configured.baseURL, trusted: true, apiKey: apiKey ?? configured.apiKey, model: endpoint.model ?? configured.model, temperature: configured.temperature };
 }
 
 /** The JSON Schema the task's output must follow: its own `parameters.output_schema`, else the resource's. */
@@ -57,7 +60,7 @@ export function outputSchemaOf(request: DispatchRequest): Record<string, unknown
 
 export async function dispatchOpenAi(request: DispatchRequest, endpoint: Endpoint, env: Env = process.env): Promise<DispatchOutcome> {
   const target = targetFor(request, endpoint, env);
-  const call = guardCall(request, { url: `${target.baseURL.replace(/\/+$/, '')}/chat/completions`, protocol: 'LLM' });
+  const call = guardCall(request, { url: `${target.baseURL.replace(/\/+$/, '')}/chat/completions`, protocol: 'LLM', trusted: target.trusted });
   const schema = outputSchemaOf(request);
   const client = new OpenAI({
     baseURL: target.baseURL,
@@ -88,11 +91,7 @@ export async function dispatchOpenAi(request: DispatchRequest, endpoint: Endpoin
     if (!completion?.choices?.length) throw new DispatchError(`The LLM endpoint ${call.endpoint} answered without any choices`);
     content = completion.choices[0].message?.content;
   } catch (error) {
-    if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
-      const status = error.status;
-      const detail = error.message.startsWith(`${status} `) ? error.message.slice(`${status} `.length) : error.message;
-      throw new DispatchError(`The LLM endpoint ${call.endpoint} answered HTTP ${status}: ${detail}`, isRetryableStatus(status));
-    }
+    if (error instanceof OpenAI.APIError && typeof error.status === 'number') throw statusFailure(`The LLM endpoint ${call.endpoint}`, error.status);
     throw call.failure(error);
   }
 

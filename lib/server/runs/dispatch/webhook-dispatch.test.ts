@@ -4,9 +4,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { RESOURCE_SCHEMAS } from '@/lib/registry';
 import { MAX_OUTPUT_BYTES } from './dispatch-types';
 import { testDispatchRequest, unreachableUrl } from './dispatch-test-support';
+import { resultSigningString, signatureMatches, timestampProblem } from '../../webhooks/signature';
 import { dispatchWebhook } from './webhook-dispatch';
-import { verifyWebhook } from './webhook-signature';
 import { startWebhookReceiver, type WebhookReceiver } from './test-servers/webhook-receiver-test-support';
+
+// The receivers listen on 127.0.0.1, which the address guard refuses unless the operator allows it.
+process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
+process.env.PLANGATE_DISPATCH_SECRETS = 'TEST_HOOK_SECRET';
 
 const SECRET = 'hook-secret-for-tests';
 let receiver: WebhookReceiver;
@@ -29,33 +33,45 @@ describe('webhook dispatch against a real receiver', () => {
     const outcome = await dispatchWebhook(request, endpoint());
     expect(outcome).toEqual({ state: 'succeeded', output: { task_id: 'task-1', echo: { rows: [1, 2] } } });
     const delivery = receiver.deliveries.at(-1)!;
-    expect(delivery).toMatchObject({ verified: true, idempotencyKey: 'run-hook:task-1:1' });
+    expect(delivery).toMatchObject({ verified: true, idempotencyKey: 'run-hook:task-1:1', attempt: '1' });
     expect(delivery.body).toMatchObject({ run_id: 'run-hook', task_id: 'task-1', attempt: 1, input: { rows: [1, 2] }, result_url: request.resultUrl });
     expect(delivery.body.task.instructions).toBe('Do the thing.');
   });
 
-  it('is accepted on 202, and the later signed post back verifies at the result URL', async () => {
+  it("is accepted on 202, with the attempt in X-Plangate-Attempt; the executor's later post back is signed over path, attempt, timestamp and body", async () => {
     vi.stubEnv('TEST_HOOK_SECRET', SECRET);
-    const posted: { verdict: unknown; body: string }[] = [];
+    const posted: { matches: boolean; fresh: boolean }[] = [];
     const resultServer = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        const verdict = verifyWebhook(SECRET, { timestamp: req.headers['x-plangate-timestamp'] as string, signature: req.headers['x-plangate-signature'] as string }, body);
-        posted.push({ verdict, body });
-        res.writeHead(verdict.ok ? 200 : 401).end();
+        // Plangate's own recipe, checked against the receiver's independent HMAC code.
+        const header = (name: string) => String(req.headers[name] ?? '');
+        const signed = resultSigningString({
+          method: req.method!,
+          path: new URL(req.url!, 'http://x').pathname,
+          attempt: header('x-plangate-attempt'),
+          timestamp: header('x-plangate-timestamp'),
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        const entry = { matches: signatureMatches(SECRET, signed, header('x-plangate-signature')), fresh: timestampProblem(header('x-plangate-timestamp')) === null };
+        posted.push(entry);
+        res.writeHead(entry.matches && entry.fresh ? 200 : 401).end();
       });
     });
     await new Promise<void>((resolve) => resultServer.listen(0, '127.0.0.1', resolve));
     try {
       const resultUrl = `http://127.0.0.1:${(resultServer.address() as AddressInfo).port}/api/runs/run-1/tasks/late/result`;
       receiver.behaviour.mode = 'accept';
-      const outcome = await dispatchWebhook(testDispatchRequest({ task: { task_id: 'late' }, resultUrl }), endpoint());
+      const outcome = await dispatchWebhook(testDispatchRequest({ task: { task_id: 'late' }, resultUrl, attempt: 3 }), endpoint());
       expect(outcome).toEqual({ state: 'accepted' });
-      expect(await receiver.postResult('late', { output: { done: true } })).toMatchObject({ status: 200 });
-      expect(await receiver.postResult('late', { output: { done: true } }, { timestampSeconds: Math.floor(Date.now() / 1000) - 600 })).toMatchObject({ status: 401 });
-      expect(posted.map((p) => p.verdict)).toEqual([{ ok: true }, { ok: false, reason: expect.stringContaining('minutes') }]);
+      expect(receiver.deliveries.at(-1)!.attempt).toBe('3');
+      expect(await receiver.postResult('late', { state: 'succeeded', output: { done: true } })).toMatchObject({ status: 200 });
+      expect(await receiver.postResult('late', { state: 'succeeded', output: { done: true } }, { timestampSeconds: Math.floor(Date.now() / 1000) - 600 })).toMatchObject({ status: 401 });
+      expect(posted).toEqual([
+        { matches: true, fresh: true },
+        { matches: true, fresh: false },
+      ]);
     } finally {
       await new Promise<void>((resolve) => resultServer.close(() => resolve()));
     }
@@ -66,7 +82,8 @@ describe('webhook dispatch against a real receiver', () => {
     receiver.behaviour.failFirst = 1;
     await expect(dispatchWebhook(testDispatchRequest({ runId: 'run-5xx' }), endpoint())).rejects.toMatchObject({
       retryable: true,
-      message: `Webhook ${receiver.url} answered HTTP 500: try again later`,
+      // Said by status alone: the body of an error answer is never copied into the task's error.
+      message: `Webhook ${receiver.url} answered HTTP 500`,
     });
     await expect(dispatchWebhook(testDispatchRequest({ runId: 'run-5xx', attempt: 2 }), endpoint())).resolves.toMatchObject({ state: 'succeeded' });
     expect([receiver.countFor('run-5xx:task-1:1'), receiver.countFor('run-5xx:task-1:2')]).toEqual([1, 1]);
@@ -75,7 +92,8 @@ describe('webhook dispatch against a real receiver', () => {
   it('fails without retrying on 4xx, and when the receiver refuses the signature', async () => {
     vi.stubEnv('TEST_HOOK_SECRET', SECRET);
     receiver.behaviour.status = 422;
-    await expect(dispatchWebhook(testDispatchRequest(), endpoint())).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('HTTP 422') });
+    const refused = dispatchWebhook(testDispatchRequest(), endpoint());
+    await expect(refused).rejects.toMatchObject({ retryable: false, message: `Webhook ${receiver.url} answered HTTP 422` });
     receiver.behaviour.status = undefined;
     vi.stubEnv('TEST_HOOK_SECRET', 'not-the-receivers-secret');
     await expect(dispatchWebhook(testDispatchRequest(), endpoint())).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('HTTP 401') });
@@ -87,6 +105,24 @@ describe('webhook dispatch against a real receiver', () => {
     const before = receiver.deliveries.length;
     await expect(dispatchWebhook(testDispatchRequest(), endpoint())).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('TEST_HOOK_SECRET') });
     expect(receiver.deliveries.length).toBe(before);
+  });
+
+  it('follows no redirect: a 3xx is a failure that is not retried, and its target is never called', async () => {
+    vi.stubEnv('TEST_HOOK_SECRET', SECRET);
+    const target = await startWebhookReceiver(SECRET);
+    const redirecting = createServer((_req, res) => res.writeHead(307, { location: target.url }).end());
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook`;
+      await expect(dispatchWebhook(testDispatchRequest(), { ...endpoint(), url })).rejects.toMatchObject({
+        retryable: false,
+        message: expect.stringContaining('answered with a redirect (HTTP 307), and Plangate follows no redirects'),
+      });
+      expect(target.deliveries).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => redirecting.close(() => resolve()));
+      await target.close();
+    }
   });
 
   it('gives up at the deadline and refuses an over-size answer', async () => {
@@ -104,6 +140,7 @@ describe('webhook dispatch against a real receiver', () => {
   it('fails retryably when nothing listens', async () => {
     vi.stubEnv('TEST_HOOK_SECRET', SECRET);
     const url = await unreachableUrl('/hook');
-    await expect(dispatchWebhook(testDispatchRequest(), { ...endpoint(), url })).rejects.toMatchObject({ retryable: true, message: expect.stringContaining(`Could not reach ${url}`) });
+    // The socket's own error (ECONNREFUSED, a reset) is not said: it would map which ports are open.
+    await expect(dispatchWebhook(testDispatchRequest(), { ...endpoint(), url })).rejects.toMatchObject({ retryable: true, message: `Could not reach ${url}` });
   });
 });

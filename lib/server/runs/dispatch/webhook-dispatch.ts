@@ -2,13 +2,15 @@ import 'server-only';
 import type { z } from 'zod';
 import type { WebhookEndpoint } from '@/lib/registry/endpoint';
 import { resourceKey } from '@/lib/registry';
-import { credentialFromEnv, guardCall, isRetryableStatus } from './call-guard';
+import { ATTEMPT_HEADER, IDEMPOTENCY_HEADER, signedHeaders } from '../../webhooks/signature';
+import { guardCall, statusFailure } from './call-guard';
+import { dispatchSecret } from './dispatch-secrets';
 import { DispatchError, type DispatchOutcome, type DispatchRequest } from './dispatch-types';
-import { IDEMPOTENCY_HEADER, signedWebhookHeaders } from './webhook-signature';
 
 // Any executor Plangate has no SDK for (a DSL workflow engine, an in-house agent or tool):
 // one signed POST. The executor answers the result at once (2xx with JSON), or 202 and posts
-// it later to `result_url`, signed the same way.
+// it later to `result_url`, signed with the same secret over the result's own signing string
+// (lib/server/webhooks/signature.ts), echoing the attempt it was sent in X-Plangate-Attempt.
 
 /** What a webhook executor receives. */
 export interface WebhookPayload {
@@ -20,12 +22,9 @@ export interface WebhookPayload {
   result_url: string;
 }
 
-/** The start of an error answer, for the task's error message. */
-const ERROR_EXCERPT_CHARS = 300;
-
 export async function dispatchWebhook(request: DispatchRequest, endpoint: z.infer<typeof WebhookEndpoint>): Promise<DispatchOutcome> {
   const resourceName = request.resource ? resourceKey(request.resource) : request.taskId;
-  const secret = credentialFromEnv(endpoint.secret_env, 'secret_env', resourceName);
+  const secret = dispatchSecret(endpoint.secret_env, 'secret_env', resourceName);
   const payload: WebhookPayload = {
     run_id: request.runId,
     task_id: request.taskId,
@@ -42,9 +41,13 @@ export async function dispatchWebhook(request: DispatchRequest, endpoint: z.infe
   try {
     const response = await call.fetch(endpoint.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [IDEMPOTENCY_HEADER]: request.idempotencyKey, ...signedWebhookHeaders(secret, body) },
+      headers: {
+        'content-type': 'application/json',
+        [IDEMPOTENCY_HEADER]: request.idempotencyKey,
+        [ATTEMPT_HEADER]: String(request.attempt),
+        ...signedHeaders(secret, body),
+      },
       body,
-      redirect: 'error',
     });
     status = response.status;
     text = await response.text();
@@ -53,10 +56,7 @@ export async function dispatchWebhook(request: DispatchRequest, endpoint: z.infe
   }
 
   if (status === 202) return { state: 'accepted' };
-  if (status < 200 || status > 299) {
-    const excerpt = text.length > ERROR_EXCERPT_CHARS ? `${text.slice(0, ERROR_EXCERPT_CHARS)}…` : text;
-    throw new DispatchError(`Webhook ${call.endpoint} answered HTTP ${status}${excerpt.trim() ? `: ${excerpt.trim()}` : ''}`, isRetryableStatus(status));
-  }
+  if (status < 200 || status > 299) throw statusFailure(`Webhook ${call.endpoint}`, status);
   if (!text.trim()) return { state: 'succeeded', output: null };
   try {
     return { state: 'succeeded', output: JSON.parse(text) };

@@ -1,8 +1,9 @@
 /**
  * Test support: a webhook executor on 127.0.0.1 (node:http) that checks Plangate's signature
  * the way an outside receiver would (its own HMAC code, not Plangate's), records every
- * delivery with its idempotency key, and answers as told: 200 with JSON, 202 and a signed
- * post back to `result_url` later, or 500 for its first N deliveries.
+ * delivery with its idempotency key and attempt, and answers as told: 200 with JSON, 202 and
+ * a signed post back to `result_url` later (signed as docs/security.md "Signed results" says),
+ * or 500 for its first N deliveries.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
@@ -11,6 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface WebhookDelivery {
   idempotencyKey: string | undefined;
+  /** The X-Plangate-Attempt header: signed back with the result. */
+  attempt: string | undefined;
   /** Whether the signature and timestamp checked out; unsigned or tampered deliveries are answered 401. */
   verified: boolean;
   /** The parsed payload ({ run_id, task_id, attempt, task, input, result_url }), when it was JSON. */
@@ -46,6 +49,8 @@ export interface WebhookReceiver {
    * receiver's secret (`timestampSeconds` lets a test send a stale one). Returns the answer.
    */
   postResult(taskId: string, result: unknown, options?: { timestampSeconds?: number }): Promise<{ status: number; text: string }>;
+  /** The headers an executor sends with `body` as the result for `resultUrl`, attempt `attempt`. */
+  resultHeaders(resultUrl: string, attempt: string, body: string, timestampSeconds?: number): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,11 @@ const MAX_SKEW_SECONDS = 300;
 
 function hmac(secret: string, timestamp: string, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+}
+
+/** The executor's side of the result recipe: method, the result URL's path, attempt, timestamp, body, one per line. */
+function resultHmac(secret: string, resultUrl: string, attempt: string, timestamp: string, body: string): string {
+  return createHmac('sha256', secret).update(`POST\n${new URL(resultUrl).pathname}\n${attempt}\n${timestamp}\n${body}`).digest('hex');
 }
 
 function signatureValid(secret: string, req: IncomingMessage, body: string): boolean {
@@ -84,7 +94,14 @@ export async function startWebhookReceiver(secret: string, behaviour: Partial<We
       }
       const raw = await readBody(req);
       const key = req.headers['idempotency-key'];
-      const delivery: WebhookDelivery = { idempotencyKey: typeof key === 'string' ? key : undefined, verified: signatureValid(secret, req, raw), body: null, status: 0 };
+      const attempt = req.headers['x-plangate-attempt'];
+      const delivery: WebhookDelivery = {
+        idempotencyKey: typeof key === 'string' ? key : undefined,
+        attempt: typeof attempt === 'string' ? attempt : undefined,
+        verified: signatureValid(secret, req, raw),
+        body: null,
+        status: 0,
+      };
       try {
         delivery.body = JSON.parse(raw);
       } catch {
@@ -113,26 +130,29 @@ export async function startWebhookReceiver(secret: string, behaviour: Partial<We
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  const resultHeaders = (resultUrl: string, attempt: string, body: string, timestampSeconds?: number): Record<string, string> => {
+    const timestamp = String(timestampSeconds ?? Math.floor(Date.now() / 1000));
+    return {
+      'content-type': 'application/json',
+      'x-plangate-timestamp': timestamp,
+      'x-plangate-attempt': attempt,
+      'x-plangate-signature': `sha256=${resultHmac(secret, resultUrl, attempt, timestamp, body)}`,
+    };
+  };
+
   return {
     url: `http://127.0.0.1:${port}${HOOK_PATH}`,
     behaviour: current,
     deliveries,
     countFor: (idempotencyKey) => deliveries.filter((delivery) => delivery.idempotencyKey === idempotencyKey).length,
+    resultHeaders,
     async postResult(taskId, result, options = {}) {
       const delivery = deliveries.findLast((candidate) => candidate.body?.task_id === taskId);
       if (!delivery) throw new Error(`No delivery of task ${taskId} to answer`);
       const body = JSON.stringify(result);
-      const timestamp = String(options.timestampSeconds ?? Math.floor(Date.now() / 1000));
-      const response = await fetch(delivery.body.result_url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'idempotency-key': delivery.idempotencyKey ?? '',
-          'x-plangate-timestamp': timestamp,
-          'x-plangate-signature': `sha256=${hmac(secret, timestamp, body)}`,
-        },
-        body,
-      });
+      const resultUrl: string = delivery.body.result_url;
+      const headers = { ...resultHeaders(resultUrl, delivery.attempt ?? '', body, options.timestampSeconds), 'idempotency-key': delivery.idempotencyKey ?? '' };
+      const response = await fetch(resultUrl, { method: 'POST', headers, body });
       return { status: response.status, text: await response.text() };
     },
     close: () =>
