@@ -29,8 +29,9 @@ const SECURITY_HEADERS = [
 const nextConfig = {
   // PGlite ships WASM and data files it loads from its own package folder at run
   // time; bundling it would break those paths. pg has optional native bindings; pg-boss
-  // and the protocol SDKs load as the packages they are (ESM, optional peers).
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-boss', '@modelcontextprotocol/sdk', '@a2a-js/sdk'],
+  // and the protocol SDKs load as the packages they are (ESM, optional peers); so does
+  // undici, whose connector the dispatch address guard (lib/server/runs/dispatch) wraps.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-boss', '@modelcontextprotocol/sdk', '@a2a-js/sdk', 'undici'],
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
