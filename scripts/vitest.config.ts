@@ -22,9 +22,11 @@ export default defineConfig({
   test: {
     include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['scripts/vitest-global-setup.ts'],
+    // One worker per core: most of a repository test's time is spent waiting on a database
+    // or a server, so two files at once fill the machine without making either slower.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     env: { PLANGATE_KEY_DIR: keyDir },
-    // The repository tests open real databases; one file at a time per worker keeps
-    // PGlite start-up and PostgreSQL connections predictable on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

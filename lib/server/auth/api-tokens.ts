@@ -9,7 +9,7 @@ import type { Database } from '../db/client';
 import { apiTokens, user } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { appendAudit } from '../audit/audit-log';
-import type { Principal } from './principal';
+import type { Principal } from './principal-type';
 import { createUser } from './users';
 
 // Bearer tokens for automation. Only a SHA-256 of each token is stored: the tokens are

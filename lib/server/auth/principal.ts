@@ -3,20 +3,10 @@ import { hasRole, roleOf, type Role } from '@/lib/auth/roles';
 import { getDatabase } from '../db/connection';
 import { AppError } from '../errors';
 import { principalFromToken } from './api-tokens';
+import type { Principal } from './principal-type';
 import { getAuth } from './auth';
 
-/** Who is asking: a signed-in operator (session cookie) or automation (Bearer token). */
-export interface Principal {
-  id: string;
-  username: string;
-  role: Role;
-  via: 'session' | 'token';
-  /**
-   * A service account (automation, PLANGATE_ADMIN_TOKEN's `plangate-admin`): no password,
-   * tokens only, and never a decision on a plan. From the user row, for sessions and tokens.
-   */
-  service: boolean;
-}
+export type { Principal } from './principal-type';
 
 /**
  * The caller, or null when the request carries no credentials. A Bearer token that is

@@ -1,11 +1,14 @@
 import 'server-only';
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './client';
 
 // Test support: the same repository tests run on every database Plangate supports.
 // PostgreSQL is included when TEST_DATABASE_URL is set (always in CI); each test file
-// gets its own throw-away database so runs never see each other's rows.
+// gets its own throw-away database so runs never see each other's rows. Both are cloned
+// from a database migrated once for the whole run (scripts/vitest-global-setup.ts); the
+// migrations themselves are tested where they are applied to older data.
 
 export interface TestDatabase {
   name: 'pglite' | 'postgres';
@@ -22,10 +25,10 @@ async function withAdmin<T>(url: string, fn: (client: Client) => Promise<T>): Pr
   }
 }
 
-/** Creates an empty database next to the one `url` names and returns its URL. */
-export async function createScratchDatabase(url: string, prefix: string): Promise<string> {
+/** Creates a database next to the one `url` names (empty, or a copy of `template`) and returns its URL. */
+export async function createScratchDatabase(url: string, prefix: string, template?: string): Promise<string> {
   const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  await withAdmin(url, (client) => client.query(`CREATE DATABASE "${name}"`));
+  await withAdmin(url, (client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
   const scratch = new URL(url);
   scratch.pathname = `/${name}`;
   return scratch.toString();
@@ -36,14 +39,22 @@ export async function dropScratchDatabase(adminUrl: string, scratchUrl: string):
   await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
 
+/** The migrated PGlite dump, read once per test file. */
+let snapshot: Blob | undefined;
+function pgliteSnapshot(): Blob | undefined {
+  const file = inject('pgliteSnapshot');
+  if (file && !snapshot) snapshot = new Blob([readFileSync(file)]);
+  return snapshot;
+}
+
 export function testDatabases(env: NodeJS.ProcessEnv = process.env): TestDatabase[] {
-  const databases: TestDatabase[] = [{ name: 'pglite', open: () => openDatabase({ kind: 'pglite', dataDir: null }) }];
+  const databases: TestDatabase[] = [{ name: 'pglite', open: () => openDatabase({ kind: 'pglite', dataDir: null, snapshot: pgliteSnapshot() }) }];
   const adminUrl = env.TEST_DATABASE_URL;
   if (adminUrl) {
     databases.push({
       name: 'postgres',
       async open() {
-        const url = await createScratchDatabase(adminUrl, 'plangate_unit');
+        const url = await createScratchDatabase(adminUrl, 'plangate_unit', inject('postgresTemplate') || undefined);
         const handle = await openDatabase({ kind: 'postgres', url });
         return {
           ...handle,
