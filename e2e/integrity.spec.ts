@@ -10,9 +10,9 @@ const plan = {
   planned_tasks: [{ task_id: 'list', description: 'List accepted shipments', execution_type: 'tool', tool_id: 'shipments_list', arguments: { status: 'accepted' } }],
 };
 
-async function approvedPlan(admin: APIRequestContext, approver: APIRequestContext, title: string): Promise<string> {
-  const { id } = await (await admin.post('/api/plans', { data: { title, plan } })).json();
-  const submitted = await (await admin.post(`/api/plans/${id}/submit`)).json();
+async function approvedPlan(admin: APIRequestContext, author: APIRequestContext, approver: APIRequestContext, title: string): Promise<string> {
+  const { id } = await (await author.post('/api/plans', { data: { title, plan } })).json();
+  const submitted = await (await author.post(`/api/plans/${id}/submit`)).json();
   const decided = await approver.post(`/api/plans/${id}/approve`, { data: { revision: submitted.revision, content_hash: submitted.content_hash } });
   expect(decided.status()).toBe(200);
   expect((await admin.get(`/api/plans/${id}/approved`)).status()).toBe(200);
@@ -21,16 +21,23 @@ async function approvedPlan(admin: APIRequestContext, approver: APIRequestContex
 
 test('a revision edited in the database after approval is never handed off', async ({ browser, playwright, baseURL }) => {
   const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: adminHeaders });
-  const name = `integrity-${Date.now().toString(36)}`;
-  expect((await admin.post('/api/users', { data: { username: name, password: 'approver-pass-1', role: 'approver' } })).status()).toBe(201);
-  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  await signIn(page, name, 'approver-pass-1');
-  const { token } = await (await page.request.post('/api/tokens', { data: { label: 'approvals' } })).json();
-  const approver = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+  // A person writes the plans and another approves them: an account the admin token made may
+  // not approve what the admin token wrote (four-eyes counts it as a sock puppet).
+  const personApi = async (role: 'editor' | 'approver') => {
+    const name = `integrity-${role}-${Date.now().toString(36)}`;
+    expect((await admin.post('/api/users', { data: { username: name, password: `${role}-pass-1`, role } })).status()).toBe(201);
+    const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await signIn(page, name, `${role}-pass-1`);
+    const { token } = await (await page.request.post('/api/tokens', { data: { label: 'integrity' } })).json();
+    await context.close();
+    return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+  };
+  const author = await personApi('editor');
+  const approver = await personApi('approver');
 
-  const content = await approvedPlan(admin, approver, 'Filter swapped after approval');
-  const layout = await approvedPlan(admin, approver, 'Only the stored layout edited');
+  const content = await approvedPlan(admin, author, approver, 'Filter swapped after approval');
+  const layout = await approvedPlan(admin, author, approver, 'Only the stored layout edited');
   const db = new pg.Client({ connectionString: process.env.PLANGATE_E2E_DATABASE_URL });
   await db.connect();
   try {
@@ -50,5 +57,5 @@ test('a revision edited in the database after approval is never handed off', asy
     expect(refused.status()).toBe(409);
     expect((await refused.json()).error).toMatchObject({ code: 'integrity' });
   }
-  await Promise.all([approver.dispose(), admin.dispose(), context.close()]);
+  await Promise.all([author.dispose(), approver.dispose(), admin.dispose()]);
 });

@@ -19,7 +19,10 @@ test('two instances share a 200-task run on PostgreSQL; when one dies mid-run th
     const [a, b] = servers;
     const approver = { username: `approver-${Date.now().toString(36)}`, password: 'durability-approver-pass' };
     expect((await request.post(`${a.url}/api/users`, { data: { ...approver, role: 'approver' } })).status()).toBe(201);
-    const runId = await startApprovedRun(request, browser, mcp(), a.url, 'Shared run', slowTasks(200, 300, 'fan'), approver);
+    // The admin token made the approver, so a person other than the admin token writes the plan (four-eyes).
+    const author = { username: `author-${Date.now().toString(36)}`, password: 'durability-author-pass' };
+    expect((await request.post(`${a.url}/api/users`, { data: { ...author, role: 'editor' } })).status()).toBe(201);
+    const runId = await startApprovedRun(request, browser, mcp(), a.url, 'Shared run', slowTasks(200, 300, 'fan'), approver, author);
     await expect.poll(async () => succeeded(await runOf(request, b.url, runId)), { timeout: 60_000, intervals: [200] }).toBeGreaterThanOrEqual(30);
     await a.crash();
     const progress = succeeded(await runOf(request, b.url, runId));

@@ -33,20 +33,37 @@ export function slowTasks(count: number, ms: number, shape: 'chain' | 'fan') {
   };
 }
 
-/** Creates the plan, has a person approve it, and starts a run as the admin token's account. */
-export async function startApprovedRun(request: APIRequestContext, browser: Browser, mcp: McpTestServer, base: string, title: string, plan: object, approver: { username: string; password: string }) {
-  expect((await request.put(`${base}/api/registry`, { data: registry(mcp) })).status()).toBe(200);
-  const created = await (await request.post(`${base}/api/plans`, { data: { title, plan } })).json();
-  expect((await request.post(`${base}/api/plans/${created.id}/submit`, { data: {} })).status()).toBe(200);
+type Person = { username: string; password: string };
+
+/** Signs `person` in, in a browser context of their own, for what `act` does as them. */
+async function asPerson<T>(browser: Browser, base: string, person: Person, act: (request: APIRequestContext) => Promise<T>): Promise<T> {
   const context = await browser.newContext({ baseURL: base, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: {} });
   try {
     const page = await context.newPage();
-    await signIn(page, approver.username, approver.password);
-    const decided = await page.request.post(`${base}/api/plans/${created.id}/approve`, { data: { revision: created.revision, content_hash: created.content_hash } });
-    expect(decided.status()).toBe(200);
+    await signIn(page, person.username, person.password);
+    return await act(page.request);
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Creates the plan (as `author` if given, else as the admin token's account), has a person
+ * approve it, and starts a run as the admin token's account. An approver the admin token
+ * created must be given an `author`: four-eyes refuses an account on its creator's plans.
+ */
+export async function startApprovedRun(request: APIRequestContext, browser: Browser, mcp: McpTestServer, base: string, title: string, plan: object, approver: Person, author?: Person) {
+  expect((await request.put(`${base}/api/registry`, { data: registry(mcp) })).status()).toBe(200);
+  const write = async (as: APIRequestContext) => {
+    const made = await (await as.post(`${base}/api/plans`, { data: { title, plan } })).json();
+    expect((await as.post(`${base}/api/plans/${made.id}/submit`, { data: {} })).status()).toBe(200);
+    return made as { id: string; revision: number; content_hash: string };
+  };
+  const created = author ? await asPerson(browser, base, author, write) : await write(request);
+  await asPerson(browser, base, approver, async (as) => {
+    const decided = await as.post(`${base}/api/plans/${created.id}/approve`, { data: { revision: created.revision, content_hash: created.content_hash } });
+    expect(decided.status()).toBe(200);
+  });
   const started = await request.post(`${base}/api/plans/${created.id}/runs`, { data: { revision: created.revision, content_hash: created.content_hash } });
   expect(started.status()).toBe(201);
   return (await started.json()).run_id as string;
