@@ -42,7 +42,7 @@ export function InboxView({ initial, renderedAt }: { initial: InboxResponse; ren
       <ActionError message={mark.error} className="block text-sm text-rose-700" />
       {items.length === 0 ? (
         <div className="rounded-lg border border-dashed border-slate-300 bg-white p-12 text-center text-slate-600">
-          Nothing yet. Review requests, decisions on your plans, comments and voided approvals show up here.
+          Nothing yet. Review requests, gates waiting for your decision, decisions on your plans, comments and voided approvals show up here.
         </div>
       ) : (
         <ul aria-label="Inbox items" className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
