@@ -103,7 +103,11 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   reporter: [['list']],
-  timeout: 30_000,
+  // Sized for a 2-core machine running three servers, PostgreSQL and two browsers at once,
+  // and still passing with more workers than cores: assertions wait on state, so a larger
+  // bound costs nothing when the machine is quick.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   globalTeardown: './global-teardown.ts',
   use: { trace: 'retain-on-failure' },
   projects,

@@ -53,8 +53,8 @@ export function ensureInstall() {
 const BUILD_INPUTS = ['app', 'components', 'lib', 'public'];
 const BUILD_CONFIG = ['package-lock.json', 'next.config.mjs', 'tailwind.config.ts', 'postcss.config.mjs', 'tsconfig.json'];
 
-/** `next build` unless the sources are byte-for-byte those of the last build. */
-export function ensureBuild() {
+/** Whether `.next` holds a build of exactly these sources (`want` names them). */
+export function buildStatus() {
   const files = [
     ...BUILD_INPUTS.flatMap((dir) => walk(path.join(root, dir))),
     ...BUILD_CONFIG.map((f) => path.join(root, f)).filter((f) => existsSync(f)),
@@ -62,10 +62,20 @@ export function ensureBuild() {
   const want = hashFiles(files);
   const stamp = path.join(root, '.next', 'plangate-build-stamp');
   const built = existsSync(path.join(root, '.next', 'BUILD_ID')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === want;
+  return { built, want };
+}
+
+export function writeBuildStamp(want) {
+  writeFileSync(path.join(root, '.next', 'plangate-build-stamp'), want);
+}
+
+/** `next build` unless the sources are byte-for-byte those of the last build. */
+export function ensureBuild() {
+  const { built, want } = buildStatus();
   if (built) return;
   console.log('› Building the app (next build)…');
   run('npx', ['next', 'build'], { env: { NEXT_TELEMETRY_DISABLED: '1' } });
-  writeFileSync(stamp, want);
+  writeBuildStamp(want);
 }
 
 export function isRoot() {
