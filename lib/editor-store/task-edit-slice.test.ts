@@ -60,6 +60,15 @@ describe('updateTask', () => {
     expect(editor).toMatchObject({ dirty: false, undoSteps: 0 });
   });
 
+  it('refuses a dependency that would close a cycle, as the canvas does, and keeps the task', () => {
+    const editor = open().click('fetch');
+    expect(editor.state.updateTask('fetch', { dependencies: ['review', 'summarise'] })).toMatch(/^Would create a cycle: /);
+    expect(editor.task('fetch')?.dependencies).toEqual([]);
+    expect(editor).toMatchObject({ dirty: false, undoSteps: 0 });
+    expect(editor.state.updateTask('fetch', { dependencies: ['review'] })).toBeNull();
+    expect(editor.task('fetch')?.dependencies).toEqual(['review']);
+  });
+
   it('says a read-only revision cannot be changed', () => {
     const editor = open({ readOnly: true }).click('fetch');
     expect(editor.fill('description', 'Fetch all')).toBe('This revision is read-only');

@@ -32,6 +32,19 @@ export const taskEditSlice: Slice<TaskEditSlice> = ({ set, get, edit }) => {
     // The inspector shows a refusal beside the field, so it is returned rather than noticed.
     updateTask(taskId, patch) {
       if (get().readOnly) return 'This revision is read-only';
+      // A dependency typed into the inspector is refused as a drawn one is: each new one checked
+      // against the graph with the ones before it added.
+      if (patch.dependencies) {
+        let tasks = get().doc.plan.planned_tasks;
+        const before = new Set(tasks.find((t) => t.task_id === taskId)?.dependencies ?? []);
+        const known = new Set(tasks.map((t) => t.task_id));
+        // Unknown ids are left to the command, which names them.
+        for (const from of patch.dependencies.filter((dep) => !before.has(dep) && known.has(dep))) {
+          const check = checkConnection(tasks, buildGraphIndex(tasks), from, taskId);
+          if (!check.ok) return check.message;
+          tasks = tasks.map((t) => (t.task_id === taskId ? { ...t, dependencies: [...t.dependencies, from] } : t));
+        }
+      }
       try {
         const next = keepGrouping(get().doc, updateTask(get().doc, taskId, patch));
         if (next !== get().doc) set({ doc: next });
