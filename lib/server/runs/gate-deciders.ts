@@ -5,11 +5,10 @@ import { describeTie, type AccountTie } from '@/lib/approval/gate';
 import { ROLES, hasRole, roleOf, type Role } from '@/lib/auth/roles';
 import { runShapers } from '../approval/recent-editors';
 import { accountTies } from '../auth/account-ties';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal-type';
 import type { Database } from '../db/client';
 import { runs, user } from '../db/schema';
 import { AppError } from '../errors';
-import type { RunRow } from './run-records';
 
 // Who may decide a gate of a run: the plan's four-eyes rule, applied to the run. Not whoever
 // started the run, not whoever shaped the revision it runs (wrote a revision of it, or changed
@@ -20,7 +19,7 @@ import type { RunRow } from './run-records';
 
 const DECIDING_ROLES: Role[] = ROLES.filter((role) => hasRole(role, 'approver'));
 
-type RunRef = Pick<RunRow, 'id' | 'planId' | 'revision' | 'startedBy' | 'resources'>;
+type RunRef = Pick<typeof runs.$inferSelect, 'id' | 'planId' | 'revision' | 'startedBy' | 'resources'>;
 
 /** Who may not decide a run's gates, and why: read once per decision or notice. */
 export interface GateExclusions {

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { hasRole } from '@/lib/auth/roles';
 import { FINISHED_RUN_STATES } from '@/lib/runs/run-states';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal-type';
 import type { Database } from '../db/client';
 import { plans, runEvents, runs, taskRuns } from '../db/schema';
 import { gateExclusions, gateRefusalOf, type GateExclusions } from './gate-deciders';
