@@ -16,7 +16,6 @@ export const TASK_STATE_STYLE: Record<TaskState, { label: string; badge: string;
 };
 
 export const RUN_STATE_STYLE: Record<RunState, { label: string; badge: string }> = {
-  queued: { label: 'queued', badge: 'bg-slate-200 text-slate-800' },
   running: { label: 'running', badge: 'bg-sky-600 text-white' },
   paused: { label: 'paused', badge: 'bg-amber-400 text-amber-950' },
   awaiting_approval: { label: 'awaiting approval', badge: 'bg-violet-600 text-white' },

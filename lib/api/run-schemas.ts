@@ -20,10 +20,15 @@ export const StartRunResponse = z.object({ run_id: z.string(), state: RunState }
 export const TaskRunView = z.object({
   task_id: z.string(),
   state: TaskState,
-  attempts: z.number().int(),
+  generation: z.number().int().describe("1, then one more for each operator retry: the idempotency key is run:task:generation"),
+  attempts: z.number().int().describe('Calls started in this generation'),
   input: z.unknown().describe('What the task was (or, at a gate, will be) sent, templates resolved'),
   output: z.unknown(),
   error: z.string().nullable(),
+  error_kind: z
+    .enum(['call', 'input', 'rejected', 'lost', 'integrity'])
+    .nullable()
+    .describe('Why it failed: the call failed, its input could not be made, a person rejected it at its gate, its job died in the queue, or the run failed its integrity check'),
   carried_from: z.string().nullable().describe('The run whose recorded output this task kept (a continuation)'),
   gate_decided_by: z.string().nullable(),
   started_at: z.string().nullable(),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deriveRunState, RUN_STATES, TASK_STATES, type TaskState } from './run-states';
-import { requiresApproval, retryLimit, timeoutSeconds } from './task-policy';
+import { deriveRunState, idempotencyKey, RUN_STATES, TASK_STATES, type TaskState } from './run-states';
+import { maxAttempts, requiresApproval, retryLimit, timeoutSeconds } from './task-policy';
 
 // A run's state as people see it follows from its tasks', except what a person decided.
 
@@ -14,8 +14,9 @@ describe('a run state from its tasks', () => {
     expect(deriveRunState('awaiting_approval', { succeeded: 1, pending: 1 })).toBe('running');
   });
 
-  it('keeps a pause while anything is left, and never leaves cancelled or failed', () => {
+  it('keeps a pause while anything is left, a failure meanwhile too, and never leaves cancelled or failed', () => {
     expect(deriveRunState('paused', { succeeded: 1, pending: 2 })).toBe('paused');
+    expect(deriveRunState('paused', { succeeded: 1, failed: 1, blocked: 1 })).toBe('paused');
     expect(deriveRunState('paused', { succeeded: 3 })).toBe('succeeded');
     expect(deriveRunState('cancelled', { succeeded: 3 })).toBe('cancelled');
     expect(deriveRunState('failed', { pending: 3 })).toBe('failed');
@@ -45,5 +46,14 @@ describe("a task's run policy, from its approved parameters", () => {
     expect(timeoutSeconds({ parameters: {} })).toBe(60);
     expect(timeoutSeconds({ parameters: { timeout_seconds: 0.5 } })).toBe(0.5);
     expect(timeoutSeconds({ parameters: { timeout_seconds: 10_000 } })).toBe(900);
+    expect(maxAttempts({ parameters: { retries: 0 } })).toBe(1);
+    expect(maxAttempts({ parameters: {} })).toBe(3);
+  });
+});
+
+describe('the idempotency key', () => {
+  it('names the run, the task and the generation, not the attempt', () => {
+    expect(idempotencyKey('r1', 't1', 1)).toBe('r1:t1:1');
+    expect(idempotencyKey('r1', 't1', 2)).not.toBe(idempotencyKey('r1', 't1', 1));
   });
 });

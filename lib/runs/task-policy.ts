@@ -21,6 +21,9 @@ export const requiresApproval = (task: Pick<PlannerTask, 'parameters'>): boolean
 /** `parameters.retries` (0–10, default 2): further attempts after a failed call. */
 export const retryLimit = (task: Pick<PlannerTask, 'parameters'>): number => wholeNumber(parameter(task, 'retries'), DEFAULT_RETRIES, MAX_RETRIES);
 
+/** Calls one generation of the task may start: the first and its retries. A worker that dies mid-call used one. */
+export const maxAttempts = (task: Pick<PlannerTask, 'parameters'>): number => retryLimit(task) + 1;
+
 /** `parameters.timeout_seconds` (a positive number, at most 15 minutes; default 60 s): how long one call may take. */
 export const timeoutSeconds = (task: Pick<PlannerTask, 'parameters'>): number => {
   const seconds = parameter(task, 'timeout_seconds');

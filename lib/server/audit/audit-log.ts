@@ -50,6 +50,8 @@ export const AUDIT_KINDS = [
   // Running approved plans: who started which approved hash, and who decided at its gates.
   'run_started',
   'run_cancelled',
+  // A run stopped because its approved revision no longer hashed as approved.
+  'run_integrity_failed',
   'gate_approved',
   'gate_rejected',
   // An operator trusted a chain that had no signed head (one from before heads were signed).

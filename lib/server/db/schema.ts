@@ -423,8 +423,8 @@ export const runs = pgTable(
     contentHash: text('content_hash').notNull(),
     resources: jsonb('resources').$type<unknown>().notNull(),
     resourcesHash: text('resources_hash').notNull(),
-    // queued | running | paused | awaiting_approval | needs_replan | succeeded | failed | cancelled
-    state: text('state').notNull().default('queued'),
+    // running | paused | awaiting_approval | needs_replan | succeeded | failed | cancelled
+    state: text('state').notNull().default('running'),
     startedBy: text('started_by').notNull(),
     // A continuation (after a replan) reuses the outputs its parent recorded.
     parentRunId: text('parent_run_id'),
@@ -432,7 +432,8 @@ export const runs = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [index('runs_plan_idx').on(t.planId, t.createdAt), index('runs_state_idx').on(t.state)],
+  // A run is continued at most once (checked under the parent's row lock): this finds its continuation.
+  (t) => [index('runs_plan_idx').on(t.planId, t.createdAt), index('runs_state_idx').on(t.state), index('runs_parent_run_idx').on(t.parentRunId)],
 );
 
 /** A task's progress within a run; its job in the queue carries out the attempts. */
@@ -445,21 +446,68 @@ export const taskRuns = pgTable(
     taskId: text('task_id').notNull(),
     // pending | blocked | running | retrying | awaiting_approval | succeeded | failed | skipped | cancelled
     state: text('state').notNull().default('pending'),
+    // An operator's retry starts a new generation: its own gate decision, attempts and
+    // idempotency key (run:task:generation), so a crash re-delivery repeats the key.
+    generation: integer('generation').notNull().default(1),
+    // Calls started in this generation.
     attempts: integer('attempts').notNull().default(0),
+    // The task's current job in the queue; null while nothing is queued for it.
     jobId: text('job_id'),
-    // A gated task's decision job: a person's approve or reject completes it.
-    gateJobId: text('gate_job_id'),
+    // The worker (run_workers.id) holding the attempt in flight: its lease is that worker's heartbeat.
+    workerId: text('worker_id'),
     input: jsonb('input').$type<unknown>(),
     output: jsonb('output').$type<unknown>(),
     error: text('error'),
+    // Why it failed: call | input | rejected | lost (its job died in the queue) | integrity.
+    errorKind: text('error_kind'),
     // Set when the output was recorded by the run this one continues: the task does not run again.
     carriedFrom: text('carried_from'),
     gateDecidedBy: text('gate_decided_by'),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.taskId] }), index('task_runs_state_idx').on(t.runId, t.state)],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.taskId] }),
+    index('task_runs_state_idx').on(t.runId, t.state),
+    // The takeover sweep reads the attempts in flight, every second, on every worker.
+    index('task_runs_running_idx')
+      .on(t.workerId)
+      .where(sql`${t.state} = 'running'`),
+  ],
 );
+
+/**
+ * A person's decision at a task's gate, for one generation of it: the worker starts a gated
+ * task only when an approve row exists for the generation it is about to run.
+ */
+export const gateDecisions = pgTable(
+  'gate_decisions',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    taskId: text('task_id').notNull(),
+    generation: integer('generation').notNull(),
+    // approve | reject
+    decision: text('decision').notNull(),
+    decidedBy: text('decided_by').notNull(),
+    comment: text('comment').notNull().default(''),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.taskId, t.generation] })],
+);
+
+/**
+ * The worker processes working runs, each with a heartbeat: an attempt whose worker's
+ * heartbeat stopped is taken over by another worker within seconds.
+ */
+export const runWorkers = pgTable('run_workers', {
+  id: text('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+});
 
 /** Append-only: the run view's live feed and the run's part of the record. */
 export const runEvents = pgTable(
@@ -500,6 +548,8 @@ export const dbSchema = {
   planPresence,
   runs,
   taskRuns,
+  gateDecisions,
+  runWorkers,
   runEvents,
   ...authSchema,
 };

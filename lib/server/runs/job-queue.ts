@@ -1,34 +1,38 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { PgBoss, fromDrizzle, fromPglite, type Db, type FlowJob } from 'pg-boss';
+import { PgBoss, fromDrizzle, fromPglite, type Db, type JobInsert } from 'pg-boss';
 import type { Database, DatabaseHandle } from '../db/client';
 
-// The durable part of running plans is pg-boss's, not ours: one job per task, dependencies
-// as job dependencies, retries with backoff, expiry, and takeover of a dead worker's jobs.
-// On PostgreSQL it has its own pool (and LISTEN/NOTIFY), so several app instances and
-// workers share the queue; on PGlite it runs in this process over the one connection.
-// LISTEN/NOTIFY is left off: it wakes workers when a job is created, not when a dependent is
-// released, which is how most tasks of a plan become ready; workers poll instead.
+// The durable part of running plans is pg-boss's: one job per task attempt-chain, retries
+// with backoff, expiry, and re-delivery of a job whose worker stopped. Which task is ready,
+// and whether it may start, is Plangate's (run-scheduler.ts, task-runner.ts): a job is queued
+// only once its task's dependencies succeeded, so jobs carry no dependencies of their own.
+// On PostgreSQL pg-boss has its own pool, so several app instances and workers share the
+// queue; on PGlite it runs in this process over the one connection. LISTEN/NOTIFY is left
+// off: workers poll every half second.
 
-/** A task's attempt, and a gate's notice (its dependencies are done: ask a person). */
+/** One task's job: it opens the task's gate, or starts an attempt of it. */
 export const TASK_QUEUE = 'plangate-task';
 /**
- * A gate's decision: nothing works this queue. A person's approve or reject completes the
- * job, which releases the gated task's job (it depends on it).
+ * Where pg-boss puts a task job it failed on its own: retries used up by crashes, expiry,
+ * an error thrown outside the handler's own handling. The run workers work this queue and
+ * record the task as failed, so a run never waits on a job that is gone.
  */
-export const DECISION_QUEUE = 'plangate-decision';
+export const DEAD_TASK_QUEUE = 'plangate-task-dead';
 
-/** A worker found dead (its heartbeat stopped) is noticed within about this many seconds twice over. */
+/**
+ * pg-boss fails an active job whose heartbeat stopped this long ago (its minimum): the slow
+ * backstop. Plangate's own worker leases (run-recovery.ts) take a dead worker's attempt
+ * over within a few seconds.
+ */
 const HEARTBEAT_SECONDS = 10;
 
 const queues = new WeakMap<DatabaseHandle, Promise<PgBoss>>();
 
 function create(handle: DatabaseHandle): PgBoss {
   const timing = {
-    // Dependents are released by a background pass: every second keeps a deep plan moving.
-    flowIntervalSeconds: 1,
-    // The monitor notices a dead worker's jobs and refreshes the queue's ready count, which
-    // lets free workers fetch at once while tasks wait (burst) instead of a poll later.
+    // The monitor fails jobs whose heartbeat or expiry ran out, and refreshes the queue's
+    // ready count, which lets free workers fetch at once while tasks wait (burst).
     superviseIntervalSeconds: 2,
     monitorIntervalSeconds: 2,
     queueCacheIntervalSeconds: 2,
@@ -38,19 +42,28 @@ function create(handle: DatabaseHandle): PgBoss {
     : new PgBoss({ backend: 'pglite', db: fromPglite(handle.jobs.client), ...timing });
 }
 
+async function ensureQueue(boss: PgBoss, name: string, options: Parameters<PgBoss['createQueue']>[1]): Promise<void> {
+  const existing = await boss.getQueue(name);
+  if (existing) {
+    // A queue made by an earlier version lacks the dead letter: every failed job must reach it.
+    if (options?.deadLetter && existing.deadLetter !== options.deadLetter) await boss.updateQueue(name, { deadLetter: options.deadLetter });
+    return;
+  }
+  await boss.createQueue(name, options).catch(async (error: Error) => {
+    // Another instance made it first.
+    if (!(await boss.getQueue(name))) throw error;
+  });
+}
+
 async function start(handle: DatabaseHandle): Promise<PgBoss> {
   const boss = create(handle);
   // A failing maintenance query must not take the server down; it is reported and retried.
   boss.on('error', (error) => console.error('[plangate] job queue:', error.message));
   await boss.start();
-  for (const name of [TASK_QUEUE, DECISION_QUEUE]) {
-    if (!(await boss.getQueue(name))) {
-      await boss.createQueue(name, { heartbeatSeconds: HEARTBEAT_SECONDS, retentionSeconds: 30 * 24 * 3600 }).catch(async (error: Error) => {
-        // Another instance made it first.
-        if (!(await boss.getQueue(name))) throw error;
-      });
-    }
-  }
+  const retention = { retentionSeconds: 30 * 24 * 3600 };
+  // A dead letter is reconciled by a quick, idempotent transaction: retry it for a while.
+  await ensureQueue(boss, DEAD_TASK_QUEUE, { ...retention, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30 });
+  await ensureQueue(boss, TASK_QUEUE, { ...retention, heartbeatSeconds: HEARTBEAT_SECONDS, deadLetter: DEAD_TASK_QUEUE });
   return boss;
 }
 
@@ -86,8 +99,7 @@ export function jobsIn(handle: DatabaseHandle, tx: Database): Db {
   return fromPglite(client);
 }
 
-/** Enqueues `jobs` with their dependencies through `db`; pg-boss's flow() wants two or more. */
-export async function enqueue(boss: PgBoss, jobs: FlowJob[], db: Db): Promise<void> {
-  if (jobs.length === 1) await boss.insert(jobs[0].name, [{ ...jobs[0].options, data: jobs[0].data }], { db });
-  else if (jobs.length > 1) await boss.flow(jobs, { db });
+/** Queues task jobs through `db` (a transaction's view of the queue), a thousand per statement. */
+export async function enqueueTaskJobs(boss: PgBoss, jobs: JobInsert[], db: Db): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 1000) await boss.insert(TASK_QUEUE, jobs.slice(i, i + 1000), { db });
 }

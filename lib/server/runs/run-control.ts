@@ -1,20 +1,17 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { FINISHED_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
 import { requiresApproval } from '@/lib/runs/task-policy';
 import { appendAudit } from '../audit/audit-log';
 import type { Principal } from '../auth/principal';
 import type { DatabaseHandle } from '../db/client';
-import { runs, taskRuns } from '../db/schema';
+import { gateDecisions, runs, taskRuns } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import { DECISION_QUEUE, enqueue, getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
 import { appendRunEvent, appendRunEvents } from './run-events';
 import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, updateTaskRun } from './run-records';
-import type { FlowJob } from 'pg-boss';
-import { taskJob } from './start-run';
+import { blockDependents, cancelJobs, downstreamOf, queuedJobIds, scheduleReady, shapeOf } from './run-scheduler';
 import { assertMayDecideGate } from './gate-deciders';
-import { abortRunCalls } from './task-runner';
+import { abortRunCalls } from './run-calls';
 
 // What people do to a run while it goes: cancel, pause and resume it, retry a failed task,
 // decide at a gate, and (for executors that answered 202) report a task's result. Each is
@@ -25,29 +22,22 @@ function refuse(message: string, details: Record<string, unknown> = {}): AppErro
 }
 
 
-// Inside the caller's transaction: on PGlite, a query outside it would wait for it forever.
-async function queuedJobIds(handle: DatabaseHandle, tx: DatabaseHandle['db'], runId: string): Promise<string[]> {
-  const boss = await getJobQueue(handle);
-  const jobs = await boss.findJobs(TASK_QUEUE, { data: { run_id: runId }, queued: true, limit: 100_000, db: jobsIn(handle, tx) });
-  return jobs.map((job) => job.id);
-}
-
+/**
+ * Cancels the run. Once this has answered no call of it starts, on any instance: a worker
+ * marks a task running only in a transaction that holds the run's row lock and finds the run
+ * running. Calls under way are aborted (here at once, elsewhere within a second).
+ */
 export async function cancelRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
-  const boss = await getJobQueue(handle);
   const state = await handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
     if (FINISHED_RUN_STATES.has(run.state as RunState)) throw refuse(`Run ${runId} is ${run.state} already; there is nothing to cancel`, { state: run.state });
     await tx.update(runs).set({ state: 'cancelled', updatedAt: sql`clock_timestamp()`, finishedAt: sql`clock_timestamp()` }).where(eq(runs.id, runId));
     // Tasks not under way end here; a call in flight is aborted by its worker within a second.
+    await cancelJobs(handle, tx, await queuedJobIds(tx, runId, ['pending', 'retrying']));
     await tx
       .update(taskRuns)
-      .set({ state: 'cancelled', finishedAt: sql`clock_timestamp()` })
+      .set({ state: 'cancelled', jobId: null, finishedAt: sql`clock_timestamp()` })
       .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.state, ['pending', 'retrying', 'awaiting_approval'])));
-    const ids = await queuedJobIds(handle, tx, runId);
-    const db = jobsIn(handle, tx);
-    if (ids.length) await boss.cancel(TASK_QUEUE, ids, { db });
-    const gates = (await taskRunsOf(tx, runId)).map((r) => r.gateJobId).filter((id): id is string => !!id);
-    if (gates.length) await boss.cancel(DECISION_QUEUE, gates, { db });
     await appendRunEvent(tx, runId, { kind: 'run_cancelled', actor: principal.username });
     await appendAudit(tx, { kind: 'run_cancelled', actor: principal.username, planId: run.planId, revision: run.revision, contentHash: run.contentHash, detail: { run_id: runId } });
     return 'cancelled' as RunState;
@@ -57,69 +47,94 @@ export async function cancelRun(handle: DatabaseHandle, principal: Principal, ru
   return state;
 }
 
+/**
+ * Pauses the run: once this has answered no call of it starts, on any instance (as for
+ * cancel), while calls already under way finish and are recorded. Queued jobs are dropped;
+ * resuming queues the tasks that are ready then.
+ */
 export async function pauseRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
-  const boss = await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
     if (!['running', 'awaiting_approval', 'needs_replan'].includes(run.state)) throw refuse(`Run ${runId} is ${run.state.replace('_', ' ')}; only a running run can be paused`, { state: run.state });
-    // Jobs not yet started are held (pg-boss cancel, undone by resume); calls under way finish.
-    const ids = await queuedJobIds(handle, tx, runId);
-    if (ids.length) await boss.cancel(TASK_QUEUE, ids, { db: jobsIn(handle, tx) });
+    const ids = await queuedJobIds(tx, runId, ['pending', 'retrying']);
+    await cancelJobs(handle, tx, ids);
+    await tx
+      .update(taskRuns)
+      .set({ jobId: null })
+      .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.state, ['pending', 'retrying'])));
     await tx.update(runs).set({ state: 'paused', updatedAt: sql`clock_timestamp()` }).where(eq(runs.id, runId));
-    await appendRunEvent(tx, runId, { kind: 'run_paused', actor: principal.username, detail: { held_jobs: ids } });
+    await appendRunEvent(tx, runId, { kind: 'run_paused', actor: principal.username, detail: { held: ids.length } });
     return 'paused' as RunState;
   });
 }
 
 export async function resumeRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
-  const boss = await getJobQueue(handle);
+  const context = await loadRunContext(handle.db, runId);
   return handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
     if (run.state !== 'paused') throw refuse(`Run ${runId} is ${run.state.replace('_', ' ')}, not paused`, { state: run.state });
-    const held = await boss.findJobs(TASK_QUEUE, { data: { run_id: runId }, limit: 100_000, db: jobsIn(handle, tx) });
-    const ids = held.filter((job) => job.state === 'cancelled').map((job) => job.id);
-    if (ids.length) await boss.resume(TASK_QUEUE, ids, { db: jobsIn(handle, tx) });
     await tx.update(runs).set({ state: 'running', updatedAt: sql`clock_timestamp()` }).where(eq(runs.id, runId));
     await appendRunEvent(tx, runId, { kind: 'run_resumed', actor: principal.username });
-    return refreshRunState(tx, runId, principal.username);
+    const state = await refreshRunState(tx, runId, principal.username);
+    await scheduleReady(handle, tx, runId, context.document.plan.planned_tasks);
+    return state;
   });
 }
 
-/** Runs a failed (or cancelled) task again, with the tasks it blocked, as fresh jobs. */
+/**
+ * Runs a failed (or cancelled) task again, with the tasks it blocked: each starts a new
+ * generation (a new idempotency key, its attempts counted afresh, a new gate decision needed
+ * where it has a gate, one rejected before included) and is queued once its dependencies
+ * have succeeded, whatever other branches are still doing.
+ */
 export async function retryTask(handle: DatabaseHandle, principal: Principal, runId: string, taskId: string): Promise<RunState> {
-  const boss = await getJobQueue(handle);
   const context = await loadRunContext(handle.db, runId);
   if (!context.tasks.has(taskId)) throw notFound(`Task "${taskId}" in run ${runId}`);
+  const tasks = context.document.plan.planned_tasks;
   return handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
-    if (run.state === 'cancelled' || run.state === 'succeeded') throw refuse(`Run ${runId} is ${run.state}; start a new run instead`, { state: run.state });
+    if (FINISHED_RUN_STATES.has(run.state as RunState)) throw refuse(`Run ${runId} is ${run.state}; start a new run instead`, { state: run.state });
+    const [continuation] = await tx.select({ id: runs.id }).from(runs).where(eq(runs.parentRunId, runId)).limit(1);
+    if (continuation) throw refuse(`Run ${runId} was continued by run ${continuation.id}; retry its tasks there`, { continued_by: continuation.id });
     const records = new Map((await taskRunsOf(tx, runId)).map((r) => [r.taskId, r]));
     const state = records.get(taskId)?.state as TaskState | undefined;
     if (state !== 'failed' && state !== 'cancelled') throw refuse(`Task ${taskId} is ${state ?? 'unknown'}; only a failed or cancelled task can be retried`, { state });
-    // The task and everything it blocked, downstream, in dependency order.
-    const again = new Set([taskId]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const task of context.document.plan.planned_tasks) {
-        if (again.has(task.task_id) || records.get(task.task_id)?.state !== 'blocked') continue;
-        if ((task.dependencies ?? []).some((dep) => again.has(dep))) {
-          again.add(task.task_id);
-          grew = true;
+    // The task and what it blocked downstream, except what another failed task still blocks (retrying that one frees it).
+    const again = [taskId, ...downstreamOf(tasks, [taskId]).filter((id) => records.get(id)?.state === 'blocked')];
+    const { dependencies } = shapeOf(tasks);
+    const included = new Set(again);
+    const stuck = (dep: string) => (included.has(dep) ? false : ['failed', 'blocked', 'cancelled'].includes(records.get(dep)?.state ?? ''));
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const id of again) {
+        if (id !== taskId && included.has(id) && dependencies.get(id)!.some(stuck)) {
+          included.delete(id);
+          changed = true;
         }
       }
     }
-    const jobs: FlowJob[] = [];
-    for (const id of again) {
-      const task = context.tasks.get(id)!;
-      const jobId = randomUUID();
-      await updateTaskRun(tx, runId, id, { state: 'pending', error: null, jobId, finishedAt: null, gateDecidedBy: requiresApproval(task) && id !== taskId ? null : records.get(id)?.gateDecidedBy ?? null });
-      jobs.push(taskJob(runId, task, jobId, (task.dependencies ?? []).filter((dep) => again.has(dep))));
+    again.splice(0, again.length, ...again.filter((id) => included.has(id)));
+    for (let i = 0; i < again.length; i += 1000) {
+      await tx
+        .update(taskRuns)
+        .set({
+          state: 'pending',
+          generation: sql`${taskRuns.generation} + 1`,
+          attempts: 0,
+          error: null,
+          errorKind: null,
+          jobId: null,
+          workerId: null,
+          gateDecidedBy: null,
+          startedAt: null,
+          finishedAt: null,
+        })
+        .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, again.slice(i, i + 1000))));
     }
-    await enqueue(boss, jobs, jobsIn(handle, tx));
-    if (run.state === 'needs_replan' || run.state === 'failed') await tx.update(runs).set({ state: 'running', finishedAt: null }).where(eq(runs.id, runId));
-    await appendRunEvents(tx, runId, [{ kind: 'task_retried', taskId, actor: principal.username, detail: { with: [...again].filter((id) => id !== taskId) } }]);
-    return refreshRunState(tx, runId, principal.username);
+    await appendRunEvents(tx, runId, [{ kind: 'task_retried', taskId, actor: principal.username, detail: { with: again.slice(1), generation: (records.get(taskId)?.generation ?? 1) + 1 } }]);
+    const next = await refreshRunState(tx, runId, principal.username);
+    await scheduleReady(handle, tx, runId, tasks, again);
+    return next;
   });
 }
 
@@ -130,25 +145,34 @@ export async function retryTask(handle: DatabaseHandle, principal: Principal, ru
  * either, no service account. Each gate is decided on its own.
  */
 export async function decideGate(handle: DatabaseHandle, principal: Principal, runId: string, taskId: string, decision: 'approve' | 'reject', comment = ''): Promise<RunState> {
-  const boss = await getJobQueue(handle);
+  const context = await loadRunContext(handle.db, runId);
+  const tasks = context.document.plan.planned_tasks;
   return handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
     await assertMayDecideGate(tx, run, principal);
     const [record] = await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId))).for('update');
     if (!record) throw notFound(`Task "${taskId}" in run ${runId}`);
-    if (!record.gateJobId) throw refuse(`Task ${taskId} has no gate (parameters.requires_approval is not set)`);
+    const task = context.tasks.get(taskId);
+    if (!task || !requiresApproval(task)) throw refuse(`Task ${taskId} has no gate (parameters.requires_approval is not set)`);
     if (record.state !== 'awaiting_approval') throw refuse(`Task ${taskId} is ${record.state.replace('_', ' ')}, not waiting at its gate`, { state: record.state });
+    // The decision is for this generation only: a retry of the task needs a new one.
+    await tx.insert(gateDecisions).values({ runId, taskId, generation: record.generation, decision, decidedBy: principal.username, comment });
     if (decision === 'approve') {
       await updateTaskRun(tx, runId, taskId, { state: 'pending', gateDecidedBy: principal.username });
     } else {
-      await updateTaskRun(tx, runId, taskId, { state: 'failed', gateDecidedBy: principal.username, error: `Rejected at its gate by ${principal.username}${comment ? `: ${comment}` : ''}`, finishedAt: new Date() });
+      await updateTaskRun(tx, runId, taskId, {
+        state: 'failed',
+        gateDecidedBy: principal.username,
+        error: `Rejected at its gate by ${principal.username}${comment ? `: ${comment}` : ''}`,
+        errorKind: 'rejected',
+        finishedAt: new Date(),
+      });
     }
-    // The decision job is released (its dependencies were done: the task is awaiting), so
-    // completing it cannot let the task run early; a rejected task's job finds it failed.
-    await boss.complete(DECISION_QUEUE, record.gateJobId, { decision, by: principal.username }, { db: jobsIn(handle, tx), includeQueued: true });
     const kind = decision === 'approve' ? 'gate_approved' : 'gate_rejected';
-    await appendRunEvent(tx, runId, { kind, taskId, actor: principal.username, detail: comment ? { comment } : {} });
-    await appendAudit(tx, { kind, actor: principal.username, planId: run.planId, revision: run.revision, contentHash: run.contentHash, detail: { run_id: runId, task_id: taskId, comment } });
+    await appendRunEvent(tx, runId, { kind, taskId, actor: principal.username, detail: { generation: record.generation, ...(comment ? { comment } : {}) } });
+    await appendAudit(tx, { kind, actor: principal.username, planId: run.planId, revision: run.revision, contentHash: run.contentHash, detail: { run_id: runId, task_id: taskId, generation: record.generation, comment } });
+    if (decision === 'approve') await scheduleReady(handle, tx, runId, tasks, [taskId]);
+    else await blockDependents(tx, runId, tasks, [taskId]);
     return refreshRunState(tx, runId, principal.username);
   });
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { PageQuery } from '@/lib/api/list-schemas';
-import type { RunEvent, RunResponse, RunSummary } from '@/lib/api/run-schemas';
+import type { RunEvent, RunResponse, RunSummary, TaskRunView } from '@/lib/api/run-schemas';
 import type { RunState, TaskState } from '@/lib/runs/run-states';
 import type { Database } from '../db/client';
 import { decodeCursor, encodeCursor, pageOf, TimestampKey, timestampKey } from '../db/page-cursor';
@@ -61,10 +61,12 @@ export async function getRun(db: Database, runId: string): Promise<RunResponse> 
     tasks: tasks.map((t) => ({
       task_id: t.taskId,
       state: t.state as TaskState,
+      generation: t.generation,
       attempts: t.attempts,
       input: t.input ?? null,
       output: t.output ?? null,
       error: t.error,
+      error_kind: (t.errorKind as TaskRunView['error_kind']) ?? null,
       carried_from: t.carriedFrom,
       gate_decided_by: t.gateDecidedBy,
       started_at: iso(t.startedAt),

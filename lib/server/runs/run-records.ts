@@ -116,8 +116,9 @@ export async function lockRunRow(tx: Database, runId: string): Promise<RunRow> {
 /**
  * Brings the run's state in line with its tasks', with an event and (for the states people
  * act on) a notification and a webhook. Locks the run row, so concurrent workers agree.
+ * `failed` is never derived: it is forced when the run's approved record fails its integrity check.
  */
-export async function refreshRunState(tx: Database, runId: string, actor = 'plangate'): Promise<RunState> {
+export async function refreshRunState(tx: Database, runId: string, actor = 'plangate', forced?: 'failed'): Promise<RunState> {
   const run = await lockRunRow(tx, runId);
   const current = run.state as RunState;
   const rows = await tx
@@ -125,7 +126,7 @@ export async function refreshRunState(tx: Database, runId: string, actor = 'plan
     .from(taskRuns)
     .where(eq(taskRuns.runId, runId))
     .groupBy(taskRuns.state);
-  const next = deriveRunState(current, Object.fromEntries(rows.map((r) => [r.state as TaskState, r.n])));
+  const next = forced ?? deriveRunState(current, Object.fromEntries(rows.map((r) => [r.state as TaskState, r.n])));
   if (next === current) return current;
   await tx
     .update(runs)

@@ -1,51 +1,29 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { FlowJob } from 'pg-boss';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PlannerTask } from '@/lib/plan';
-import { requiresApproval, retryLimit, timeoutSeconds } from '@/lib/runs/task-policy';
 import type { RunState } from '@/lib/runs/run-states';
 import { getApprovedPlan } from '../approval/approval-service';
 import { appendAudit } from '../audit/audit-log';
 import { canonicalJson } from '../audit/digests';
 import type { Principal } from '../auth/principal';
-import type { DatabaseHandle } from '../db/client';
+import type { Database, DatabaseHandle } from '../db/client';
 import { runs, taskRuns } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import { DECISION_QUEUE, enqueue, getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
 import { appendRunEvents, type RunEventInput } from './run-events';
-import { loadRunContext, refreshRunState, taskRunsOf, type TaskRunRow } from './run-records';
+import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, type TaskRunRow } from './run-records';
+import { scheduleReady } from './run-scheduler';
 
 // Starting a run is one transaction: the approval is checked (the same check the executors'
 // hand-off makes: status, live approvals, stored hash, audit chain, bound resources), the
-// run and its tasks are recorded, and one job per task is enqueued with its dependencies.
-// If any part fails, nothing was started.
+// run and its tasks are recorded, and the tasks that are ready (no dependency, or only ones
+// carried over) get their jobs (run-scheduler.ts). If any part fails, nothing was started.
 
 export interface StartRunInput {
   revision: number;
   content_hash: string;
   /** A run that stopped for a replan: its succeeded tasks are carried over, not run again. */
   continue_from?: string;
-}
-
-export interface TaskJobData {
-  run_id: string;
-  task_id: string;
-  /** 'task' runs the task; 'gate' tells people a gated task is ready and waits. */
-  kind: 'task' | 'gate';
-  retry_limit: number;
-}
-
-/** One attempt-carrying job for `task`, under the task's own retry and timeout policy. */
-export function taskJob(runId: string, task: PlannerTask, jobId: string, dependsOn: string[]): FlowJob {
-  const limit = retryLimit(task);
-  return {
-    ref: task.task_id,
-    name: TASK_QUEUE,
-    data: { run_id: runId, task_id: task.task_id, kind: 'task', retry_limit: limit } satisfies TaskJobData,
-    options: { id: jobId, retryLimit: limit, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds: Math.ceil(timeoutSeconds(task)) + 120 },
-    dependsOn,
-  };
 }
 
 // What a task does, without what a run or review wrote on it: a task whose definition is
@@ -76,8 +54,51 @@ function carriedTasks(tasks: PlannerTask[], parentTasks: Map<string, PlannerTask
   return carried;
 }
 
+/**
+ * What a continuation of `parentId` carries over, once its checks pass: the parent is of this
+ * plan, has stopped, has nothing under way, and was not continued before (checked under its
+ * row lock, so two continuations asked for at once get one 201 and one 409).
+ */
+async function continuationOf(tx: Database, planId: string, parentId: string, tasks: PlannerTask[]): Promise<Map<string, TaskRunRow>> {
+  const [exists] = await tx.select({ planId: runs.planId }).from(runs).where(eq(runs.id, parentId));
+  if (!exists || exists.planId !== planId) throw notFound(`Run "${parentId}" of plan "${planId}"`);
+  const parent = await lockRunRow(tx, parentId);
+  const [earlier] = await tx.select({ id: runs.id }).from(runs).where(eq(runs.parentRunId, parentId)).limit(1);
+  if (earlier) {
+    throw new AppError('conflict', 409, `Run ${parentId} was continued already, by run ${earlier.id}; continue that run instead`, undefined, { continued_by: earlier.id });
+  }
+  if (!['needs_replan', 'failed', 'cancelled'].includes(parent.state)) {
+    throw new AppError('conflict', 409, `Run ${parent.id} is ${parent.state.replace('_', ' ')}: only a run that stopped (needs replan, failed or cancelled) can be continued`);
+  }
+  const [busy] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(taskRuns)
+    .where(and(eq(taskRuns.runId, parentId), sql`(${taskRuns.state} IN ('running', 'retrying') OR (${taskRuns.state} = 'pending' AND ${taskRuns.jobId} IS NOT NULL))`));
+  if (busy.n) {
+    throw new AppError('conflict', 409, `Run ${parentId} still has ${busy.n} task${busy.n === 1 ? '' : 's'} under way: continue it once they have ended, or cancel it first`, undefined, { under_way: busy.n });
+  }
+  const context = await loadRunContext(tx, parentId);
+  return carriedTasks(tasks, context.tasks, await taskRunsOf(tx, parentId));
+}
+
+/**
+ * A continued run starts nothing more: its gates still waiting close, and its tasks not
+ * reached (none is queued: continuationOf checked) are the continuation's now.
+ */
+async function closeParent(tx: Database, parentId: string, runId: string): Promise<void> {
+  const closed = await tx
+    .update(taskRuns)
+    .set({ state: 'cancelled', jobId: null, finishedAt: new Date(), error: `Not run here: run ${runId} continues this run` })
+    .where(and(eq(taskRuns.runId, parentId), inArray(taskRuns.state, ['pending', 'awaiting_approval'])))
+    .returning({ taskId: taskRuns.taskId });
+  await appendRunEvents(
+    tx,
+    parentId,
+    closed.map((row) => ({ kind: 'task_cancelled' as const, taskId: row.taskId, detail: { continued_by: runId } })),
+  );
+}
+
 export async function startRun(handle: DatabaseHandle, principal: Principal, planId: string, input: StartRunInput): Promise<{ run_id: string; state: RunState }> {
-  const boss = await getJobQueue(handle);
   const runId = randomUUID();
   return handle.db.transaction(async (tx) => {
     const approved = await getApprovedPlan(tx, planId);
@@ -93,19 +114,7 @@ export async function startRun(handle: DatabaseHandle, principal: Principal, pla
     const tasks = approved.document.plan.planned_tasks;
 
     let carried = new Map<string, TaskRunRow>();
-    if (input.continue_from) {
-      const [parent] = await tx.select().from(runs).where(eq(runs.id, input.continue_from));
-      if (!parent || parent.planId !== planId) throw notFound(`Run "${input.continue_from}" of plan "${planId}"`);
-      if (!['needs_replan', 'failed', 'cancelled'].includes(parent.state)) {
-        throw new AppError('conflict', 409, `Run ${parent.id} is ${parent.state.replace('_', ' ')}: only a run that stopped (needs replan, failed or cancelled) can be continued`);
-      }
-      const context = await loadRunContext(tx, parent.id);
-      carried = carriedTasks(tasks, context.tasks, await taskRunsOf(tx, parent.id));
-    }
-
-    const ids = new Set(tasks.map((t) => t.task_id));
-    const jobIds = new Map(tasks.filter((t) => !carried.has(t.task_id)).map((t) => [t.task_id, randomUUID()]));
-    const gateJobIds = new Map(tasks.filter((t) => jobIds.has(t.task_id) && requiresApproval(t)).map((t) => [t.task_id, randomUUID()]));
+    if (input.continue_from) carried = await continuationOf(tx, planId, input.continue_from, tasks);
 
     await tx.insert(runs).values({
       id: runId,
@@ -122,27 +131,12 @@ export async function startRun(handle: DatabaseHandle, principal: Principal, pla
       const from = carried.get(task.task_id);
       return from
         ? { runId, taskId: task.task_id, state: 'succeeded', output: from.output, carriedFrom: from.carriedFrom ?? from.runId, attempts: 0, startedAt: from.startedAt, finishedAt: from.finishedAt }
-        : { runId, taskId: task.task_id, state: 'pending', jobId: jobIds.get(task.task_id)!, gateJobId: gateJobIds.get(task.task_id) ?? null };
+        : { runId, taskId: task.task_id, state: 'pending' };
     });
     // One statement per chunk keeps a 20,000-task plan within PostgreSQL's parameter limit.
     for (let i = 0; i < rows.length; i += 1000) await tx.insert(taskRuns).values(rows.slice(i, i + 1000));
-
-    const jobs: FlowJob[] = [];
-    for (const task of tasks) {
-      const id = jobIds.get(task.task_id);
-      if (!id) continue;
-      const deps = [...new Set(task.dependencies ?? [])].filter((dep) => ids.has(dep) && jobIds.has(dep));
-      const gate = gateJobIds.get(task.task_id);
-      if (gate) {
-        // Notice (when the dependencies are done) → a person's decision → the task itself.
-        jobs.push({ ref: `gate:${task.task_id}`, name: TASK_QUEUE, data: { run_id: runId, task_id: task.task_id, kind: 'gate', retry_limit: 2 } satisfies TaskJobData, options: { id: randomUUID(), retryLimit: 2 }, dependsOn: deps });
-        jobs.push({ ref: `decision:${task.task_id}`, name: DECISION_QUEUE, data: { run_id: runId, task_id: task.task_id }, options: { id: gate } });
-        jobs.push(taskJob(runId, task, id, [`gate:${task.task_id}`, `decision:${task.task_id}`]));
-      } else {
-        jobs.push(taskJob(runId, task, id, deps));
-      }
-    }
-    await enqueue(boss, jobs, jobsIn(handle, tx));
+    if (input.continue_from) await closeParent(tx, input.continue_from, runId);
+    await scheduleReady(handle, tx, runId, tasks);
 
     const events: RunEventInput[] = [
       {

@@ -1,0 +1,180 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { JobInsert } from 'pg-boss';
+import type { PlannerTask } from '@/lib/plan';
+import { STARTABLE_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
+import { maxAttempts, timeoutSeconds } from '@/lib/runs/task-policy';
+import type { Database, DatabaseHandle } from '../db/client';
+import { runs, taskRuns } from '../db/schema';
+import { DEAD_TASK_QUEUE, enqueueTaskJobs, getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
+import { appendRunEvents } from './run-events';
+import { taskRunsOf, type TaskRunRow } from './run-records';
+
+// Which tasks of a run are ready, and their jobs. Plangate's records decide readiness: a
+// task gets a job once every dependency succeeded, in the same transaction that recorded the
+// last of them, so the queue holds no dependency of its own to get wrong: a join waits for
+// all its branches whatever was retried, any shape runs (one task, many independent ones,
+// several roots), and a retried or continued gated task gets a job that opens its gate again.
+// Every caller holds the run's row lock (lockRunRow), so two transactions never queue one task twice.
+
+/** What a task's job carries; a job whose generation or id is not the task's current one does nothing. */
+export interface TaskJobData {
+  run_id: string;
+  task_id: string;
+  generation: number;
+  /** The job's own id, kept in its data so the dead letter pg-boss makes of it still names it. */
+  job_id: string;
+}
+
+interface Shape {
+  byId: Map<string, PlannerTask>;
+  /** Each task's dependencies within the plan, without repeats. */
+  dependencies: Map<string, string[]>;
+  dependents: Map<string, string[]>;
+}
+
+const shapes = new WeakMap<readonly PlannerTask[], Shape>();
+
+/** The dependency graph of an approved task list, computed once per list. */
+export function shapeOf(tasks: readonly PlannerTask[]): Shape {
+  let shape = shapes.get(tasks);
+  if (!shape) {
+    const byId = new Map(tasks.map((t) => [t.task_id, t]));
+    const dependencies = new Map<string, string[]>();
+    const dependents = new Map<string, string[]>(tasks.map((t) => [t.task_id, []]));
+    for (const task of tasks) {
+      const deps = [...new Set(task.dependencies ?? [])].filter((dep) => byId.has(dep) && dep !== task.task_id);
+      dependencies.set(task.task_id, deps);
+      for (const dep of deps) dependents.get(dep)!.push(task.task_id);
+    }
+    shape = { byId, dependencies, dependents };
+    shapes.set(tasks, shape);
+  }
+  return shape;
+}
+
+/** Every task downstream of `roots` (not the roots themselves), nearest first. */
+export function downstreamOf(tasks: readonly PlannerTask[], roots: Iterable<string>): string[] {
+  const { dependents } = shapeOf(tasks);
+  const seen = new Set(roots);
+  const out: string[] = [];
+  const queue = [...seen];
+  while (queue.length) {
+    for (const next of dependents.get(queue.shift()!) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      out.push(next);
+      queue.push(next);
+    }
+  }
+  return out;
+}
+
+/**
+ * The job for one generation of `task`. pg-boss re-delivers it after a failed call (with
+ * backoff) and after its worker died; it is given one delivery more than the attempts left,
+ * so that Plangate, not the queue, says when they ran out and why.
+ */
+export function taskJob(runId: string, task: PlannerTask, generation: number, jobId: string, attemptsUsed: number): JobInsert {
+  return {
+    id: jobId,
+    data: { run_id: runId, task_id: task.task_id, generation, job_id: jobId } satisfies TaskJobData,
+    retryLimit: Math.max(0, maxAttempts(task) - attemptsUsed),
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 60,
+    expireInSeconds: Math.ceil(timeoutSeconds(task)) + 120,
+    deadLetter: DEAD_TASK_QUEUE,
+  };
+}
+
+const WAITING: readonly TaskState[] = ['pending', 'retrying'];
+
+/**
+ * Queues a job for each of `candidates` (default: every task) that waits for one: pending or
+ * retrying, no job queued, every dependency succeeded. Nothing while the run is paused or
+ * finished (resuming queues what is ready then). Returns the tasks given a job.
+ */
+export async function scheduleReady(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], candidates?: Iterable<string>): Promise<string[]> {
+  const [run] = await tx.select({ state: runs.state }).from(runs).where(eq(runs.id, runId));
+  if (!run || !STARTABLE_RUN_STATES.has(run.state as RunState)) return [];
+  const shape = shapeOf(tasks);
+  const wanted = candidates ? [...new Set(candidates)].filter((id) => shape.byId.has(id)) : tasks.map((t) => t.task_id);
+  if (!wanted.length) return [];
+  let rows: TaskRunRow[];
+  if (candidates) {
+    const ids = new Set(wanted);
+    for (const id of wanted) for (const dep of shape.dependencies.get(id)!) ids.add(dep);
+    rows = [];
+    const all = [...ids];
+    for (let i = 0; i < all.length; i += 1000) rows.push(...(await taskRunsOf(tx, runId, all.slice(i, i + 1000))));
+  } else {
+    rows = await taskRunsOf(tx, runId);
+  }
+  const byId = new Map(rows.map((r) => [r.taskId, r]));
+  const ready = wanted.filter((id) => {
+    const row = byId.get(id);
+    return row && WAITING.includes(row.state as TaskState) && !row.jobId && shape.dependencies.get(id)!.every((dep) => byId.get(dep)?.state === 'succeeded');
+  });
+  if (!ready.length) return [];
+  const jobs = ready.map((id) => {
+    const row = byId.get(id)!;
+    return taskJob(runId, shape.byId.get(id)!, row.generation, randomUUID(), row.attempts);
+  });
+  for (let i = 0; i < jobs.length; i += 1000) {
+    const values = jobs.slice(i, i + 1000).map((job) => sql`(${(job.data as TaskJobData).task_id}, ${job.id})`);
+    await tx.execute(sql`
+      UPDATE task_runs SET job_id = v.job_id
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, job_id)
+      WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id`);
+  }
+  await enqueueTaskJobs(await getJobQueue(handle), jobs, jobsIn(handle, tx));
+  return ready;
+}
+
+/**
+ * Blocks everything downstream of `failed` that has not run: it cannot, since something it
+ * needs did not succeed. A retry of the failed task gives them a new generation.
+ */
+export async function blockDependents(tx: Database, runId: string, tasks: readonly PlannerTask[], failed: readonly string[]): Promise<string[]> {
+  const downstream = downstreamOf(tasks, failed);
+  const blocked: string[] = [];
+  const error = `Blocked: ${failed.join(', ')} did not succeed`;
+  for (let i = 0; i < downstream.length; i += 1000) {
+    const rows = await tx
+      .update(taskRuns)
+      .set({ state: 'blocked', error, errorKind: null, jobId: null, workerId: null })
+      .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, downstream.slice(i, i + 1000)), inArray(taskRuns.state, [...WAITING])))
+      .returning({ taskId: taskRuns.taskId });
+    blocked.push(...rows.map((r) => r.taskId));
+  }
+  await appendRunEvents(
+    tx,
+    runId,
+    blocked.map((taskId) => ({ kind: 'task_blocked' as const, taskId, detail: { by: failed } })),
+  );
+  return blocked;
+}
+
+/** What follows a task's end, in the transaction that recorded it: its dependents get jobs, or are blocked. */
+export async function afterTaskSettled(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], taskId: string, state: TaskState): Promise<void> {
+  if (state === 'succeeded') await scheduleReady(handle, tx, runId, tasks, shapeOf(tasks).dependents.get(taskId) ?? []);
+  else if (state === 'failed') await blockDependents(tx, runId, tasks, [taskId]);
+}
+
+/** The jobs still queued (not yet started) for tasks of `runId` among `states`, for cancelling them. */
+export async function queuedJobIds(tx: Database, runId: string, states: readonly TaskState[]): Promise<string[]> {
+  const rows = await tx
+    .select({ jobId: taskRuns.jobId })
+    .from(taskRuns)
+    .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.state, [...states]), sql`${taskRuns.jobId} IS NOT NULL`));
+  return rows.map((r) => r.jobId!);
+}
+
+/** Cancels queued task jobs (a job already started is not touched: its worker checks the run). */
+export async function cancelJobs(handle: DatabaseHandle, tx: Database, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  const boss = await getJobQueue(handle);
+  for (let i = 0; i < ids.length; i += 1000) await boss.cancel(TASK_QUEUE, ids.slice(i, i + 1000), { db: jobsIn(handle, tx) });
+}
