@@ -21,7 +21,7 @@ export async function findCycles(globs: string[] = SOURCE_GLOBS): Promise<string
   return parseCircular(tree);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+async function main() {
   const cycles = await findCycles();
   if (cycles.length) {
     console.error(`Import cycles (type-only imports count too):\n${prettyCircular(cycles, '  ')}`);
@@ -29,3 +29,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   console.log('No import cycles.');
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) void main();
