@@ -179,14 +179,14 @@ export async function decideGate(handle: DatabaseHandle, principal: Principal, r
 
 /**
  * A result reported later by an executor that answered 202 (the caller verified its signature,
- * which covers `attempt`). Taken once, and only for the attempt in flight: a result for an
- * earlier attempt, or a second one, is refused and changes nothing.
+ * which covers `at`). Taken once, and only for the attempt in flight: a result for an earlier
+ * attempt or generation, or a second one, is refused and changes nothing.
  */
 export async function reportTaskResult(
   handle: DatabaseHandle,
   runId: string,
   taskId: string,
-  attempt: number,
+  at: { generation: number; attempt: number },
   result: { state: 'succeeded'; output: unknown } | { state: 'failed'; error: string },
 ): Promise<RunState> {
   return handle.db.transaction(async (tx) => {
@@ -194,7 +194,11 @@ export async function reportTaskResult(
     const [record] = await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId))).for('update');
     if (!record) throw notFound(`Task "${taskId}" in run ${runId}`);
     if (record.state !== 'running') throw refuse(`Task ${taskId} is ${record.state}, not waiting for a result`, { state: record.state });
-    if (record.attempts !== attempt) throw refuse(`The result is for attempt ${attempt} of task ${taskId}, but attempt ${record.attempts} is in flight`, { attempt: record.attempts });
+    if (record.generation !== at.generation || record.attempts !== at.attempt) {
+      throw refuse(`The result is for attempt ${at.generation}.${at.attempt} of task ${taskId}, but attempt ${record.generation}.${record.attempts} is in flight`, {
+        attempt: `${record.generation}.${record.attempts}`,
+      });
+    }
     if (result.state === 'succeeded') {
       await updateTaskRun(tx, runId, taskId, { state: 'succeeded', output: result.output, error: null, finishedAt: new Date() });
       await appendRunEvent(tx, runId, { kind: 'task_succeeded', taskId, detail: { reported: true } });

@@ -197,11 +197,11 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
       const body = JSON.stringify({ state: 'succeeded', output: { published: true } });
       const resultUrl = `http://127.0.0.1:9/api/runs/${run_id}/tasks/w/result`;
       const post = (headers: Record<string, string>, sent = body) => new Request(resultUrl, { method: 'POST', headers, body: sent });
-      const signed = hook.resultHeaders(resultUrl, '1', body);
+      const signed = hook.resultHeaders(resultUrl, '1.1', body);
       expect((await refusal(acceptSignedResult(handle, run_id, 'w', post({ 'content-type': 'application/json' })))).status).toBe(401);
       expect((await refusal(acceptSignedResult(handle, run_id, 'w', post(signed, body.replace('true', 'false'))))).status).toBe(401);
       const other = await startWebhookReceiver('another-secret');
-      expect((await refusal(acceptSignedResult(handle, run_id, 'w', post(other.resultHeaders(resultUrl, '1', body))))).status).toBe(401);
+      expect((await refusal(acceptSignedResult(handle, run_id, 'w', post(other.resultHeaders(resultUrl, '1.1', body))))).status).toBe(401);
       await other.close();
       await acceptSignedResult(handle, run_id, 'w', post(signed));
       const run = await runReaches(handle, run_id, 'succeeded');

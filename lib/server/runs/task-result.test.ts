@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../db/client';
 import { testDatabases } from '../db/test-databases';
 import { refusal } from '../test-support';
 import { startWebhookReceiver, type WebhookReceiver } from './dispatch/test-servers/webhook-receiver-test-support';
-import { cancelRun } from './run-control';
+import { cancelRun, retryTask } from './run-control';
 import { getRun, runEventsAfter } from './run-queries';
 import { approvedPlan, runApprover, runEditor } from './run-test-support';
 import { startRunWorkers, stopRunWorkers } from './run-workers';
@@ -45,8 +45,8 @@ function post(url: string, headers: Record<string, string>, body: string): Reque
   return new Request(url, { method: 'POST', headers, body });
 }
 
-/** The signed headers and body an executor sends for `taskId` of `runId`, for `attempt` ("1" unless said). */
-function signedResult(runId: string, taskId: string, result: unknown, attempt = '1') {
+/** The signed headers and body an executor sends for `taskId` of `runId`, for `attempt` ("<generation>.<attempt>", "1.1" unless said). */
+function signedResult(runId: string, taskId: string, result: unknown, attempt = '1.1') {
   const body = JSON.stringify(result);
   return { body, headers: hook.resultHeaders(resultUrl(runId, taskId), attempt, body) };
 }
@@ -104,10 +104,10 @@ describe.each(testDatabases())('signed task results on $name', (database) => {
 
   it('takes a result once, and only for the attempt in flight', async () => {
     const runId = await runAccepted('Results once');
-    const deliveredAttempt = hook.deliveries.findLast((d) => d.body?.run_id === runId && d.body?.task_id === 'x')!.attempt;
-    expect(deliveredAttempt).toBe(String((await taskOf(runId, 'x')).attempts));
+    const deliveredAttempt = hook.deliveries.findLast((d) => d.body?.run_id === runId && d.body?.task_id === 'x')!.attempt!;
+    expect(deliveredAttempt).toBe(`1.${(await taskOf(runId, 'x')).attempts}`);
 
-    const later = signedResult(runId, 'x', { state: 'succeeded', output: 'for another attempt' }, String(Number(deliveredAttempt) + 1));
+    const later = signedResult(runId, 'x', { state: 'succeeded', output: 'for another attempt' }, '1.2');
     const wrongAttempt = await refusal(acceptSignedResult(handle, runId, 'x', post(resultUrl(runId, 'x'), later.headers, later.body)));
     expect([wrongAttempt.status, wrongAttempt.message]).toEqual([409, expect.stringContaining(`but attempt ${deliveredAttempt} is in flight`)]);
     expect(await taskOf(runId, 'x')).toMatchObject({ state: 'running', output: null });
@@ -119,6 +119,26 @@ describe.each(testDatabases())('signed task results on $name', (database) => {
     const second = signedResult(runId, 'x', { state: 'failed', error: 'changed my mind' }, deliveredAttempt);
     expect((await refusal(acceptSignedResult(handle, runId, 'x', post(resultUrl(runId, 'x'), second.headers, second.body)))).status).toBe(409);
     expect(await taskOf(runId, 'x')).toMatchObject({ state: 'succeeded', output: 'first', error: null });
+  }, 60_000);
+
+  it("refuses, after an operator's retry, a result signed for the generation before", async () => {
+    const runId = await runAccepted('Results generations');
+    const failed = signedResult(runId, 'x', { state: 'failed', error: 'the executor gave up' }, '1.1');
+    await acceptSignedResult(handle, runId, 'x', post(resultUrl(runId, 'x'), failed.headers, failed.body));
+    expect(await taskOf(runId, 'x')).toMatchObject({ state: 'failed', error: 'the executor gave up' });
+
+    await retryTask(handle, runEditor, runId, 'x');
+    await expect
+      .poll(() => hook.deliveries.filter((d) => d.body?.run_id === runId && d.body?.task_id === 'x').map((d) => d.attempt), { timeout: 20_000, interval: 100 })
+      .toEqual(['1.1', '2.1']);
+    await expect.poll(async () => (await taskOf(runId, 'x')).state, { timeout: 10_000 }).toBe('running');
+    // The first generation's signed bytes, well within their 5 minutes, settle nothing now.
+    const replayed = await refusal(acceptSignedResult(handle, runId, 'x', post(resultUrl(runId, 'x'), failed.headers, failed.body)));
+    expect([replayed.status, replayed.message]).toEqual([409, expect.stringContaining('is for attempt 1.1 of task x, but attempt 2.1 is in flight')]);
+    expect((await taskOf(runId, 'x')).state).toBe('running');
+    const fresh = signedResult(runId, 'x', { state: 'succeeded', output: 'second generation' }, '2.1');
+    await acceptSignedResult(handle, runId, 'x', post(resultUrl(runId, 'x'), fresh.headers, fresh.body));
+    expect(await taskOf(runId, 'x')).toMatchObject({ state: 'succeeded', output: 'second generation' });
   }, 60_000);
 
   it('refuses a result over the 1 MB output cap while it streams in, before parsing it', async () => {
@@ -151,8 +171,10 @@ describe.each(testDatabases())('signed task results on $name', (database) => {
 
     const unsigned = await attempt(forged.body, { 'content-type': 'application/json' }, runId, 'x');
     expect([unsigned.status, unsigned.message]).toEqual([401, expect.stringContaining('X-Plangate-Timestamp is required')]);
+    const bareAttempt = hook.resultHeaders(resultUrl(runId, 'x'), '1', forged.body);
+    expect((await attempt(forged.body, bareAttempt, runId, 'x')).message).toContain('X-Plangate-Attempt must be the attempt the task was sent with ("<generation>.<attempt>")');
     const stale = signedResult(runId, 'x', { state: 'succeeded', output: 1 });
-    const staleHeaders = hook.resultHeaders(resultUrl(runId, 'x'), '1', stale.body, Math.floor(Date.now() / 1000) - 600);
+    const staleHeaders = hook.resultHeaders(resultUrl(runId, 'x'), '1.1', stale.body, Math.floor(Date.now() / 1000) - 600);
     expect((await attempt(stale.body, staleHeaders, runId, 'x')).message).toContain('more than 5 minutes');
     expect(await taskOf(runId, 'x')).toMatchObject({ state: 'running', output: null });
   }, 60_000);

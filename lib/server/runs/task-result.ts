@@ -39,6 +39,9 @@ const MISMATCH = `${SIGNATURE_HEADER} does not match this run, task, attempt and
 /** Signs nothing that exists: an unknown task costs the same HMAC as a known one. */
 const DECOY_SECRET = randomBytes(32).toString('hex');
 
+/** X-Plangate-Attempt: "<generation>.<attempt>", as webhook dispatch sends it. */
+const ATTEMPT_FORMAT = /^([1-9]\d{0,8})\.([1-9]\d{0,8})$/;
+
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null) ?? 'null', 'utf8');
 
 /** The secret results for `taskId` are signed with, or null when there is none to check against (for any reason). */
@@ -69,7 +72,7 @@ export async function acceptSignedResult(handle: DatabaseHandle, runId: string, 
   const malformed =
     timestampProblem(timestamp, nowMs) ??
     signatureFormatProblem(signature) ??
-    (attemptText && /^[1-9]\d{0,8}$/.test(attemptText) ? null : `${ATTEMPT_HEADER} must be the attempt the task was sent with (a positive integer)`);
+    (attemptText && ATTEMPT_FORMAT.test(attemptText) ? null : `${ATTEMPT_HEADER} must be the attempt the task was sent with ("<generation>.<attempt>")`);
   if (malformed) throw unsigned(malformed);
 
   // Capped before anything is parsed: an oversized result is refused as it streams in.
@@ -92,5 +95,6 @@ export async function acceptSignedResult(handle: DatabaseHandle, runId: string, 
   if (report.state === 'succeeded' && bytesOf(report.output) > MAX_OUTPUT_BYTES) {
     throw new AppError('payload_too_large', 413, `The result's output is over ${MAX_OUTPUT_BYTES} bytes, the cap on a task's output (MAX_OUTPUT_BYTES)`);
   }
-  return reportTaskResult(handle, runId, taskId, Number(attemptText), report);
+  const [, generation, attempt] = ATTEMPT_FORMAT.exec(attemptText!)!;
+  return reportTaskResult(handle, runId, taskId, { generation: Number(generation), attempt: Number(attempt) }, report);
 }

@@ -300,6 +300,7 @@ export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, 
     const outcome = await dispatcherFor(type, resource)({
       runId,
       taskId,
+      generation,
       attempt: at.attempt,
       idempotencyKey: idempotencyKey(runId, taskId, generation),
       kind: type,

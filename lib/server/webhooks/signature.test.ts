@@ -44,12 +44,12 @@ describe('what Plangate sends is signed over "<timestamp>.<body>"', () => {
 });
 
 describe('a result is signed over method, path, attempt, timestamp and body', () => {
-  const parts = { method: 'POST', path: '/api/runs/r1/tasks/t1/result', attempt: '1', timestamp: '1700000000', body: '{"state":"succeeded","output":42}' };
+  const parts = { method: 'POST', path: '/api/runs/r1/tasks/t1/result', attempt: '1.1', timestamp: '1700000000', body: '{"state":"succeeded","output":42}' };
 
   it('one per line, as docs/security.md "Signed results" gives it', () => {
-    expect(resultSigningString(parts)).toBe('POST\n/api/runs/r1/tasks/t1/result\n1\n1700000000\n{"state":"succeeded","output":42}');
-    // printf 'POST\n/api/runs/r1/tasks/t1/result\n1\n1700000000\n{"state":"succeeded","output":42}' | openssl dgst -sha256 -hmac whsec-test
-    expect(sign(secret, resultSigningString(parts))).toBe('sha256=5274ab4e74df20787faba1971862010ebebc2b714d9d47bc9e93324b61ba9193');
+    expect(resultSigningString(parts)).toBe('POST\n/api/runs/r1/tasks/t1/result\n1.1\n1700000000\n{"state":"succeeded","output":42}');
+    // printf 'POST\n/api/runs/r1/tasks/t1/result\n1.1\n1700000000\n{"state":"succeeded","output":42}' | openssl dgst -sha256 -hmac whsec-test
+    expect(sign(secret, resultSigningString(parts))).toBe('sha256=037830e1c8a9eb5b2febef537c5aa3877d6e314885c85cc214042e4f63481925');
   });
 
   it('so the same signature fits no other run, task, attempt or body, and nothing Plangate sent', () => {
@@ -58,7 +58,8 @@ describe('a result is signed over method, path, attempt, timestamp and body', ()
     for (const other of [
       { ...parts, path: '/api/runs/r1/tasks/t2/result' },
       { ...parts, path: '/api/runs/r2/tasks/t1/result' },
-      { ...parts, attempt: '2' },
+      { ...parts, attempt: '1.2' },
+      { ...parts, attempt: '2.1' },
       { ...parts, timestamp: '1700000001' },
       { ...parts, body: '{"state":"succeeded","output":43}' },
     ]) {

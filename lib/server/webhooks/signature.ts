@@ -15,7 +15,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TIMESTAMP_HEADER = 'X-Plangate-Timestamp';
 export const SIGNATURE_HEADER = 'X-Plangate-Signature';
-/** Sent with a task to a webhook executor, and signed back with its result. */
+/** Sent with a task to a webhook executor ("<generation>.<attempt>"), and signed back with its result. */
 export const ATTEMPT_HEADER = 'X-Plangate-Attempt';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** How far a signed timestamp may be from this server's clock, either way. */
@@ -37,7 +37,7 @@ export interface ResultSigningParts {
   method: string;
   /** The path of the result URL exactly as Plangate sent it (percent-encoded), e.g. /api/runs/r1/tasks/t1/result. */
   path: string;
-  /** The attempt the executor was sent (X-Plangate-Attempt), in decimal. */
+  /** The attempt the executor was sent, exactly as X-Plangate-Attempt carried it ("<generation>.<attempt>"). */
   attempt: string;
   timestamp: string;
   body: string;

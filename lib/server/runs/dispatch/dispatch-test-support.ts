@@ -10,6 +10,7 @@ export interface TestRequestOptions {
   input?: unknown;
   signal?: AbortSignal;
   attempt?: number;
+  generation?: number;
   runId?: string;
   resultUrl?: string;
 }
@@ -21,6 +22,7 @@ export function testDispatchRequest(options: TestRequestOptions = {}): DispatchR
   return {
     runId,
     taskId: task.task_id,
+    generation: options.generation ?? 1,
     attempt,
     idempotencyKey: `${runId}:${task.task_id}:${attempt}`,
     kind: options.kind ?? 'tool',

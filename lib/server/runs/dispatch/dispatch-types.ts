@@ -8,7 +8,9 @@ import type { Resource } from '@/lib/registry';
 export interface DispatchRequest {
   runId: string;
   taskId: string;
-  /** 1 for the first try; the retries of one task count up. */
+  /** 1 for the task's first run; an operator's retry starts the next (with attempts counted afresh). */
+  generation: number;
+  /** 1 for the first try within the generation; the automatic retries count up. */
   attempt: number;
   /** `runId:taskId:attempt`: sent with every call, so a receiver can recognise a repeat. */
   idempotencyKey: string;

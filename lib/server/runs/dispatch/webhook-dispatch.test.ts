@@ -33,12 +33,12 @@ describe('webhook dispatch against a real receiver', () => {
     const outcome = await dispatchWebhook(request, endpoint());
     expect(outcome).toEqual({ state: 'succeeded', output: { task_id: 'task-1', echo: { rows: [1, 2] } } });
     const delivery = receiver.deliveries.at(-1)!;
-    expect(delivery).toMatchObject({ verified: true, idempotencyKey: 'run-hook:task-1:1', attempt: '1' });
-    expect(delivery.body).toMatchObject({ run_id: 'run-hook', task_id: 'task-1', attempt: 1, input: { rows: [1, 2] }, result_url: request.resultUrl });
+    expect(delivery).toMatchObject({ verified: true, idempotencyKey: 'run-hook:task-1:1', attempt: '1.1' });
+    expect(delivery.body).toMatchObject({ run_id: 'run-hook', task_id: 'task-1', generation: 1, attempt: 1, input: { rows: [1, 2] }, result_url: request.resultUrl });
     expect(delivery.body.task.instructions).toBe('Do the thing.');
   });
 
-  it("is accepted on 202, with the attempt in X-Plangate-Attempt; the executor's later post back is signed over path, attempt, timestamp and body", async () => {
+  it("is accepted on 202, with generation and attempt in X-Plangate-Attempt; the executor's later post back is signed over path, attempt, timestamp and body", async () => {
     vi.stubEnv('TEST_HOOK_SECRET', SECRET);
     const posted: { matches: boolean; fresh: boolean }[] = [];
     const resultServer = createServer((req, res) => {
@@ -63,9 +63,9 @@ describe('webhook dispatch against a real receiver', () => {
     try {
       const resultUrl = `http://127.0.0.1:${(resultServer.address() as AddressInfo).port}/api/runs/run-1/tasks/late/result`;
       receiver.behaviour.mode = 'accept';
-      const outcome = await dispatchWebhook(testDispatchRequest({ task: { task_id: 'late' }, resultUrl, attempt: 3 }), endpoint());
+      const outcome = await dispatchWebhook(testDispatchRequest({ task: { task_id: 'late' }, resultUrl, generation: 2, attempt: 3 }), endpoint());
       expect(outcome).toEqual({ state: 'accepted' });
-      expect(receiver.deliveries.at(-1)!.attempt).toBe('3');
+      expect(receiver.deliveries.at(-1)!.attempt).toBe('2.3');
       expect(await receiver.postResult('late', { state: 'succeeded', output: { done: true } })).toMatchObject({ status: 200 });
       expect(await receiver.postResult('late', { state: 'succeeded', output: { done: true } }, { timestampSeconds: Math.floor(Date.now() / 1000) - 600 })).toMatchObject({ status: 401 });
       expect(posted).toEqual([

@@ -10,12 +10,20 @@ import { DispatchError, type DispatchOutcome, type DispatchRequest } from './dis
 // Any executor Plangate has no SDK for (a DSL workflow engine, an in-house agent or tool):
 // one signed POST. The executor answers the result at once (2xx with JSON), or 202 and posts
 // it later to `result_url`, signed with the same secret over the result's own signing string
-// (lib/server/webhooks/signature.ts), echoing the attempt it was sent in X-Plangate-Attempt.
+// (lib/server/webhooks/signature.ts), echoing the attempt it was sent in X-Plangate-Attempt:
+// "<generation>.<attempt>", so a result names one attempt of one generation and no other.
+
+/** The attempt as X-Plangate-Attempt carries it, and as a result must be signed for. */
+export function attemptId(request: Pick<DispatchRequest, 'generation' | 'attempt'>): string {
+  return `${request.generation}.${request.attempt}`;
+}
 
 /** What a webhook executor receives. */
 export interface WebhookPayload {
   run_id: string;
   task_id: string;
+  /** An operator's retry starts a new generation. */
+  generation: number;
   attempt: number;
   task: DispatchRequest['task'];
   input: unknown;
@@ -28,6 +36,7 @@ export async function dispatchWebhook(request: DispatchRequest, endpoint: z.infe
   const payload: WebhookPayload = {
     run_id: request.runId,
     task_id: request.taskId,
+    generation: request.generation,
     attempt: request.attempt,
     task: request.task,
     input: request.input,
@@ -44,7 +53,7 @@ export async function dispatchWebhook(request: DispatchRequest, endpoint: z.infe
       headers: {
         'content-type': 'application/json',
         [IDEMPOTENCY_HEADER]: request.idempotencyKey,
-        [ATTEMPT_HEADER]: String(request.attempt),
+        [ATTEMPT_HEADER]: attemptId(request),
         ...signedHeaders(secret, body),
       },
       body,
