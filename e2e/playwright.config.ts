@@ -29,6 +29,11 @@ process.env.PLANGATE_E2E_AUDIT_KEY ??= randomBytes(32).toString('base64url');
 process.env.PLANGATE_E2E_AUTH_SECRET ??= randomBytes(32).toString('base64url');
 const sharedKeys = { PLANGATE_AUDIT_KEY: process.env.PLANGATE_E2E_AUDIT_KEY, PLANGATE_AUTH_SECRET: process.env.PLANGATE_E2E_AUTH_SECRET };
 
+// Tasks run against test servers on this machine (an LLM, MCP servers, webhook receivers), which
+// dispatch refuses unless the operator allows loopback; the servers specs start themselves
+// inherit this environment.
+process.env.PLANGATE_DISPATCH_ALLOW ??= '127.0.0.1';
+
 export const PORTS = { pglite: 3100, postgresA: 3101, postgresB: 3102 } as const;
 
 function server(port: number, env: Record<string, string>) {
@@ -38,7 +43,7 @@ function server(port: number, env: Record<string, string>) {
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { NEXT_TELEMETRY_DISABLED: '1', PLANGATE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, ...env },
+    env: { NEXT_TELEMETRY_DISABLED: '1', PLANGATE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, PLANGATE_DISPATCH_ALLOW: process.env.PLANGATE_DISPATCH_ALLOW!, ...env },
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
   };

@@ -17,6 +17,8 @@ import { startMcpTestServer } from '../lib/server/runs/dispatch/test-servers/mcp
 import { ensureBuild } from './lib/setup.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4110);
+// The runs call an MCP server on this machine, which dispatch refuses unless loopback is allowed.
+process.env.PLANGATE_DISPATCH_ALLOW ??= '127.0.0.1';
 const TASKS = 30;
 const TARGET_MS = 1_000;
 
