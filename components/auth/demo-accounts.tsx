@@ -1,10 +1,17 @@
 import type { Role } from '@/lib/auth/roles';
+import { TableView, type DataColumn } from '@/components/ui/table-view';
 
 export interface DemoAccount {
   username: string;
   password: string;
   role: Role;
 }
+
+const COLUMNS: DataColumn[] = [
+  { id: 'username', header: 'Username', className: 'font-mono' },
+  { id: 'password', header: 'Password', className: 'font-mono' },
+  { id: 'role', header: 'Role' },
+];
 
 /**
  * The demo accounts of a local demo database, shown on the sign-in page only when demo
@@ -20,24 +27,13 @@ export function DemoAccounts({ accounts }: { accounts: ReadonlyArray<DemoAccount
       <p className="mt-1 text-xs text-slate-600">
         This is a local demo database, so these accounts exist with their published passwords (unless changed since). A real deployment never has them.
       </p>
-      <table className="mt-3 w-full text-left text-xs">
-        <thead>
-          <tr className="text-slate-600">
-            <th scope="col" className="py-1 pr-2 font-medium">Username</th>
-            <th scope="col" className="py-1 pr-2 font-medium">Password</th>
-            <th scope="col" className="py-1 font-medium">Role</th>
-          </tr>
-        </thead>
-        <tbody>
-          {accounts.map((account) => (
-            <tr key={account.username} className="border-t border-slate-200">
-              <td className="py-1 pr-2 font-mono">{account.username}</td>
-              <td className="py-1 pr-2 font-mono">{account.password}</td>
-              <td className="py-1">{account.role}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TableView
+        variant="plain"
+        className="mt-3"
+        label="Demo accounts"
+        columns={COLUMNS}
+        rows={accounts.map((account) => ({ key: account.username, cells: [account.username, account.password, account.role] }))}
+      />
     </section>
   );
 }

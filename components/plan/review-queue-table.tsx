@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { TableView, type DataColumn } from '@/components/ui/table-view';
 import { RelativeTime } from './relative-time';
 
 export interface QueueRow {
@@ -9,39 +10,31 @@ export interface QueueRow {
   since: Date;
 }
 
-const TH = 'px-4 py-3 font-medium';
-
 /** Plans waiting for a review, each linking to its review page: who sent it and since when. */
 export function ReviewQueueTable({ caption, whoLabel, sinceLabel, rows, now }: { caption: string; whoLabel: string; sinceLabel: string; rows: QueueRow[]; now: number }) {
+  // The rows are one page of a list the server orders, so sorting them here would mislead.
+  const columns: DataColumn[] = [
+    { id: 'plan', header: 'Plan' },
+    { id: 'revision', header: 'Revision', className: 'tabular-nums' },
+    { id: 'who', header: whoLabel, className: 'text-slate-600' },
+    { id: 'since', header: sinceLabel, className: 'text-slate-600' },
+  ];
   return (
-    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
-          <tr>
-            <th scope="col" className={TH}>Plan</th>
-            <th scope="col" className={TH}>Revision</th>
-            <th scope="col" className={TH}>{whoLabel}</th>
-            <th scope="col" className={TH}>{sinceLabel}</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <td className="px-4 py-3">
-                <Link href={`/plans/${row.id}/review`} className="font-medium text-brand-700 hover:underline">
-                  {row.title}
-                </Link>
-              </td>
-              <td className="px-4 py-3 tabular-nums">r{row.revision}</td>
-              <td className="px-4 py-3 text-slate-600">{row.who ?? '—'}</td>
-              <td className="px-4 py-3 text-slate-600">
-                <RelativeTime iso={row.since.toISOString()} now={now} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <TableView
+      caption={caption}
+      columns={columns}
+      empty="No plans are waiting."
+      rows={rows.map((row) => ({
+        key: row.id,
+        cells: [
+          <Link key="plan" href={`/plans/${row.id}/review`} className="font-medium text-brand-700 hover:underline">
+            {row.title}
+          </Link>,
+          `r${row.revision}`,
+          row.who ?? '—',
+          <RelativeTime key="since" iso={row.since.toISOString()} now={now} />,
+        ],
+      }))}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { executionKind, type PlannerTask, type SubGraph } from '@/lib/plan';
 import { ViewedCheckbox } from '@/components/review/task-views';
+import { TableView, type DataColumn, type DataRow } from '@/components/ui/table-view';
 import { FieldValue } from './task-fields';
 
 // Every field of every task, one row each: what an approver signs. Short values inline,
@@ -49,69 +50,72 @@ function Target({ task }: { task: PlannerTask }) {
   );
 }
 
+const COLUMNS: DataColumn[] = [
+  { id: 'task', header: 'Task', rowHeader: true, className: 'max-w-56 font-normal' },
+  { id: 'type', header: 'Type (kind)' },
+  { id: 'target', header: 'Target', className: 'max-w-48' },
+  { id: 'dependencies', header: 'Depends on', className: 'max-w-40 font-mono break-words' },
+  { id: 'instructions', header: 'Instructions', className: 'max-w-72 min-w-40' },
+  { id: 'fields', header: 'Inputs, code, estimates, state', className: 'max-w-80 min-w-48 space-y-0.5' },
+];
+
+function taskRow(task: PlannerTask, group: string | undefined): DataRow {
+  const kind = executionKind(task);
+  const { stage2, ...parameters } = task.parameters;
+  return {
+    key: task.task_id,
+    className: 'align-top',
+    cells: [
+      <>
+        <div className="flex items-start justify-between gap-2">
+          <span className="break-words font-mono font-semibold">{task.task_id}</span>
+          <ViewedCheckbox taskId={task.task_id} />
+        </div>
+        {task.description && <div className="text-slate-700">{task.description}</div>}
+        {group !== undefined && (
+          <div className="text-slate-500">
+            group <span className="font-mono">{group}</span>
+          </div>
+        )}
+      </>,
+      <>
+        <span className="font-mono">{task.execution_type || '(none)'}</span>
+        {kind !== task.execution_type && <div className="text-slate-500">kind {kind || 'unknown'}</div>}
+      </>,
+      <Target key="target" task={task} />,
+      task.dependencies.length ? task.dependencies.join(', ') : <span className="font-sans italic text-slate-500">none</span>,
+      task.instructions ? <FieldValue value={task.instructions} /> : <span className="italic text-slate-500">none</span>,
+      <>
+        <Folded label="arguments" value={task.arguments} />
+        <Folded label="parameters" value={parameters} />
+        <Folded label="Stage 2 input" value={stage2} />
+        <Folded label="convertor_code" value={task.convertor_code} />
+        <Folded label="estimate_data" value={task.estimate_data} />
+        <Folded label="main_task_id" value={task.main_task_id} />
+        <Folded label="status" value={task.status} />
+        <Folded label="mark_replan" value={task.mark_replan ? 'true' : ''} />
+        <Folded label="output" value={task.output} />
+        <Folded label="created" value={task.creation_time} />
+        <Folded label="updated" value={task.last_update_time} />
+      </>,
+    ],
+  };
+}
+
 export function TaskTable({ tasks, subgraphs }: { tasks: PlannerTask[]; subgraphs: SubGraph[] }) {
   const groupOf = new Map<string, string>();
   for (const s of subgraphs) for (const id of s.task_ids) if (!groupOf.has(id)) groupOf.set(id, s.subgraph_id);
-  const shown = tasks.slice(0, MAX_ROWS);
   return (
-    // Focusable, so a keyboard can scroll it sideways.
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Task table, scrolls sideways">
-      <table className="w-full border-collapse text-left align-top text-xs" aria-label="Tasks and their fields">
-        <thead className="border-b border-slate-300 text-slate-600">
-          <tr>
-            <th scope="col" className="px-2 py-1 font-semibold">Task</th>
-            <th scope="col" className="px-2 py-1 font-semibold">Type (kind)</th>
-            <th scope="col" className="px-2 py-1 font-semibold">Target</th>
-            <th scope="col" className="px-2 py-1 font-semibold">Depends on</th>
-            <th scope="col" className="px-2 py-1 font-semibold">Instructions</th>
-            <th scope="col" className="px-2 py-1 font-semibold">Inputs, code, estimates, state</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((task) => {
-            const kind = executionKind(task);
-            const { stage2, ...parameters } = task.parameters;
-            return (
-              <tr key={task.task_id} className="border-b border-slate-100 align-top">
-                <th scope="row" className="max-w-56 px-2 py-1 font-normal">
-                  <div className="flex items-start justify-between gap-2">
-                    <span className="break-words font-mono font-semibold">{task.task_id}</span>
-                    <ViewedCheckbox taskId={task.task_id} />
-                  </div>
-                  {task.description && <div className="text-slate-700">{task.description}</div>}
-                  {groupOf.has(task.task_id) && (
-                    <div className="text-slate-500">
-                      group <span className="font-mono">{groupOf.get(task.task_id)}</span>
-                    </div>
-                  )}
-                </th>
-                <td className="px-2 py-1">
-                  <span className="font-mono">{task.execution_type || '(none)'}</span>
-                  {kind !== task.execution_type && <div className="text-slate-500">kind {kind || 'unknown'}</div>}
-                </td>
-                <td className="max-w-48 px-2 py-1">
-                  <Target task={task} />
-                </td>
-                <td className="max-w-40 px-2 py-1 font-mono break-words">{task.dependencies.length ? task.dependencies.join(', ') : <span className="font-sans italic text-slate-500">none</span>}</td>
-                <td className="max-w-72 min-w-40 px-2 py-1">{task.instructions ? <FieldValue value={task.instructions} /> : <span className="italic text-slate-500">none</span>}</td>
-                <td className="max-w-80 min-w-48 space-y-0.5 px-2 py-1">
-                  <Folded label="arguments" value={task.arguments} />
-                  <Folded label="parameters" value={parameters} />
-                  <Folded label="Stage 2 input" value={stage2} />
-                  <Folded label="convertor_code" value={task.convertor_code} />
-                  <Folded label="estimate_data" value={task.estimate_data} />
-                  <Folded label="main_task_id" value={task.main_task_id} />
-                  <Folded label="status" value={task.status} />
-                  <Folded label="mark_replan" value={task.mark_replan ? 'true' : ''} />
-                  <Folded label="output" value={task.output} />
-                  <Folded label="created" value={task.creation_time} />
-                  <Folded label="updated" value={task.last_update_time} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+    <div>
+      {/* Scrolls in itself, under its header; focusable, so a keyboard can scroll it. */}
+      <TableView
+        variant="dense"
+        label="Tasks and their fields"
+        scroll={{ maxHeight: '75vh', label: 'Task table, scrolls' }}
+        columns={COLUMNS}
+        empty="The plan has no tasks."
+        rows={tasks.slice(0, MAX_ROWS).map((task) => taskRow(task, groupOf.get(task.task_id)))}
+      />
       {tasks.length > MAX_ROWS && (
         <p className="mt-2 text-xs text-slate-600">
           The first {MAX_ROWS.toLocaleString('en')} of {tasks.length.toLocaleString('en')} tasks are shown; export the plan to read the rest.

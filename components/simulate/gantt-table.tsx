@@ -1,55 +1,59 @@
 'use client';
 
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { DataTableHead, type DataColumn } from '@/components/ui/data-table-head';
+import { TableFrame } from '@/components/ui/table-frame';
+import type { SortValue } from '@/components/ui/table-sort';
+import { useTableSort } from '@/components/ui/use-table-sort';
 import { formatUsd } from './format';
 import { STATUS_TEXT, timeText, type GanttModel, type GanttTask } from './gantt-model';
 
 // The timeline as a table, for reading figures and for screen readers: one row per task,
 // sortable by any column. Only the rows in view are rendered (a spacer stands for the rest),
-// so a plan of thousands of tasks scrolls smoothly.
+// so a plan of thousands of tasks scrolls smoothly: the shared table's head and frame, with
+// a windowed body of its own.
 
 const ROW_H = 30;
 const HEIGHT = 420;
 const OVERSCAN = 10;
 
-type Column = 'task' | 'start' | 'end' | 'worker' | 'status' | 'cost';
-const COLUMNS: Array<{ key: Column; label: string; numeric?: boolean }> = [
-  { key: 'task', label: 'Task' },
-  { key: 'start', label: 'Start', numeric: true },
-  { key: 'end', label: 'End', numeric: true },
-  { key: 'worker', label: 'Worker', numeric: true },
-  { key: 'status', label: 'Status' },
-  { key: 'cost', label: 'Cost', numeric: true },
+const COLUMNS: DataColumn[] = [
+  { id: 'task', header: 'Task', sortable: true },
+  { id: 'start', header: 'Start', sortable: true, numeric: true },
+  { id: 'end', header: 'End', sortable: true, numeric: true },
+  { id: 'worker', header: 'Worker', sortable: true, numeric: true },
+  { id: 'status', header: 'Status', sortable: true },
+  { id: 'cost', header: 'Cost', sortable: true, numeric: true },
 ];
 
 const STATUS_ORDER = { ran: 0, failed: 1, skipped: 2 } as const;
 
-function compare(column: Column): (a: GanttTask, b: GanttTask) => number {
+function valueOf(task: GanttTask, column: string): SortValue {
   switch (column) {
     case 'task':
-      return (a, b) => a.label.localeCompare(b.label);
+      return task.label;
     case 'start':
-      return (a, b) => a.start - b.start;
+      return task.start;
     case 'end':
-      return (a, b) => a.end - b.end;
+      return task.end;
     case 'worker':
-      return (a, b) => (a.worker ?? Infinity) - (b.worker ?? Infinity);
+      return task.worker;
     case 'status':
-      return (a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status];
+      return STATUS_ORDER[task.status];
     case 'cost':
-      return (a, b) => (a.cost ?? -1) - (b.cost ?? -1);
+      return task.cost;
+    default:
+      return null;
   }
 }
 
 export function GanttTable({ model, selectedId, onSelect }: { model: GanttModel; selectedId: string | null; onSelect: (taskId: string) => void }) {
-  const [sort, setSort] = useState<{ column: Column; descending: boolean }>({ column: 'start', descending: false });
+  // Ties keep this order, the order the tasks start in.
+  const byStart = useMemo(() => [...model.tasks].sort((a, b) => a.start - b.start || a.id.localeCompare(b.id)), [model]);
+  const sort = useTableSort(byStart, valueOf, { column: 'start', descending: false });
+  const rows = sort.rows;
   const scroller = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(0);
-  const rows = useMemo(() => {
-    const by = compare(sort.column);
-    const sorted = [...model.tasks].sort((a, b) => by(a, b) || a.start - b.start || a.id.localeCompare(b.id));
-    return sort.descending ? sorted.reverse() : sorted;
-  }, [model, sort]);
 
   // A selection made elsewhere scrolls its row into view.
   useLayoutEffect(() => {
@@ -65,31 +69,9 @@ export function GanttTable({ model, selectedId, onSelect }: { model: GanttModel;
   const shown = rows.slice(first, last);
 
   return (
-    <div
-      ref={scroller}
-      role="region"
-      aria-label="Timeline table, scrolls"
-      tabIndex={0}
-      className="overflow-auto rounded border border-slate-200"
-      style={{ maxHeight: HEIGHT }}
-      onScroll={(e) => setTop(e.currentTarget.scrollTop)}
-    >
+    <TableFrame ref={scroller} variant="dense" scroll={{ maxHeight: HEIGHT, label: 'Timeline table, scrolls' }} onScroll={(e) => setTop(e.currentTarget.scrollTop)}>
       <table className="w-full border-collapse text-left text-xs" aria-label="Tasks in the dry run" aria-rowcount={rows.length + 1}>
-        <thead className="sticky top-0 z-10 bg-slate-50 text-slate-600">
-          <tr>
-            {COLUMNS.map((c) => {
-              const active = sort.column === c.key;
-              return (
-                <th key={c.key} scope="col" aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'} className={`border-b border-slate-200 px-2 py-1 ${c.numeric ? 'text-right' : ''}`}>
-                  <button type="button" className="font-semibold hover:underline" onClick={() => setSort({ column: c.key, descending: active ? !sort.descending : false })}>
-                    {c.label}
-                    <span aria-hidden> {active ? (sort.descending ? '▼' : '▲') : ''}</span>
-                  </button>
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
+        <DataTableHead columns={COLUMNS} variant="dense" sort={sort} />
         <tbody>
           {first > 0 && (
             <tr aria-hidden style={{ height: first * ROW_H }}>
@@ -124,6 +106,6 @@ export function GanttTable({ model, selectedId, onSelect }: { model: GanttModel;
           )}
         </tbody>
       </table>
-    </div>
+    </TableFrame>
   );
 }

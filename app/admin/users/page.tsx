@@ -4,12 +4,41 @@ import { CreateUserForm } from '@/components/admin/create-user-form';
 import { RoleSelect } from '@/components/admin/role-select';
 import { RoleRequired } from '@/components/auth/role-required';
 import { RelativeTime } from '@/components/plan/relative-time';
+import { DataTable, type DataColumn, type DataRow } from '@/components/ui/data-table';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { listUsers } from '@/lib/server/auth/users';
+import { listUsers, type UserSummary } from '@/lib/server/auth/users';
 import { getDatabase } from '@/lib/server/db/connection';
 
 export const metadata: Metadata = { title: 'Users' };
+
+const USER_COLUMNS: DataColumn[] = [
+  { id: 'username', header: 'Username', sortable: true, rowHeader: true, className: 'font-medium text-slate-900' },
+  { id: 'role', header: 'Role', sortable: true },
+  { id: 'created', header: 'Created', sortable: true, className: 'text-slate-600' },
+];
+
+/** A user's row: who (and whether it is the viewer, or a service account), their role to change, since when. */
+function userRow(u: UserSummary, viewer: string, now: number): DataRow {
+  return {
+    key: u.id,
+    sortValues: { username: u.username, role: u.role, created: Date.parse(u.created_at) },
+    cells: [
+      <>
+        {u.username}
+        {u.username === viewer && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
+        {u.service && (
+          <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-600" title="No password; API tokens only; never decides on a plan">
+            service
+          </span>
+        )}
+      </>,
+      // Keyed on the role so a refresh after a change resets the select to the stored value.
+      <RoleSelect key={u.role} username={u.username} role={u.role} />,
+      <RelativeTime key="created" iso={u.created_at} now={now} />,
+    ],
+  };
+}
 
 export default async function UsersPage({ searchParams }: PageProps<'/admin/users'>) {
   const user = await requirePageUser('/admin/users', searchParams);
@@ -27,40 +56,12 @@ export default async function UsersPage({ searchParams }: PageProps<'/admin/user
           are automation: they have no password, use API tokens an admin creates, and never decide on a plan.
         </p>
       </div>
-      <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Users, by username</caption>
-          <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-3 font-medium">Username</th>
-              <th scope="col" className="px-4 py-3 font-medium">Role</th>
-              <th scope="col" className="px-4 py-3 font-medium">Created</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {users.map((u) => (
-              <tr key={u.id}>
-                <th scope="row" className="px-4 py-3 font-medium text-slate-900">
-                  {u.username}
-                  {u.username === user.username && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
-                  {u.service && (
-                    <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-600" title="No password; API tokens only; never decides on a plan">
-                      service
-                    </span>
-                  )}
-                </th>
-                <td className="px-4 py-3">
-                  {/* Keyed on the role so a refresh after a change resets the select to the stored value. */}
-                  <RoleSelect key={u.role} username={u.username} role={u.role} />
-                </td>
-                <td className="px-4 py-3 text-slate-600">
-                  <RelativeTime iso={u.created_at} now={now} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Users, by username"
+        columns={USER_COLUMNS}
+        empty="No users yet."
+        rows={users.map((u) => userRow(u, user.username, now))}
+      />
       <div className="grid items-start gap-6 md:grid-cols-2">
         <CreateUserForm />
         <CreateTokenForm currentUsername={user.username} />

@@ -3,6 +3,7 @@ import { WebhookDeleteButton } from '@/components/admin/webhook-delete-button';
 import { WebhookForm } from '@/components/admin/webhook-form';
 import { RoleRequired } from '@/components/auth/role-required';
 import { RelativeTime } from '@/components/plan/relative-time';
+import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import type { WebhookDelivery } from '@/lib/api/webhook-schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
@@ -16,6 +17,14 @@ const STATUS_STYLE: Record<WebhookDelivery['status'], string> = {
   pending: 'bg-amber-100 text-amber-900',
   failed: 'bg-rose-100 text-rose-900',
 };
+
+const DELIVERY_COLUMNS: DataColumn[] = [
+  { id: 'event', header: 'Event', sortable: true, className: 'font-mono' },
+  { id: 'plan', header: 'Plan', sortable: true, className: 'font-mono' },
+  { id: 'status', header: 'Status', sortable: true },
+  { id: 'attempts', header: 'Attempts', className: 'text-slate-700' },
+  { id: 'queued', header: 'Queued', sortable: true, className: 'text-slate-700' },
+];
 
 function attemptText(attempt: WebhookDelivery['attempt_log'][number]): string {
   return `#${attempt.attempt}: ${attempt.error ?? `HTTP ${attempt.status_code}`} (${attempt.duration_ms} ms)`;
@@ -58,39 +67,26 @@ export default async function WebhooksPage({ searchParams }: PageProps<'/admin/w
                 <summary className="cursor-pointer text-sm font-medium text-slate-700">
                   Delivery log ({logs[index].length === 20 ? 'newest 20' : logs[index].length})
                 </summary>
-                {logs[index].length === 0 ? (
-                  <p className="mt-2 text-sm text-slate-600">Nothing sent yet.</p>
-                ) : (
-                  <table className="mt-2 w-full text-left text-sm">
-                    <caption className="sr-only">Deliveries to {hook.url}, newest first</caption>
-                    <thead className="text-xs uppercase tracking-wide text-slate-600">
-                      <tr>
-                        <th scope="col" className="py-1 pr-3 font-medium">Event</th>
-                        <th scope="col" className="py-1 pr-3 font-medium">Plan</th>
-                        <th scope="col" className="py-1 pr-3 font-medium">Status</th>
-                        <th scope="col" className="py-1 pr-3 font-medium">Attempts</th>
-                        <th scope="col" className="py-1 font-medium">Queued</th>
-                      </tr>
-                    </thead>
-                    <tbody className="divide-y divide-slate-100">
-                      {logs[index].map((delivery) => (
-                        <tr key={delivery.id}>
-                          <td className="py-1 pr-3 font-mono text-xs">{delivery.event}</td>
-                          <td className="py-1 pr-3 font-mono text-xs">{delivery.plan_id ?? '—'}</td>
-                          <td className="py-1 pr-3">
-                            <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[delivery.status]}`}>{delivery.status}</span>
-                          </td>
-                          <td className="py-1 pr-3 text-xs text-slate-700">
-                            {delivery.attempt_log.length ? delivery.attempt_log.map(attemptText).join('; ') : 'none yet'}
-                          </td>
-                          <td className="py-1 text-xs text-slate-700">
-                            <RelativeTime iso={delivery.created_at} now={now} />
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                )}
+                <DataTable
+                  variant="plain"
+                  className="mt-2"
+                  caption={`Deliveries to ${hook.url}, newest first`}
+                  columns={DELIVERY_COLUMNS}
+                  empty="Nothing sent yet."
+                  rows={logs[index].map((delivery) => ({
+                    key: delivery.id,
+                    sortValues: { event: delivery.event, plan: delivery.plan_id, status: delivery.status, queued: Date.parse(delivery.created_at) },
+                    cells: [
+                      delivery.event,
+                      delivery.plan_id ?? '—',
+                      <span key="status" className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[delivery.status]}`}>
+                        {delivery.status}
+                      </span>,
+                      delivery.attempt_log.length ? delivery.attempt_log.map(attemptText).join('; ') : 'none yet',
+                      <RelativeTime key="queued" iso={delivery.created_at} now={now} />,
+                    ],
+                  }))}
+                />
               </details>
             </li>
           ))}

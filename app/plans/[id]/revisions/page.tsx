@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { ListPages, ListProblem } from '@/components/list/list-pages';
 import { PlanDiffView } from '@/components/plan/plan-diff-view';
 import { RelativeTime } from '@/components/plan/relative-time';
+import { TableView, type DataColumn } from '@/components/ui/table-view';
 import { LIST_LIMIT } from '@/lib/api/list-schemas';
 import { diffPlans } from '@/lib/plan';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
@@ -14,6 +15,15 @@ import { loadPlanForPage, loadPlanSkeletonForPage } from '../load-plan';
 type Props = PageProps<'/plans/[id]/revisions'>;
 
 export const metadata: Metadata = { title: 'Revisions' };
+
+// Not sortable by its headers: the rows are one page of a list the server orders.
+const REVISION_COLUMNS: DataColumn[] = [
+  { id: 'revision', header: 'Revision' },
+  { id: 'message', header: 'Message', className: 'text-slate-700' },
+  { id: 'author', header: 'Author', className: 'text-slate-600' },
+  { id: 'saved', header: 'Saved', className: 'text-slate-600' },
+  { id: 'hash', header: 'Hash', className: 'font-mono text-xs text-slate-500' },
+];
 
 // A repeated parameter (?to=1&to=2) is not a revision number: the fallback.
 function pick(value: string | string[] | undefined, fallback: number, max: number): number {
@@ -55,44 +65,29 @@ export default async function RevisionsPage({ params, searchParams }: Props) {
         <ListProblem problem={list.problem} firstHref={pageHref(path, compared, list.query)} />
       ) : (
         <>
-          <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Revisions, oldest first</caption>
-              <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-2 font-medium">Revision</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Message</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Author</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Saved</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Hash</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {list.page.revisions.map((r) => (
-                  <tr key={r.revision}>
-                    <td className="px-4 py-2">
-                      <Link href={`/plans/${id}/r/${r.revision}`} className="font-medium text-brand-700 hover:underline">
-                        Revision {r.revision}
-                      </Link>
-                    </td>
-                    <td className="px-4 py-2 text-slate-700">
-                      {r.message || '—'}
-                      {r.layout_only && (
-                        <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700" title="Same content hash as the revision before: only nodes moved, so reviews and approvals stand">
-                          layout only
-                        </span>
-                      )}
-                    </td>
-                    <td className="px-4 py-2 text-slate-600">{r.author}</td>
-                    <td className="px-4 py-2 text-slate-600">
-                      <RelativeTime iso={r.created_at} now={now} />
-                    </td>
-                    <td className="px-4 py-2 font-mono text-xs text-slate-500">{r.content_hash.slice(7, 19)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <TableView
+            caption="Revisions, oldest first"
+            columns={REVISION_COLUMNS}
+            rows={list.page.revisions.map((r) => ({
+              key: String(r.revision),
+              cells: [
+                <Link key="revision" href={`/plans/${id}/r/${r.revision}`} className="font-medium text-brand-700 hover:underline">
+                  Revision {r.revision}
+                </Link>,
+                <>
+                  {r.message || '—'}
+                  {r.layout_only && (
+                    <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700" title="Same content hash as the revision before: only nodes moved, so reviews and approvals stand">
+                      layout only
+                    </span>
+                  )}
+                </>,
+                r.author,
+                <RelativeTime key="saved" iso={r.created_at} now={now} />,
+                r.content_hash.slice(7, 19),
+              ],
+            }))}
+          />
           <ListPages {...pageLinks(path, compared, list.query, list.page.next_cursor)} />
         </>
       )}
