@@ -28,6 +28,7 @@ export const DEAD_TASK_QUEUE = 'plangate-task-dead';
 const HEARTBEAT_SECONDS = 10;
 
 const queues = new WeakMap<DatabaseHandle, Promise<PgBoss>>();
+const startedQueues = new WeakMap<DatabaseHandle, PgBoss>();
 
 function create(handle: DatabaseHandle): PgBoss {
   const timing = {
@@ -67,22 +68,46 @@ async function start(handle: DatabaseHandle): Promise<PgBoss> {
   return boss;
 }
 
+/**
+ * A queue instance of its own, not the process's: tests and the bench start a second worker
+ * on one to kill it as a separate process would die. The caller stops it.
+ */
+export const openJobQueue = (handle: DatabaseHandle): Promise<PgBoss> => start(handle);
+
 /** The process's queue on this database, started on first use. */
 export function getJobQueue(handle: DatabaseHandle): Promise<PgBoss> {
   let started = queues.get(handle);
   if (!started) {
-    started = start(handle).catch((error: unknown) => {
-      queues.delete(handle);
-      throw error;
-    });
+    started = start(handle).then(
+      (boss) => {
+        startedQueues.set(handle, boss);
+        return boss;
+      },
+      (error: unknown) => {
+        queues.delete(handle);
+        throw error;
+      },
+    );
     queues.set(handle, started);
   }
   return started;
 }
 
+/**
+ * The process's queue, for use inside a transaction: it must be started already (the caller
+ * awaited getJobQueue before opening the transaction), since on PGlite starting it there
+ * would wait on that transaction's connection forever.
+ */
+export function startedJobQueue(handle: DatabaseHandle): PgBoss {
+  const boss = startedQueues.get(handle);
+  if (!boss) throw new Error('The job queue is not started: await getJobQueue(handle) before the transaction');
+  return boss;
+}
+
 export async function stopJobQueue(handle: DatabaseHandle): Promise<void> {
   const started = queues.get(handle);
   queues.delete(handle);
+  startedQueues.delete(handle);
   if (started) await (await started).stop({ graceful: true, timeout: 5_000 }).catch(() => undefined);
 }
 

@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal';
 import type { DatabaseHandle } from '../db/client';
 import { gateDecisions, runs, taskRuns } from '../db/schema';
 import { AppError, notFound } from '../errors';
+import { getJobQueue } from './job-queue';
 import { appendRunEvent, appendRunEvents } from './run-events';
 import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, updateTaskRun } from './run-records';
 import { blockDependents, cancelJobs, downstreamOf, queuedJobIds, scheduleReady, shapeOf } from './run-scheduler';
@@ -28,6 +29,7 @@ function refuse(message: string, details: Record<string, unknown> = {}): AppErro
  * running. Calls under way are aborted (here at once, elsewhere within a second).
  */
 export async function cancelRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
+  await getJobQueue(handle);
   const state = await handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
     if (FINISHED_RUN_STATES.has(run.state as RunState)) throw refuse(`Run ${runId} is ${run.state} already; there is nothing to cancel`, { state: run.state });
@@ -53,6 +55,7 @@ export async function cancelRun(handle: DatabaseHandle, principal: Principal, ru
  * resuming queues the tasks that are ready then.
  */
 export async function pauseRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
+  await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
     if (!['running', 'awaiting_approval', 'needs_replan'].includes(run.state)) throw refuse(`Run ${runId} is ${run.state.replace('_', ' ')}; only a running run can be paused`, { state: run.state });
@@ -69,6 +72,7 @@ export async function pauseRun(handle: DatabaseHandle, principal: Principal, run
 }
 
 export async function resumeRun(handle: DatabaseHandle, principal: Principal, runId: string): Promise<RunState> {
+  await getJobQueue(handle);
   const context = await loadRunContext(handle.db, runId);
   return handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
@@ -88,6 +92,7 @@ export async function resumeRun(handle: DatabaseHandle, principal: Principal, ru
  * have succeeded, whatever other branches are still doing.
  */
 export async function retryTask(handle: DatabaseHandle, principal: Principal, runId: string, taskId: string): Promise<RunState> {
+  await getJobQueue(handle);
   const context = await loadRunContext(handle.db, runId);
   if (!context.tasks.has(taskId)) throw notFound(`Task "${taskId}" in run ${runId}`);
   const tasks = context.document.plan.planned_tasks;
@@ -145,6 +150,7 @@ export async function retryTask(handle: DatabaseHandle, principal: Principal, ru
  * either, no service account. Each gate is decided on its own.
  */
 export async function decideGate(handle: DatabaseHandle, principal: Principal, runId: string, taskId: string, decision: 'approve' | 'reject', comment = ''): Promise<RunState> {
+  await getJobQueue(handle);
   const context = await loadRunContext(handle.db, runId);
   const tasks = context.document.plan.planned_tasks;
   return handle.db.transaction(async (tx) => {

@@ -5,6 +5,7 @@ import { appendAudit } from '../audit/audit-log';
 import type { DatabaseHandle } from '../db/client';
 import { taskRuns } from '../db/schema';
 import { AppError } from '../errors';
+import { getJobQueue } from './job-queue';
 import { appendRunEvents, type RunEventInput } from './run-events';
 import { lockRunRow, refreshRunState } from './run-records';
 import { cancelJobs, queuedJobIds } from './run-scheduler';
@@ -19,6 +20,7 @@ import { abortRunCalls } from './run-calls';
 export const isIntegrityError = (error: unknown): error is AppError => error instanceof AppError && error.code === 'integrity';
 
 export async function failRunForIntegrity(handle: DatabaseHandle, runId: string, taskId: string | null, message: string): Promise<void> {
+  await getJobQueue(handle);
   await handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
     if (FINISHED_RUN_STATES.has(run.state as RunState)) return;

@@ -2,9 +2,10 @@ import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PlannerTask } from '@/lib/plan';
 import { FINISHED_TASK_STATES, STARTABLE_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
+import { maxAttempts } from '@/lib/runs/task-policy';
 import type { Database, DatabaseHandle } from '../db/client';
 import { taskRuns } from '../db/schema';
-import { getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
+import { getJobQueue, jobsIn, startedJobQueue, TASK_QUEUE } from './job-queue';
 import { STOPPED_RUN_STATES } from './run-calls';
 import { appendRunEvents } from './run-events';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
@@ -34,7 +35,7 @@ async function approvedTasks(handle: DatabaseHandle, tx: Database, runId: string
 }
 
 async function failedJobReason(handle: DatabaseHandle, tx: Database, jobId: string): Promise<string> {
-  const boss = await getJobQueue(handle);
+  const boss = startedJobQueue(handle);
   const job = await boss.getJobById(TASK_QUEUE, jobId, { db: jobsIn(handle, tx) });
   if (!job) return 'its job is gone from the queue';
   const output = job.output as { message?: unknown; value?: { message?: unknown } } | null;
@@ -49,6 +50,7 @@ async function failedJobReason(handle: DatabaseHandle, tx: Database, jobId: stri
  */
 export async function reconcileLostJob(handle: DatabaseHandle, data: TaskJobData, why?: string): Promise<boolean> {
   const generation = data.generation ?? 1;
+  await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, data.run_id);
     const [row] = await tx
@@ -97,28 +99,34 @@ async function takeOver(handle: DatabaseHandle, lost: Lost): Promise<boolean> {
     const db = jobsIn(handle, tx);
     const key = and(eq(taskRuns.runId, lost.runId), eq(taskRuns.taskId, lost.taskId));
     const stopped = `Its worker stopped during attempt ${row.attempts}`;
+    const tasks = await approvedTasks(handle, tx, lost.runId, lost.taskId);
+    if (!tasks) return false;
+    const task = tasks.find((t) => t.task_id === lost.taskId);
     let job = row.jobId ? await boss.getJobById(TASK_QUEUE, row.jobId, { db }) : null;
+    const queued = () => !!job && (job.state === 'retry' || job.state === 'created');
+    const last = !task || row.attempts >= maxAttempts(task);
     if (job?.state === 'active') {
-      await boss.fail(TASK_QUEUE, job.id, { message: 'Plangate: the worker holding it stopped' }, { db });
+      // The dead worker's claim on the job ends here; its late writes, if it was only slow, are fenced off.
+      if (last || STOPPED_RUN_STATES.has(run.state)) await boss.cancel(TASK_QUEUE, job.id, { db });
+      else await boss.fail(TASK_QUEUE, job.id, { message: 'Plangate: the worker holding it stopped' }, { db });
       job = await boss.getJobById(TASK_QUEUE, job.id, { db });
     }
     if (STOPPED_RUN_STATES.has(run.state)) {
-      if (job && (job.state === 'retry' || job.state === 'created')) await boss.cancel(TASK_QUEUE, job.id, { db });
+      if (queued()) await boss.cancel(TASK_QUEUE, job!.id, { db });
       await tx.update(taskRuns).set({ state: 'cancelled', jobId: null, workerId: null, finishedAt: new Date(), error: `${stopped}; the run was ${run.state}` }).where(key);
       await appendRunEvents(tx, lost.runId, [{ kind: 'task_cancelled', taskId: lost.taskId, detail: { attempt: row.attempts, lost: true } }]);
       await refreshRunState(tx, lost.runId);
       return true;
     }
-    if (job && (job.state === 'retry' || job.state === 'created')) {
+    if (!last && queued()) {
       // Delivered again now, not after the backoff meant for a failed call.
-      await boss.update(TASK_QUEUE, undefined, { id: job.id, startAfter: 0, db });
+      await boss.update(TASK_QUEUE, undefined, { id: job!.id, startAfter: 0, db });
       await tx.update(taskRuns).set({ state: 'retrying', workerId: null, error: `${stopped}; another worker takes it over` }).where(key);
       await appendRunEvents(tx, lost.runId, [{ kind: 'task_retrying', taskId: lost.taskId, detail: { attempt: row.attempts, generation: row.generation, error: stopped, lost: true } }]);
       return true;
     }
-    const tasks = await approvedTasks(handle, tx, lost.runId, lost.taskId);
-    if (!tasks) return false;
-    const error = `${stopped}, and its job has no delivery left`;
+    if (queued()) await boss.cancel(TASK_QUEUE, job!.id, { db });
+    const error = last && task ? `${stopped}, its last (${maxAttempts(task)} allowed)` : `${stopped}, and its job has no delivery left`;
     await tx.update(taskRuns).set({ state: 'failed', error, errorKind: 'lost', jobId: null, workerId: null, finishedAt: new Date() }).where(key);
     await appendRunEvents(tx, lost.runId, [{ kind: 'task_failed', taskId: lost.taskId, detail: { attempt: row.attempts, generation: row.generation, error, error_kind: 'lost' } }]);
     await afterTaskSettled(handle, tx, lost.runId, tasks, lost.taskId, 'failed');

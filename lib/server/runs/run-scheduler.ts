@@ -7,7 +7,7 @@ import { STARTABLE_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/
 import { maxAttempts, timeoutSeconds } from '@/lib/runs/task-policy';
 import type { Database, DatabaseHandle } from '../db/client';
 import { runs, taskRuns } from '../db/schema';
-import { DEAD_TASK_QUEUE, enqueueTaskJobs, getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
+import { DEAD_TASK_QUEUE, enqueueTaskJobs, jobsIn, startedJobQueue, TASK_QUEUE } from './job-queue';
 import { appendRunEvents } from './run-events';
 import { taskRunsOf, type TaskRunRow } from './run-records';
 
@@ -16,7 +16,8 @@ import { taskRunsOf, type TaskRunRow } from './run-records';
 // last of them, so the queue holds no dependency of its own to get wrong: a join waits for
 // all its branches whatever was retried, any shape runs (one task, many independent ones,
 // several roots), and a retried or continued gated task gets a job that opens its gate again.
-// Every caller holds the run's row lock (lockRunRow), so two transactions never queue one task twice.
+// Every caller holds the run's row lock (lockRunRow), so two transactions never queue one task
+// twice, and has started the job queue (getJobQueue) before opening its transaction.
 
 /** What a task's job carries; a job whose generation or id is not the task's current one does nothing. */
 export interface TaskJobData {
@@ -129,7 +130,7 @@ export async function scheduleReady(handle: DatabaseHandle, tx: Database, runId:
       FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, job_id)
       WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id`);
   }
-  await enqueueTaskJobs(await getJobQueue(handle), jobs, jobsIn(handle, tx));
+  await enqueueTaskJobs(startedJobQueue(handle), jobs, jobsIn(handle, tx));
   return ready;
 }
 
@@ -175,6 +176,6 @@ export async function queuedJobIds(tx: Database, runId: string, states: readonly
 /** Cancels queued task jobs (a job already started is not touched: its worker checks the run). */
 export async function cancelJobs(handle: DatabaseHandle, tx: Database, ids: readonly string[]): Promise<void> {
   if (!ids.length) return;
-  const boss = await getJobQueue(handle);
+  const boss = startedJobQueue(handle);
   for (let i = 0; i < ids.length; i += 1000) await boss.cancel(TASK_QUEUE, ids.slice(i, i + 1000), { db: jobsIn(handle, tx) });
 }

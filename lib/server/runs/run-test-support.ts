@@ -9,6 +9,8 @@ import type { DatabaseHandle } from '../db/client';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { replaceRegistry } from '../registry/registry-service';
 import type { Principal } from '../auth/principal';
+import { openJobQueue } from './job-queue';
+import { startRunWorker, type RunWorker, type WorkerOptions } from './run-workers';
 
 // Test and bench support for runs: a plan approved by a second person.
 
@@ -36,4 +38,24 @@ export async function approvedRevision(handle: DatabaseHandle, id: string, edit:
   await submitForReview(handle.db, id, {}, runEditor);
   await decide(handle.db, id, 'approved', { revision: saved.revision, content_hash: saved.content_hash, comment: '' }, runApprover);
   return { id, revision: saved.revision, content_hash: saved.content_hash };
+}
+
+/**
+ * A worker on a queue instance of its own, as a second worker process would have. `kill()`
+ * makes it die mid-call like a killed process: no heartbeat, no writes, its jobs left active
+ * in the queue (its queue instance lives on until `dispose()`, so nothing fails them back
+ * as a graceful shutdown would). `stop()` ends it cleanly.
+ */
+export async function startSecondWorker(handle: DatabaseHandle, options: WorkerOptions): Promise<RunWorker & { dispose(): Promise<void> }> {
+  const boss = await openJobQueue(handle);
+  const worker = await startRunWorker(handle, options, boss);
+  return {
+    id: worker.id,
+    kill: () => worker.kill(),
+    async stop() {
+      await worker.stop();
+      await boss.stop({ graceful: true, timeout: 2_000 }).catch(() => undefined);
+    },
+    dispose: () => boss.stop({ graceful: false, timeout: 1_000 }).catch(() => undefined),
+  };
 }

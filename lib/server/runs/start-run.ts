@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal';
 import type { Database, DatabaseHandle } from '../db/client';
 import { runs, taskRuns } from '../db/schema';
 import { AppError, notFound } from '../errors';
+import { getJobQueue } from './job-queue';
 import { appendRunEvents, type RunEventInput } from './run-events';
 import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, type TaskRunRow } from './run-records';
 import { scheduleReady } from './run-scheduler';
@@ -100,6 +101,8 @@ async function closeParent(tx: Database, parentId: string, runId: string): Promi
 
 export async function startRun(handle: DatabaseHandle, principal: Principal, planId: string, input: StartRunInput): Promise<{ run_id: string; state: RunState }> {
   const runId = randomUUID();
+  // Started before the transaction: on PGlite starting it inside would wait on its connection forever.
+  await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
     const approved = await getApprovedPlan(tx, planId);
     if (approved.revision !== input.revision || approved.content_hash !== input.content_hash) {

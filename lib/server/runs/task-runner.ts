@@ -10,6 +10,7 @@ import type { DatabaseHandle } from '../db/client';
 import { gateDecisions, runs, taskRuns } from '../db/schema';
 import { dispatcherFor } from './dispatch/dispatch';
 import { DispatchError, MAX_OUTPUT_BYTES } from './dispatch/dispatch-types';
+import { getJobQueue } from './job-queue';
 import { announceWaitingGates } from './gate-notice';
 import { STOPPED_RUN_STATES, watchForStop } from './run-calls';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
@@ -252,6 +253,8 @@ export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, 
   const { db } = handle;
   const { run_id: runId, task_id: taskId } = job.data;
   const generation = job.data.generation ?? 1;
+  // Started before any transaction of this job: on PGlite starting it inside one would wait forever.
+  await getJobQueue(handle);
   let context: RunContext;
   try {
     context = await loadRunContext(db, runId);
