@@ -36,8 +36,10 @@ async function plangateIn(env: Record<string, string>, ...args: string[]): Promi
   }
 }
 
+// Every call is a fresh process that compiles the CLI and opens PGlite (seconds each on a busy
+// 2-core machine), so the tests' bounds count calls, not milliseconds.
 describe('plangate CLI', () => {
-  it('adds a user, creates a token, verifies the audit trail, and catches a row altered by hand', { timeout: 60_000 }, async () => {
+  it('adds a user, creates a token, verifies the audit trail, and catches a row altered by hand', { timeout: 180_000 }, async () => {
     const added = await plangate('user', 'add', 'alice', '--role', 'approver', '--password', 'alice-password-1');
     expect(added.code, added.stderr).toBe(0);
     // A person's token acts in their name: only they can make one, signed in.
@@ -65,7 +67,7 @@ describe('plangate CLI', () => {
     expect(broken.stdout).toContain('audit trail BROKEN at event 1');
   });
 
-  it('audit verify exits 1 on a truncated trail, a missing head or a missing key, and audit adopt signs a trail from before signing', { timeout: 180_000 }, async () => {
+  it('audit verify exits 1 on a truncated trail, a missing head or a missing key, and audit adopt signs a trail from before signing', { timeout: 300_000 }, async () => {
     const env = { PLANGATE_DATA_DIR: path.join(scratch, 'data-2'), PLANGATE_KEY_DIR: path.join(scratch, 'keys-2') };
     for (const name of ['carol', 'dave']) expect((await plangateIn(env, 'user', 'add', name, '--role', 'editor')).code).toBe(0);
     expect((await plangateIn(env, 'audit', 'verify')).stdout.trim()).toBe('audit trail OK: 2 events');
