@@ -37,11 +37,16 @@ export async function gateExclusions(db: Database, run: RunRef): Promise<GateExc
   return { startedBy: run.startedBy, authors: new Set(shapers.authors), resourceEditors: new Set(shapers.resourceEditors), ties };
 }
 
+/** Nothing runs unless a named person approved it: an automation's token decides no gate, of any run. */
+export function automationRefusal(person: { username: string; service: boolean }): string | null {
+  return person.service ? `${person.username} is a service account; a person with the approver role must decide a gate` : null;
+}
+
 /** Why `person` may not decide this run's gates, or null when they may. */
 export function gateRefusalOf(exclusions: GateExclusions, person: { username: string; role: Role; service: boolean }): string | null {
   const name = person.username;
-  // Nothing runs unless a named person approved it: an automation's token decides no gate.
-  if (person.service) return `${name} is a service account; a person with the approver role must decide a gate`;
+  const automation = automationRefusal(person);
+  if (automation) return automation;
   if (!hasRole(person.role, 'approver')) return `An approver decides this gate. ${name} has the ${person.role} role`;
   if (name === exclusions.startedBy) return `${name} started this run, so another approver must decide its gates (four-eyes)`;
   if (exclusions.authors.has(name)) return `${name} wrote the revision this run runs (since the plan's approval before it), so another approver must decide its gates (four-eyes)`;

@@ -11,7 +11,7 @@ import { getJobQueue } from './job-queue';
 import { appendRunEvent, appendRunEvents } from './run-events';
 import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, updateTaskRun } from './run-records';
 import { blockDependents, cancelJobs, downstreamOf, queuedJobIds, scheduleReady, shapeOf } from './run-scheduler';
-import { assertMayDecideGate } from './gate-deciders';
+import { assertMayDecideGate, automationRefusal } from './gate-deciders';
 import { abortRunCalls } from './run-calls';
 
 // What people do to a run while it goes: cancel, pause and resume it, retry a failed task,
@@ -150,6 +150,9 @@ export async function retryTask(handle: DatabaseHandle, principal: Principal, ru
  * either, no service account. Each gate is decided on its own.
  */
 export async function decideGate(handle: DatabaseHandle, principal: Principal, runId: string, taskId: string, decision: 'approve' | 'reject', comment = ''): Promise<RunState> {
+  // An automation's token decides no gate, whichever run it names: refused before any run is looked up.
+  const automation = automationRefusal(principal);
+  if (automation) throw new AppError('forbidden', 403, automation);
   await getJobQueue(handle);
   const context = await loadRunContext(handle.db, runId);
   const tasks = context.document.plan.planned_tasks;
