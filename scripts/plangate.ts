@@ -27,6 +27,7 @@ import { createUser, listUsers, setUserRole } from '../lib/server/auth/users';
 import { databaseConfigFromEnv, openDatabase, type Database, type DatabaseConfig, type DatabaseHandle } from '../lib/server/db/client';
 import { resultUrlsFromEnv, startRunWorkers, stopRunWorkers } from '../lib/server/runs/run-workers';
 import { AppError } from '../lib/server/errors';
+import { startWebhooks } from '../lib/server/webhooks/webhook-worker';
 
 const ACTOR = 'cli';
 
@@ -251,6 +252,8 @@ function plan(positionals: string[], options: Options): Run | 'help' {
         console.error('plangate: a worker process needs PostgreSQL (DATABASE_URL); with PGlite the server runs the tasks itself');
         return 2;
       }
+      // Its runs' events are queued with them, and it sends outgoing webhooks as the servers do.
+      await startWebhooks(handle);
       await startRunWorkers(handle, { resultUrl: resultUrlsFromEnv(), concurrency });
       console.error(`plangate: worker running ${concurrency} task${concurrency === 1 ? '' : 's'} at once; Ctrl+C stops it`);
       await new Promise<void>((resolve) => {

@@ -6,8 +6,8 @@ import type { DatabaseHandle } from './db/client';
 import { seedDemoPlans, demoPlansEnabled } from './demo/seed-demo-plans';
 import { demoUsersEnabled, seedDemoUsers } from './demo/seed-demo-users';
 import { seedDemoRegistry } from './registry/registry-service';
-import { startWebhookDispatcher } from './webhooks/dispatcher';
 import { resultUrlsFromEnv, startRunWorkers, stopRunWorkers, workersEnabled } from './runs/run-workers';
+import { startWebhooks } from './webhooks/webhook-worker';
 
 // The server's start-up work on a freshly opened database. It sits above every service it
 // calls; lib/server/db/connection.ts only runs it, so the database layer depends on nothing
@@ -21,8 +21,9 @@ async function prepareDatabase(handle: DatabaseHandle): Promise<void> {
   }
   if (demoUsersEnabled(handle.kind)) await seedDemoUsers(handle.db);
   await ensureEnvAdminToken(handle.db, process.env.PLANGATE_ADMIN_TOKEN);
-  // Sends the outgoing webhooks the actions queue; closing the database stops it.
-  startWebhookDispatcher(handle);
+  // Lets actions queue outgoing webhooks and, where this instance works queues, sends them.
+  // Before the run workers: a finishing run queues its events too. Closing the database stops it.
+  await startWebhooks(handle, { work: workersEnabled() });
   // Runs approved plans. The queue must stop before the database it runs on closes.
   if (workersEnabled()) {
     const close = handle.close;

@@ -8,6 +8,7 @@ import type { WebhookDelivery } from '@/lib/api/webhook-schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
+import { retrySummary } from '@/lib/server/webhooks/webhook-queue';
 import { listDeliveries, listWebhooks } from '@/lib/server/webhooks/webhook-service';
 
 export const metadata: Metadata = { title: 'Webhooks' };
@@ -44,8 +45,7 @@ export default async function WebhooksPage({ searchParams }: PageProps<'/admin/w
         <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
         <p className="mt-1 text-sm text-slate-600">
           Plangate POSTs a signed JSON event to each URL when a plan is submitted, approved, sent back or rejected, or an
-          approval is voided. Delivery happens after the action and never holds it up; a failed delivery is retried 4 times
-          (after 1, 4, 16 and 64 seconds).
+          approval is voided. Delivery happens after the action and never holds it up; a failed delivery is {retrySummary()}.
         </p>
       </div>
       {hooks.length === 0 ? (

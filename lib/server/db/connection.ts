@@ -4,7 +4,7 @@ import { databaseConfigFromEnv, openDatabase, type DatabaseHandle } from './clie
 // One handle per process, kept on globalThis so Next's module reloading in development
 // does not open a second PGlite on the same directory (one process per directory).
 const globalKey = Symbol.for('plangate.database');
-// The start-up work (audit key, demo data, admin token, webhook dispatcher) lives in
+// The start-up work (audit key, demo data, admin token, webhooks, run workers) lives in
 // lib/server/bootstrap.ts, which registers it here. Connection knows only the slot, so the
 // database layer imports nothing above it (no cycle through auth and the services). The slot
 // is on globalThis because instrumentation.ts and the routes are separate bundles.

@@ -276,8 +276,8 @@ export interface WebhookAttempt {
 }
 
 /**
- * One event for one webhook: written (pending) in the transaction that caused the event,
- * sent after commit by the dispatcher, which claims due rows with FOR UPDATE SKIP LOCKED.
+ * One event for one webhook, and its delivery log: written (pending) in the transaction that
+ * caused the event, with its pg-boss job (same id); the webhook worker records each attempt.
  * `body` is the exact JSON sent (and signed) on every attempt.
  */
 export const webhookDeliveries = pgTable(

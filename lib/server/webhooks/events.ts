@@ -4,12 +4,12 @@ import { eq } from 'drizzle-orm';
 import type { WebhookEvent, WebhookPayload } from '@/lib/api/webhook-schemas';
 import type { Database } from '../db/client';
 import { plans, webhookDeliveries, webhooks } from '../db/schema';
-import { wakeWebhookDispatcher } from './dispatcher';
+import { enqueueDeliveries } from './webhook-queue';
 
-// Emitting an event only writes rows: one pending delivery per subscribed webhook, in the
-// caller's transaction, so a delivery exists if and only if the action that caused it
-// committed. Sending happens after commit, in the dispatcher; nothing here can fail or
-// slow the action beyond those inserts.
+// Emitting an event only writes rows: one pending delivery per subscribed webhook, and its
+// job, in the caller's transaction, so a delivery exists and is sent if and only if the
+// action that caused it committed. Sending happens after commit, in the webhook worker;
+// nothing here can fail or slow the action beyond those inserts.
 
 export interface EmitInput {
   event: WebhookEvent;
@@ -32,10 +32,12 @@ export async function emitWebhookEvent(tx: Database, input: EmitInput): Promise<
     detail: input.detail ?? {},
   };
   const body = JSON.stringify(payload);
-  await tx.insert(webhookDeliveries).values(
-    subscribed.map((hook) => ({ id: randomUUID(), webhookId: hook.id, eventId: payload.id, event: input.event, planId: input.planId, body })),
+  // The delivery's id is its job's id (pg-boss wants a UUID), and its X-Plangate-Delivery.
+  const deliveries = subscribed.map((hook) => ({ id: randomUUID(), webhookId: hook.id, eventId: payload.id, event: input.event, planId: input.planId, body }));
+  await tx.insert(webhookDeliveries).values(deliveries);
+  await enqueueDeliveries(
+    tx,
+    deliveries.map((delivery) => delivery.id),
   );
-  // Committed a moment from now: the nudge only shortens the wait for the next poll.
-  wakeWebhookDispatcher(250);
   return subscribed.length;
 }

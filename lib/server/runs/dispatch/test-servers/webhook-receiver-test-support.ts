@@ -6,7 +6,7 @@
  * or 500 for its first N deliveries.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -21,6 +21,9 @@ export interface WebhookDelivery {
   body: any;
   /** The status the receiver answered. */
   status: number;
+  headers: IncomingHttpHeaders;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface WebhookReceiverBehaviour {
@@ -34,6 +37,8 @@ export interface WebhookReceiverBehaviour {
   delayMs: number;
   /** Answer a JSON string this many characters long. */
   bigBytes?: number;
+  /** Check signatures with this secret instead (an outgoing webhook's, known once it is created). */
+  secret?: string;
 }
 
 export interface WebhookReceiver {
@@ -98,9 +103,11 @@ export async function startWebhookReceiver(secret: string, behaviour: Partial<We
       const delivery: WebhookDelivery = {
         idempotencyKey: typeof key === 'string' ? key : undefined,
         attempt: typeof attempt === 'string' ? attempt : undefined,
-        verified: signatureValid(secret, req, raw),
+        verified: signatureValid(current.secret ?? secret, req, raw),
         body: null,
         status: 0,
+        headers: req.headers,
+        at: Date.now(),
       };
       try {
         delivery.body = JSON.parse(raw);
