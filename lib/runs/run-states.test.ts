@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveRunState, idempotencyKey, RUN_STATES, TASK_STATES, type TaskState } from './run-states';
-import { maxAttempts, requiresApproval, retryLimit, timeoutSeconds } from './task-policy';
+import { maxAttempts, requiresApproval, retryDelaySeconds, retryLimit, timeoutSeconds } from './task-policy';
 
 // A run's state as people see it follows from its tasks', except what a person decided.
 
@@ -48,6 +48,9 @@ describe("a task's run policy, from its approved parameters", () => {
     expect(timeoutSeconds({ parameters: { timeout_seconds: 10_000 } })).toBe(900);
     expect(maxAttempts({ parameters: { retries: 0 } })).toBe(1);
     expect(maxAttempts({ parameters: {} })).toBe(3);
+    expect(retryDelaySeconds({ parameters: {} })).toBe(2);
+    expect(retryDelaySeconds({ parameters: { retry_delay_seconds: 0 } })).toBe(0);
+    expect(retryDelaySeconds({ parameters: { retry_delay_seconds: 10_000 } })).toBe(300);
   });
 });
 

@@ -21,6 +21,12 @@ export const requiresApproval = (task: Pick<PlannerTask, 'parameters'>): boolean
 /** `parameters.retries` (0–10, default 2): further attempts after a failed call. */
 export const retryLimit = (task: Pick<PlannerTask, 'parameters'>): number => wholeNumber(parameter(task, 'retries'), DEFAULT_RETRIES, MAX_RETRIES);
 
+/**
+ * `parameters.retry_delay_seconds` (0–300, default 2): the wait before the first retry of a
+ * failed call, doubling (with jitter) for each further one up to a minute; 0 retries at once.
+ */
+export const retryDelaySeconds = (task: Pick<PlannerTask, 'parameters'>): number => wholeNumber(parameter(task, 'retry_delay_seconds'), 2, 300);
+
 /** Calls one generation of the task may start: the first and its retries. A worker that dies mid-call used one. */
 export const maxAttempts = (task: Pick<PlannerTask, 'parameters'>): number => retryLimit(task) + 1;
 

@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client';
 import { testDatabases } from '../db/test-databases';
-import { getJobQueue, jobsIn, stopJobQueue, TASK_QUEUE } from './job-queue';
+import { DEAD_TASK_QUEUE, enqueueTaskJobs, getJobQueue, jobsIn, stopJobQueue, TASK_QUEUE } from './job-queue';
 
-// pg-boss on both databases: a flow enqueued inside a transaction commits or rolls back
-// with the transaction's own rows, and dependents run only after their parents.
+// pg-boss on both databases, as the run engine uses it: task jobs are queued in the same
+// transaction as the rows they belong to (both commit or neither does), and a task job
+// pg-boss fails on its own lands in the dead-letter queue the run workers reconcile.
 
 describe.each(testDatabases())('the job queue on $name', (database) => {
   let handle: DatabaseHandle;
@@ -18,38 +20,33 @@ describe.each(testDatabases())('the job queue on $name', (database) => {
     await handle.close();
   });
 
-  it('enqueues a flow in the same transaction as the rows it belongs to, and runs parents first', async () => {
+  it('queues task jobs in the same transaction as the rows they belong to', async () => {
     const boss = await getJobQueue(handle);
     await expect(
       handle.db.transaction(async (tx) => {
         await tx.execute(sql`INSERT INTO queue_probe VALUES ('rolled-back')`);
-        await boss.flow(
-          [
-            { ref: 'x', name: TASK_QUEUE, data: { probe: 'rolled-back' } },
-            { ref: 'y', name: TASK_QUEUE, data: { probe: 'rolled-back' }, dependsOn: ['x'] },
-          ],
-          { db: jobsIn(handle, tx) },
-        );
+        await enqueueTaskJobs(boss, [{ data: { probe: 'rolled-back' } }], jobsIn(handle, tx));
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
     await handle.db.transaction(async (tx) => {
       await tx.execute(sql`INSERT INTO queue_probe VALUES ('kept')`);
-      await boss.flow(
-        [
-          { ref: 'a', name: TASK_QUEUE, data: { probe: 'a' } },
-          { ref: 'b', name: TASK_QUEUE, data: { probe: 'b' }, dependsOn: ['a'] },
-        ],
-        { db: jobsIn(handle, tx) },
-      );
+      await enqueueTaskJobs(boss, [{ data: { probe: 'kept-1' } }, { data: { probe: 'kept-2' } }], jobsIn(handle, tx));
     });
-    const seen: string[] = [];
-    await boss.work<{ probe: string }>(TASK_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      seen.push(job.data.probe);
-    });
-    await expect.poll(() => seen, { timeout: 20_000, interval: 200 }).toEqual(['a', 'b']);
-    await boss.offWork(TASK_QUEUE);
+    const jobs = await boss.findJobs<{ probe: string }>(TASK_QUEUE, { limit: 10 });
+    expect(jobs.map((job) => job.data.probe).sort()).toEqual(['kept-1', 'kept-2']);
     const rows = await handle.db.execute(sql`SELECT id FROM queue_probe`);
     expect((rows as unknown as { rows: { id: string }[] }).rows.map((r) => r.id)).toEqual(['kept']);
+  }, 60_000);
+
+  it('puts a task job pg-boss fails for good into the dead-letter queue, with its data', async () => {
+    const boss = await getJobQueue(handle);
+    const id = randomUUID();
+    await boss.insert(TASK_QUEUE, [{ id, data: { probe: 'doomed' }, retryLimit: 0 }]);
+    const fetched = await boss.fetch<{ probe: string }>(TASK_QUEUE, { batchSize: 10 });
+    expect(fetched.map((job) => job.id)).toContain(id);
+    await boss.fail(TASK_QUEUE, id, { message: 'job heartbeat timeout' });
+    const dead = await boss.findJobs<{ probe: string }>(DEAD_TASK_QUEUE, { data: { probe: 'doomed' }, limit: 10 });
+    expect(dead).toHaveLength(1);
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { JobInsert } from 'pg-boss';
 import type { PlannerTask } from '@/lib/plan';
 import { STARTABLE_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
-import { maxAttempts, timeoutSeconds } from '@/lib/runs/task-policy';
+import { maxAttempts, retryDelaySeconds, timeoutSeconds } from '@/lib/runs/task-policy';
 import type { Database, DatabaseHandle } from '../db/client';
 import { runs, taskRuns } from '../db/schema';
 import { DEAD_TASK_QUEUE, enqueueTaskJobs, jobsIn, startedJobQueue, TASK_QUEUE } from './job-queue';
@@ -78,12 +78,13 @@ export function downstreamOf(tasks: readonly PlannerTask[], roots: Iterable<stri
  * so that Plangate, not the queue, says when they ran out and why.
  */
 export function taskJob(runId: string, task: PlannerTask, generation: number, jobId: string, attemptsUsed: number): JobInsert {
+  const delay = retryDelaySeconds(task);
   return {
     id: jobId,
     data: { run_id: runId, task_id: task.task_id, generation, job_id: jobId } satisfies TaskJobData,
     retryLimit: Math.max(0, maxAttempts(task) - attemptsUsed),
-    retryDelay: 2,
-    retryBackoff: true,
+    retryDelay: delay,
+    retryBackoff: delay > 0,
     retryDelayMax: 60,
     expireInSeconds: Math.ceil(timeoutSeconds(task)) + 120,
     deadLetter: DEAD_TASK_QUEUE,
