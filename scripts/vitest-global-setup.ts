@@ -7,8 +7,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { Client } from 'pg';
 import type { TestProject } from 'vitest/node';
+import { withClient } from '../lib/server/db/pg-admin-test-support';
 
 // Migrate once per change of the migrations, not once per test file: every repository test
 // opens a fresh database, and on this machine a fresh PGlite (initdb) costs seconds. The
@@ -57,16 +57,6 @@ async function pgliteSnapshot(hash: string): Promise<string> {
     await client.close();
   }
   return file;
-}
-
-async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 async function postgresTemplate(adminUrl: string, hash: string): Promise<string> {

@@ -1,8 +1,8 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
-import { Client } from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './client';
+import { withClient } from './pg-admin-test-support';
 
 // Test support: the same repository tests run on every database Plangate supports.
 // PostgreSQL is included when TEST_DATABASE_URL is set (always in CI); each test file
@@ -15,20 +15,10 @@ export interface TestDatabase {
   open(): Promise<DatabaseHandle>;
 }
 
-async function withAdmin<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Creates a database next to the one `url` names (empty, or a copy of `template`) and returns its URL. */
 export async function createScratchDatabase(url: string, prefix: string, template?: string): Promise<string> {
   const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  await withAdmin(url, (client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
+  await withClient(url, (client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
   const scratch = new URL(url);
   scratch.pathname = `/${name}`;
   return scratch.toString();
@@ -36,7 +26,7 @@ export async function createScratchDatabase(url: string, prefix: string, templat
 
 export async function dropScratchDatabase(adminUrl: string, scratchUrl: string): Promise<void> {
   const name = new URL(scratchUrl).pathname.slice(1);
-  await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
 
 /** The migrated PGlite dump, read once per test file. */
