@@ -451,6 +451,10 @@ export const taskRuns = pgTable(
     generation: integer('generation').notNull().default(1),
     // Calls started in this generation.
     attempts: integer('attempts').notNull().default(0),
+    // Dependencies not yet succeeded: the task is ready at 0. Counted down once per
+    // dependency, when that one's success is `released` to its dependents.
+    waitingOn: integer('waiting_on').notNull().default(0),
+    released: boolean('released').notNull().default(false),
     // The task's current job in the queue; null while nothing is queued for it.
     jobId: text('job_id'),
     // The worker (run_workers.id) holding the attempt in flight: its lease is that worker's heartbeat.

@@ -93,37 +93,47 @@ export function taskJob(runId: string, task: PlannerTask, generation: number, jo
 
 const WAITING: readonly TaskState[] = ['pending', 'retrying'];
 
+/** How many of each task's dependencies have not succeeded among `rows` (what task_runs.waiting_on counts). */
+export function unmetDependencies(tasks: readonly PlannerTask[], succeeded: (taskId: string) => boolean): Map<string, number> {
+  const { dependencies } = shapeOf(tasks);
+  return new Map(tasks.map((t) => [t.task_id, dependencies.get(t.task_id)!.filter((dep) => !succeeded(dep)).length]));
+}
+
 /**
- * Queues a job for each of `candidates` (default: every task) that waits for one: pending or
- * retrying, no job queued, every dependency succeeded. Nothing while the run is paused or
- * finished (resuming queues what is ready then). Returns the tasks given a job.
+ * Queues a job for each of `candidates` that waits for one: pending or retrying, no job
+ * queued, no dependency left unmet (waiting_on 0, so a fan-in of hundreds costs one row, not
+ * hundreds, per parent). Without candidates every task is looked at and waiting_on is
+ * recounted from its dependencies' states (a repair, for the sweep). Nothing while the run is
+ * paused or finished (resuming queues what is ready then). Returns the tasks given a job.
  */
 export async function scheduleReady(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], candidates?: Iterable<string>): Promise<string[]> {
   const [run] = await tx.select({ state: runs.state }).from(runs).where(eq(runs.id, runId));
   if (!run || !STARTABLE_RUN_STATES.has(run.state as RunState)) return [];
   const shape = shapeOf(tasks);
-  const wanted = candidates ? [...new Set(candidates)].filter((id) => shape.byId.has(id)) : tasks.map((t) => t.task_id);
-  if (!wanted.length) return [];
   let rows: TaskRunRow[];
   if (candidates) {
-    const ids = new Set(wanted);
-    for (const id of wanted) for (const dep of shape.dependencies.get(id)!) ids.add(dep);
+    const wanted = [...new Set(candidates)].filter((id) => shape.byId.has(id));
     rows = [];
-    const all = [...ids];
-    for (let i = 0; i < all.length; i += 1000) rows.push(...(await taskRunsOf(tx, runId, all.slice(i, i + 1000))));
+    for (let i = 0; i < wanted.length; i += 1000) rows.push(...(await taskRunsOf(tx, runId, wanted.slice(i, i + 1000))));
   } else {
+    // The recount takes every success into account: none is to be released again.
+    await tx
+      .update(taskRuns)
+      .set({ released: true })
+      .where(and(eq(taskRuns.runId, runId), eq(taskRuns.state, 'succeeded'), eq(taskRuns.released, false)));
     rows = await taskRunsOf(tx, runId);
+    const states = new Map(rows.map((r) => [r.taskId, r.state]));
+    const unmet = unmetDependencies(tasks, (id) => states.get(id) === 'succeeded');
+    for (const row of rows) {
+      const actual = unmet.get(row.taskId) ?? 0;
+      if (row.waitingOn === actual) continue;
+      await tx.update(taskRuns).set({ waitingOn: actual }).where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, row.taskId)));
+      row.waitingOn = actual;
+    }
   }
-  const byId = new Map(rows.map((r) => [r.taskId, r]));
-  const ready = wanted.filter((id) => {
-    const row = byId.get(id);
-    return row && WAITING.includes(row.state as TaskState) && !row.jobId && shape.dependencies.get(id)!.every((dep) => byId.get(dep)?.state === 'succeeded');
-  });
+  const ready = rows.filter((row) => WAITING.includes(row.state as TaskState) && !row.jobId && row.waitingOn === 0 && shape.byId.has(row.taskId));
   if (!ready.length) return [];
-  const jobs = ready.map((id) => {
-    const row = byId.get(id)!;
-    return taskJob(runId, shape.byId.get(id)!, row.generation, randomUUID(), row.attempts);
-  });
+  const jobs = ready.map((row) => taskJob(runId, shape.byId.get(row.taskId)!, row.generation, randomUUID(), row.attempts));
   for (let i = 0; i < jobs.length; i += 1000) {
     const values = jobs.slice(i, i + 1000).map((job) => sql`(${(job.data as TaskJobData).task_id}, ${job.id})`);
     await tx.execute(sql`
@@ -132,7 +142,27 @@ export async function scheduleReady(handle: DatabaseHandle, tx: Database, runId:
       WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id`);
   }
   await enqueueTaskJobs(startedJobQueue(handle), jobs, jobsIn(handle, tx));
-  return ready;
+  return ready.map((row) => row.taskId);
+}
+
+/**
+ * Tells a succeeded task's dependents, once: each counts one dependency fewer, and those
+ * with none left are queued. Idempotent (the `released` flag), so the sweep may repeat it
+ * for a result recorded where no worker followed up.
+ */
+export async function releaseDependents(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], taskId: string): Promise<void> {
+  const released = await tx
+    .update(taskRuns)
+    .set({ released: true })
+    .where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId), eq(taskRuns.state, 'succeeded'), eq(taskRuns.released, false)))
+    .returning({ taskId: taskRuns.taskId });
+  const dependents = shapeOf(tasks).dependents.get(taskId) ?? [];
+  if (!released.length || !dependents.length) return;
+  await tx
+    .update(taskRuns)
+    .set({ waitingOn: sql`${taskRuns.waitingOn} - 1` })
+    .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, dependents)));
+  await scheduleReady(handle, tx, runId, tasks, dependents);
 }
 
 /**
@@ -161,7 +191,7 @@ export async function blockDependents(tx: Database, runId: string, tasks: readon
 
 /** What follows a task's end, in the transaction that recorded it: its dependents get jobs, or are blocked. */
 export async function afterTaskSettled(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], taskId: string, state: TaskState): Promise<void> {
-  if (state === 'succeeded') await scheduleReady(handle, tx, runId, tasks, shapeOf(tasks).dependents.get(taskId) ?? []);
+  if (state === 'succeeded') await releaseDependents(handle, tx, runId, tasks, taskId);
   else if (state === 'failed') await blockDependents(tx, runId, tasks, [taskId]);
 }
 

@@ -13,7 +13,7 @@ import { AppError, notFound } from '../errors';
 import { getJobQueue } from './job-queue';
 import { appendRunEvents, type RunEventInput } from './run-events';
 import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, type TaskRunRow } from './run-records';
-import { scheduleReady } from './run-scheduler';
+import { scheduleReady, unmetDependencies } from './run-scheduler';
 
 // Starting a run is one transaction: the approval is checked (the same check the executors'
 // hand-off makes: status, live approvals, stored hash, audit chain, bound resources), the
@@ -130,16 +130,17 @@ export async function startRun(handle: DatabaseHandle, principal: Principal, pla
       startedBy: principal.username,
       parentRunId: input.continue_from ?? null,
     });
+    const unmet = unmetDependencies(tasks, (id) => carried.has(id));
     const rows: (typeof taskRuns.$inferInsert)[] = tasks.map((task) => {
       const from = carried.get(task.task_id);
       return from
-        ? { runId, taskId: task.task_id, state: 'succeeded', output: from.output, carriedFrom: from.carriedFrom ?? from.runId, attempts: 0, startedAt: from.startedAt, finishedAt: from.finishedAt }
-        : { runId, taskId: task.task_id, state: 'pending' };
+        ? { runId, taskId: task.task_id, state: 'succeeded', released: true, output: from.output, carriedFrom: from.carriedFrom ?? from.runId, attempts: 0, startedAt: from.startedAt, finishedAt: from.finishedAt }
+        : { runId, taskId: task.task_id, state: 'pending', waitingOn: unmet.get(task.task_id)! };
     });
     // One statement per chunk keeps a 20,000-task plan within PostgreSQL's parameter limit.
     for (let i = 0; i < rows.length; i += 1000) await tx.insert(taskRuns).values(rows.slice(i, i + 1000));
     if (input.continue_from) await closeParent(tx, input.continue_from, runId);
-    await scheduleReady(handle, tx, runId, tasks);
+    await scheduleReady(handle, tx, runId, tasks, tasks.map((t) => t.task_id));
 
     const events: RunEventInput[] = [
       {

@@ -19,6 +19,10 @@ CREATE TABLE "run_workers" (
 --> statement-breakpoint
 ALTER TABLE "runs" ALTER COLUMN "state" SET DEFAULT 'running';--> statement-breakpoint
 ALTER TABLE "task_runs" ADD COLUMN "generation" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE "task_runs" ADD COLUMN "waiting_on" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "task_runs" ADD COLUMN "released" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+-- Runs started before: what succeeded has been followed up already (their jobs carry the rest).
+UPDATE "task_runs" SET "released" = true WHERE "state" = 'succeeded';--> statement-breakpoint
 ALTER TABLE "task_runs" ADD COLUMN "worker_id" text;--> statement-breakpoint
 ALTER TABLE "task_runs" ADD COLUMN "error_kind" text;--> statement-breakpoint
 ALTER TABLE "gate_decisions" ADD CONSTRAINT "gate_decisions_run_id_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
