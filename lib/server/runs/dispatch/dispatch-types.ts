@@ -12,7 +12,11 @@ export interface DispatchRequest {
   generation: number;
   /** 1 for the first try within the generation; the automatic retries count up. */
   attempt: number;
-  /** `runId:taskId:attempt`: sent with every call, so a receiver can recognise a repeat. */
+  /**
+   * `runId:taskId:generation`: sent with every call, and the same for every attempt of one
+   * generation (a retry after a failed call, a re-delivery after a worker died mid-call), so
+   * a receiver can recognise a repeat. An operator's retry starts a new generation.
+   */
   idempotencyKey: string;
   kind: ExecutionType;
   /** The task as approved (never the editable draft). */
