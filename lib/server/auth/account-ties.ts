@@ -27,19 +27,22 @@ export async function accountTies(db: Database, people: Iterable<string>): Promi
     sql`, `,
   );
   const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
+  // Only an account makes puppets: a system actor that seeded users and plans alike
+  // ('plangate-demo', 'cli') is no person, so it ties nobody together.
+  const accounts = sql`select username from ${user} where username is not null`;
   // Up: who made each person's account, and who made theirs.
   const up = rows<{ person: string; creator: string; depth: number }>(await db.execute(sql`
     with recursive chain(person, creator, depth) as (
-      select username, created_by, 1 from ${user} where username in (${list}) and created_by is not null
+      select username, created_by, 1 from ${user} where username in (${list}) and created_by in (${accounts})
       union all
       select chain.person, u.created_by, chain.depth + 1 from chain join ${user} u on u.username = chain.creator
-      where u.created_by is not null and chain.depth < ${MAX_DEPTH}
+      where u.created_by in (${accounts}) and chain.depth < ${MAX_DEPTH}
     )
     select person, creator, min(depth)::int as depth from chain group by person, creator`));
   // Down: the accounts each person made, and the accounts those made.
   const down = rows<{ person: string; made: string; depth: number }>(await db.execute(sql`
     with recursive chain(person, made, depth) as (
-      select created_by, username, 1 from ${user} where created_by in (${list}) and username is not null
+      select created_by, username, 1 from ${user} where created_by in (${list}) and created_by in (${accounts}) and username is not null
       union all
       select chain.person, u.username, chain.depth + 1 from chain join ${user} u on u.created_by = chain.made
       where u.username is not null and chain.depth < ${MAX_DEPTH}
