@@ -93,6 +93,11 @@ export function taskJob(runId: string, task: PlannerTask, generation: number, jo
 
 const WAITING: readonly TaskState[] = ['pending', 'retrying'];
 
+async function mayStartTasks(tx: Database, runId: string): Promise<boolean> {
+  const [run] = await tx.select({ state: runs.state }).from(runs).where(eq(runs.id, runId));
+  return !!run && STARTABLE_RUN_STATES.has(run.state as RunState);
+}
+
 /** How many of each task's dependencies have not succeeded among `rows` (what task_runs.waiting_on counts). */
 export function unmetDependencies(tasks: readonly PlannerTask[], succeeded: (taskId: string) => boolean): Map<string, number> {
   const { dependencies } = shapeOf(tasks);
@@ -107,8 +112,7 @@ export function unmetDependencies(tasks: readonly PlannerTask[], succeeded: (tas
  * paused or finished (resuming queues what is ready then). Returns the tasks given a job.
  */
 export async function scheduleReady(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], candidates?: Iterable<string>): Promise<string[]> {
-  const [run] = await tx.select({ state: runs.state }).from(runs).where(eq(runs.id, runId));
-  if (!run || !STARTABLE_RUN_STATES.has(run.state as RunState)) return [];
+  if (!(await mayStartTasks(tx, runId))) return [];
   const shape = shapeOf(tasks);
   let rows: TaskRunRow[];
   if (candidates) {
@@ -131,6 +135,12 @@ export async function scheduleReady(handle: DatabaseHandle, tx: Database, runId:
       row.waitingOn = actual;
     }
   }
+  return queueReady(handle, tx, runId, tasks, rows);
+}
+
+/** Queues a job for each of `rows` that is ready; the caller checked the run may start tasks. */
+async function queueReady(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], rows: TaskRunRow[]): Promise<string[]> {
+  const shape = shapeOf(tasks);
   const ready = rows.filter((row) => WAITING.includes(row.state as TaskState) && !row.jobId && row.waitingOn === 0 && shape.byId.has(row.taskId));
   if (!ready.length) return [];
   const jobs = ready.map((row) => taskJob(runId, shape.byId.get(row.taskId)!, row.generation, randomUUID(), row.attempts));
@@ -147,22 +157,27 @@ export async function scheduleReady(handle: DatabaseHandle, tx: Database, runId:
 
 /**
  * Tells a succeeded task's dependents, once: each counts one dependency fewer, and those
- * with none left are queued. Idempotent (the `released` flag), so the sweep may repeat it
- * for a result recorded where no worker followed up.
+ * with none left are queued (unless the run is paused or over: resuming queues them).
+ * Idempotent through the `released` flag, so the sweep may repeat it for a result recorded
+ * where no worker followed up; `markedReleased` says the caller's own update set the flag.
  */
-export async function releaseDependents(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], taskId: string): Promise<void> {
-  const released = await tx
-    .update(taskRuns)
-    .set({ released: true })
-    .where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId), eq(taskRuns.state, 'succeeded'), eq(taskRuns.released, false)))
-    .returning({ taskId: taskRuns.taskId });
+export async function releaseDependents(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], taskId: string, markedReleased = false): Promise<void> {
+  if (!markedReleased) {
+    const released = await tx
+      .update(taskRuns)
+      .set({ released: true })
+      .where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId), eq(taskRuns.state, 'succeeded'), eq(taskRuns.released, false)))
+      .returning({ taskId: taskRuns.taskId });
+    if (!released.length) return;
+  }
   const dependents = shapeOf(tasks).dependents.get(taskId) ?? [];
-  if (!released.length || !dependents.length) return;
-  await tx
+  if (!dependents.length) return;
+  const rows = await tx
     .update(taskRuns)
     .set({ waitingOn: sql`${taskRuns.waitingOn} - 1` })
-    .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, dependents)));
-  await scheduleReady(handle, tx, runId, tasks, dependents);
+    .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, dependents)))
+    .returning();
+  if (await mayStartTasks(tx, runId)) await queueReady(handle, tx, runId, tasks, rows);
 }
 
 /**
@@ -190,8 +205,8 @@ export async function blockDependents(tx: Database, runId: string, tasks: readon
 }
 
 /** What follows a task's end, in the transaction that recorded it: its dependents get jobs, or are blocked. */
-export async function afterTaskSettled(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], taskId: string, state: TaskState): Promise<void> {
-  if (state === 'succeeded') await releaseDependents(handle, tx, runId, tasks, taskId);
+export async function afterTaskSettled(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], taskId: string, state: TaskState, markedReleased = false): Promise<void> {
+  if (state === 'succeeded') await releaseDependents(handle, tx, runId, tasks, taskId, markedReleased);
   else if (state === 'failed') await blockDependents(tx, runId, tasks, [taskId]);
 }
 

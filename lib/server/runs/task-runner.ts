@@ -98,7 +98,7 @@ async function settle(handle: DatabaseHandle, context: RunContext, at: Attempt, 
     const state: TaskState = retry ? 'retrying' : outcome.state;
     const patch: Partial<TaskRunRow> =
       outcome.state === 'succeeded'
-        ? { state, output: outcome.output, error: null, errorKind: null, finishedAt: new Date() }
+        ? { state, output: outcome.output, error: null, errorKind: null, finishedAt: new Date(), released: true }
         : outcome.state === 'cancelled'
           ? { state, error: outcome.error, finishedAt: new Date() }
           : { state, error: outcome.error, errorKind: retry ? null : outcome.kind, finishedAt: retry ? null : new Date() };
@@ -125,7 +125,8 @@ async function settle(handle: DatabaseHandle, context: RunContext, at: Attempt, 
           ? { kind: 'task_cancelled', taskId: at.taskId, detail: { ...detail, error: outcome.error } }
           : { kind: retry ? 'task_retrying' : 'task_failed', taskId: at.taskId, detail: { ...detail, error: outcome.error, error_kind: outcome.kind } };
     await appendRunEvents(tx, at.runId, [event]);
-    await afterTaskSettled(handle, tx, at.runId, context.document.plan.planned_tasks, at.taskId, state);
+    // A success is released to its dependents here, in the update that recorded it.
+    await afterTaskSettled(handle, tx, at.runId, context.document.plan.planned_tasks, at.taskId, state, true);
     await refreshRunState(tx, at.runId);
     return retry ? 'retry' : 'done';
   });
