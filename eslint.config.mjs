@@ -4,7 +4,7 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 import boundaries from 'eslint-plugin-boundaries';
 
-// The layers of ../shared/ARCHITECTURE.md, kept by the build (`npm run lint`) rather than by
+// The layers of docs/architecture.md, kept by the build (`npm run lint`) rather than by
 // habit. scripts/lint-rules.test.ts plants a wrong import in each layer and checks that the
 // rule below names it.
 
@@ -17,7 +17,7 @@ const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/test-support.ts', '**/*
 /**
  * The I/O adapters behind pure ports, each allowed exactly what it adapts to: the
  * OpenAI-compatible client, the scripted LLM server (the port's test double) and the
- * convertor sandbox's worker pool (ARCHITECTURE.md rule 9). Only the server reaches them at
+ * convertor sandbox's worker pool (docs/architecture.md, "The rules that keep the layers"). Only the server reaches them at
  * run time; the domain names them for types or through the port.
  */
 const ADAPTERS = {
@@ -30,7 +30,7 @@ const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 const RESTRICTED = {
   ui: {
     group: ['react', 'react/*', 'react-dom', 'react-dom/*', 'next', 'next/*', '@xyflow/*', 'zustand', 'zustand/*'],
-    message: 'Pure lib code runs the same in the browser and on the server: no React, Next or React Flow (ARCHITECTURE.md rule 1).',
+    message: 'Pure lib code runs the same in the browser and on the server: no React, Next or React Flow (docs/architecture.md).',
   },
   node: {
     group: ['node:*', ...nodeBuiltins, ...nodeBuiltins.map((name) => `${name}/*`)],
@@ -122,7 +122,7 @@ export default defineConfig([
         { type: 'e2e', pattern: 'e2e/**', partialMatch: false },
         { type: 'scripts', pattern: 'scripts/**', partialMatch: false },
       ],
-      // Server action modules are the RPC boundary components call (ARCHITECTURE.md rule 5).
+      // Server action modules are the RPC boundary components call (docs/architecture.md).
       'boundaries/files': [{ category: 'server-actions', pattern: 'app/**/*actions.ts' }],
     },
     rules: {
@@ -134,7 +134,7 @@ export default defineConfig([
             {
               from: { element: { types: { anyOf: ['domain', 'pure-lib'] } } },
               disallow: { to: { element: { types: { anyOf: ['server', 'client-lib', 'components', 'app'] } } } },
-              message: 'Pure lib code imports only pure lib code (ARCHITECTURE.md, "Layers and data flow").',
+              message: 'Pure lib code imports only pure lib code (docs/architecture.md, "Layers").',
             },
             {
               from: { element: { type: 'domain' } },

@@ -5,7 +5,7 @@ import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findCycles } from './check-cycles';
 
-// The layer rules of eslint.config.mjs (ARCHITECTURE.md, "Layers and data flow"), checked
+// The layer rules of eslint.config.mjs (docs/architecture.md, "Layers"), checked
 // the way `npm run lint` would meet them: a deliberately wrong file is planted in the layer,
 // linted with the project's own configuration, and removed again. Each probe is valid
 // TypeScript, so only the layer rule can object to it.

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-// The WfCommons traces live beside the repository (../shared/benchmarks/wfcommons), not in
-// it. A clone elsewhere on this machine finds them at the workspace's shared folder, or
-// wherever PLANGATE_WFCOMMONS_DIR points.
+// Two real WfCommons traces (LGPL-3.0, see scripts/data/wfcommons/README.md) kept in the
+// repository as large, real plans for benchmarks and import tests; PLANGATE_WFCOMMONS_DIR
+// may point at other copies.
 // Resolved from the working directory: Vitest, Playwright and the bench all run from the
 // project root, and not all of them allow import.meta in a shared module.
 const root = process.cwd();
@@ -16,8 +16,7 @@ export const WFCOMMONS_TRACES = {
 export function wfcommonsDir(): string {
   const candidates = [
     process.env.PLANGATE_WFCOMMONS_DIR,
-    path.resolve(root, '../shared/benchmarks/wfcommons'),
-    '/work/shared/benchmarks/wfcommons',
+    path.resolve(root, 'scripts/data/wfcommons'),
   ].filter((c): c is string => !!c);
   const found = candidates.find((dir) => existsSync(path.join(dir, WFCOMMONS_TRACES.montage)));
   if (!found) {

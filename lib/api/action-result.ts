@@ -1,4 +1,4 @@
-// What every server action returns (ARCHITECTURE.md, rule 5): a typed result instead of an
+// What every server action returns (docs/architecture.md): a typed result instead of an
 // exception thrown across the network boundary. It lives with the API so client components
 // can name it without importing lib/server.
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { pythonUtcIso, type PlanDocumentInput, type PlannerTaskInput } from '@/lib/plan';
 
 // Demo plans for a fresh install, built from the seeds' own examples
-// (/work/shared/seeds, see ARCHITECTURE.md "Where to look") so a newcomer opens real plans,
+// (the seeds of the domain's planners) so a newcomer opens real plans,
 // not lorem ipsum. Everything is fixed (ids, timestamps) so each plan's content hash is stable:
 // no field relies on a schema default that draws a UUID or the current time.
 
