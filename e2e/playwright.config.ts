@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { E2E_ADMIN_TOKEN, EDITOR_STATE, adminHeaders } from './auth-support';
+import { PORTS } from './ports';
 import { serveArgs } from './server-process';
 
 // The tests drive real production servers over real HTTP: one on a fresh embedded
@@ -34,7 +35,7 @@ const sharedKeys = { PLANGATE_AUDIT_KEY: process.env.PLANGATE_E2E_AUDIT_KEY, PLA
 // inherit this environment.
 process.env.PLANGATE_DISPATCH_ALLOW ??= '127.0.0.1';
 
-export const PORTS = { pglite: 3100, postgresA: 3101, postgresB: 3102 } as const;
+
 
 function server(port: number, env: Record<string, string>) {
   return {

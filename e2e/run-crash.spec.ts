@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { PORTS } from './ports';
 import { DEMO_PASSWORDS } from './auth-support';
 import { callsByKey, runOf, slowTasks, startApprovedRun, succeeded, startsMcpServer } from './run-support';
 import { startServer, type ServerProcess } from './server-process';
@@ -16,13 +17,13 @@ test('kill -9 of the server mid-run: after a restart on the same data the run co
   // Keys beside the data, not in it (the server refuses keys stored with the database).
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'plangate-crash-'));
   const env = { PLANGATE_DATA_DIR: path.join(scratch, 'data'), PLANGATE_KEY_DIR: path.join(scratch, 'keys'), PLANGATE_DEMO_USERS: 'on' };
-  let server: ServerProcess | null = await startServer(3120, env);
+  let server: ServerProcess | null = await startServer(PORTS.crash, env);
   try {
     const runId = await startApprovedRun(request, browser, mcp(), server.url, 'Crash', slowTasks(20, 400, 'chain'), { username: 'approver', password: DEMO_PASSWORDS.approver });
     await expect.poll(async () => succeeded(await runOf(request, server!.url, runId)), { timeout: 60_000, intervals: [200] }).toBeGreaterThanOrEqual(4);
     await server.crash();
     const before = new Set(callsByKey(mcp()).keys());
-    server = await startServer(3120, env);
+    server = await startServer(PORTS.crash, env);
     const done = await expect
       .poll(async () => (await runOf(request, server!.url, runId)).state, { timeout: 120_000, intervals: [500] })
       .toBe('succeeded')

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { PORTS } from './ports';
 import { callsByKey, runOf, slowTasks, startApprovedRun, succeeded, startsMcpServer } from './run-support';
 import { scratchDatabase, startServer, type ServerProcess } from './server-process';
 
@@ -15,7 +16,7 @@ test('two instances share a 200-task run on PostgreSQL; when one dies mid-run th
   const shared = { DATABASE_URL: database.url, PLANGATE_AUDIT_KEY: 'run-durability-audit-key-0123456789abcdef', PLANGATE_AUTH_SECRET: 'run-durability-auth-secret-0123456789abcdef' };
   const servers: ServerProcess[] = [];
   try {
-    servers.push(await startServer(3121, shared), await startServer(3122, shared));
+    servers.push(await startServer(PORTS.instanceA, shared), await startServer(PORTS.instanceB, shared));
     const [a, b] = servers;
     const approver = { username: `approver-${Date.now().toString(36)}`, password: 'durability-approver-pass' };
     expect((await request.post(`${a.url}/api/users`, { data: { ...approver, role: 'approver' } })).status()).toBe(201);

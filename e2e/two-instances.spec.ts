@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { PORTS } from './ports';
 
 // Two production instances share one PostgreSQL database. Forty saves of the same base
 // revision, alternating between them, race; exactly one may win.
 
-const A = 'http://127.0.0.1:3101';
-const B = 'http://127.0.0.1:3102';
+const A = `http://127.0.0.1:${PORTS.postgresA}`;
+const B = `http://127.0.0.1:${PORTS.postgresB}`;
 const plan = { planned_tasks: [{ task_id: 'only', execution_type: 'tool' }] };
 
 test('40 concurrent saves of one base over two instances: one success, 39 conflicts, no gaps', async ({ request }) => {
