@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { GateDecisionRequest, StartRunRequest } from '@/lib/api/run-schemas';
+import { GateApproveRequest, StartRunRequest } from '@/lib/api/run-schemas';
 import { runAction } from '@/lib/server/action';
 import { getDatabase } from '@/lib/server/db/connection';
 import { cancelRun, decideGate, pauseRun, resumeRun, retryTask } from '@/lib/server/runs/run-control';
@@ -33,11 +33,11 @@ export async function retryTaskAction(input: z.input<typeof TaskRef>) {
   return runAction('editor', TaskRef, input, async ({ runId, taskId }, principal) => retryTask(await getDatabase(), principal, runId, taskId));
 }
 
-const DecideInput = TaskRef.extend({ decision: z.enum(['approve', 'reject']), request: GateDecisionRequest });
+const DecideInput = TaskRef.extend({ decision: z.enum(['approve', 'reject']), request: GateApproveRequest });
 
-/** Approves or rejects a task waiting at its gate (approvers other than whoever started the run). */
+/** Approves (maybe with an edited input) or rejects a task waiting at its gate (approvers other than whoever started the run). */
 export async function decideGateAction(input: z.input<typeof DecideInput>) {
   return runAction('approver', DecideInput, input, async ({ runId, taskId, decision, request }, principal) =>
-    decideGate(await getDatabase(), principal, runId, taskId, decision, request.comment),
+    decideGate(await getDatabase(), principal, runId, taskId, decision, request.comment, request.input === undefined ? undefined : { input: request.input }),
   );
 }

@@ -313,8 +313,8 @@ export const routes = table({
   },
   approveGate: {
     method: 'post', path: '/api/runs/{run_id}/gates/{task_id}/approve', role: 'approver',
-    summary: 'Let a task waiting at its gate (`parameters.requires_approval`) run. Not by whoever started the run (four-eyes); each gate is decided on its own',
-    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.GateDecisionRequest, bodyOptional: true, responses: { 200: ok('Decided', run.RunStateResponse) }, errors: [400, 404, 409, 415],
+    summary: 'Let a task waiting at its gate (`parameters.requires_approval`) run, with the input it shows or, given `input`, with that one (recorded with its hash). Not by whoever started the run (four-eyes); each gate is decided on its own',
+    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.GateApproveRequest, bodyOptional: true, responses: { 200: ok('Decided', run.RunStateResponse) }, errors: [400, 404, 409, 415],
   },
   rejectGate: {
     method: 'post', path: '/api/runs/{run_id}/gates/{task_id}/reject', role: 'approver',

@@ -31,6 +31,17 @@ export const TaskRunView = z.object({
     .describe('Why it failed: the call failed, its input could not be made, a person rejected it at its gate, its job died in the queue, or the run failed its integrity check'),
   carried_from: z.string().nullable().describe('The run whose recorded output this task kept (a continuation)'),
   gate_decided_by: z.string().nullable(),
+  gate: z
+    .object({
+      decision: z.enum(['approve', 'reject']),
+      decided_by: z.string(),
+      decided_at: z.string(),
+      comment: z.string(),
+      edited: z.boolean().describe('The approver changed the input at the gate; the task was sent theirs'),
+      input_hash: z.string().nullable().describe('"sha256:" + hex SHA-256 of the RFC 8785 JSON of the input approved'),
+    })
+    .nullable()
+    .describe("The gate's decision for the task's current generation; null before one"),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
 });
@@ -52,6 +63,7 @@ export const RunSummary = z.object({
 export type RunSummary = z.infer<typeof RunSummary>;
 
 export const RunResponse = RunSummary.extend({
+  continued_by: z.string().nullable().describe('The run that continues this one after a replan (a run is continued once)'),
   tasks: z.array(TaskRunView),
   task_data: z
     .object({ completed_tasks: z.array(z.string()), output_data: z.record(z.string(), z.unknown()) })
@@ -74,6 +86,13 @@ export type RunEvent = z.infer<typeof RunEvent>;
 export const RunStateResponse = z.object({ run_id: z.string(), state: RunState });
 
 export const GateDecisionRequest = z.strictObject({ comment: z.string().max(2000).default('') });
+
+export const GateApproveRequest = GateDecisionRequest.extend({
+  input: z
+    .unknown()
+    .optional()
+    .describe('The input to send instead of the resolved one (edit then approve); refused when the task sets parameters.gate_allows_edit: false'),
+});
 
 export const TaskResultReport = z.discriminatedUnion('state', [
   z.strictObject({ state: z.literal('succeeded'), output: z.unknown() }),

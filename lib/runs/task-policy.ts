@@ -18,6 +18,9 @@ function wholeNumber(value: unknown, fallback: number, max: number): number {
 /** `parameters.requires_approval: true`: the task waits for an approver once its dependencies are done. */
 export const requiresApproval = (task: Pick<PlannerTask, 'parameters'>): boolean => parameter(task, 'requires_approval') === true;
 
+/** `parameters.gate_allows_edit: false` forbids the approver to change the input at the gate (allowed by default). */
+export const gateAllowsEdit = (task: Pick<PlannerTask, 'parameters'>): boolean => parameter(task, 'gate_allows_edit') !== false;
+
 /** `parameters.retries` (0–10, default 2): further attempts after a failed call. */
 export const retryLimit = (task: Pick<PlannerTask, 'parameters'>): number => wholeNumber(parameter(task, 'retries'), DEFAULT_RETRIES, MAX_RETRIES);
 

@@ -496,6 +496,10 @@ export const gateDecisions = pgTable(
     decision: text('decision').notNull(),
     decidedBy: text('decided_by').notNull(),
     comment: text('comment').notNull().default(''),
+    // What the decider saw (or, edited, wrote) and approved: it replaces the resolved input when the task starts.
+    input: jsonb('input').$type<unknown>(),
+    inputHash: text('input_hash'),
+    edited: boolean('edited').notNull().default(false),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
   },
   (t) => [primaryKey({ columns: [t.runId, t.taskId, t.generation] })],

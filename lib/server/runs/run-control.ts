@@ -1,8 +1,9 @@
 import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { FINISHED_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
-import { requiresApproval } from '@/lib/runs/task-policy';
+import { gateAllowsEdit, requiresApproval } from '@/lib/runs/task-policy';
 import { appendAudit } from '../audit/audit-log';
+import { canonicalJson, sha256Of } from '../audit/digests';
 import type { Principal } from '../auth/principal';
 import type { DatabaseHandle } from '../db/client';
 import { gateDecisions, runs, taskRuns } from '../db/schema';
@@ -143,16 +144,39 @@ export async function retryTask(handle: DatabaseHandle, principal: Principal, ru
   });
 }
 
+/** The most an approver may write as a task's input at its gate: what a resolved input may be. */
+export const MAX_GATE_INPUT_BYTES = 2_000_000;
+
+/** What an approve may carry: the input the approver wrote in place of the resolved one. */
+export interface GateEdit {
+  input: unknown;
+}
+
 /**
  * A person's decision at a gate: approve releases the task, reject fails it (its
  * dependents stay blocked and the run needs a replan). Four-eyes is the plan's rule
  * (gate-deciders.ts): not the starter, not who shaped the revision, no sock puppet of
- * either, no service account. Each gate is decided on its own.
+ * either, no service account. Each gate is decided on its own. An approve records the
+ * input it approved and its hash; with `edit` (unless the task sets
+ * `parameters.gate_allows_edit: false`) that is the approver's input, and exactly that is sent.
  */
-export async function decideGate(handle: DatabaseHandle, principal: Principal, runId: string, taskId: string, decision: 'approve' | 'reject', comment = ''): Promise<RunState> {
+export async function decideGate(
+  handle: DatabaseHandle,
+  principal: Principal,
+  runId: string,
+  taskId: string,
+  decision: 'approve' | 'reject',
+  comment = '',
+  edit?: GateEdit,
+): Promise<RunState> {
   // An automation's token decides no gate, whichever run it names: refused before any run is looked up.
   const automation = automationRefusal(principal);
   if (automation) throw new AppError('forbidden', 403, automation);
+  if (edit && decision !== 'approve') throw new AppError('bad_request', 400, 'Only an approve may carry an edited input');
+  const editedJson = edit ? canonicalJson(edit.input ?? null) : null;
+  if (editedJson && Buffer.byteLength(editedJson) > MAX_GATE_INPUT_BYTES) {
+    throw new AppError('bad_request', 400, `The edited input is over ${MAX_GATE_INPUT_BYTES / 1_000_000} MB`);
+  }
   await getJobQueue(handle);
   const context = await loadRunContext(handle.db, runId);
   const tasks = context.document.plan.planned_tasks;
@@ -164,10 +188,14 @@ export async function decideGate(handle: DatabaseHandle, principal: Principal, r
     const task = context.tasks.get(taskId);
     if (!task || !requiresApproval(task)) throw refuse(`Task ${taskId} has no gate (parameters.requires_approval is not set)`);
     if (record.state !== 'awaiting_approval') throw refuse(`Task ${taskId} is ${record.state.replace('_', ' ')}, not waiting at its gate`, { state: record.state });
+    if (edit && !gateAllowsEdit(task)) throw refuse(`Task ${taskId} sets parameters.gate_allows_edit: false: its input may be approved or rejected, not edited`);
+    const approved = decision === 'approve' ? (edit ? (edit.input ?? null) : (record.input ?? null)) : null;
+    const inputHash = decision === 'approve' ? sha256Of(editedJson ?? canonicalJson(approved)) : null;
+    const edited = editedJson !== null && editedJson !== canonicalJson(record.input ?? null);
     // The decision is for this generation only: a retry of the task needs a new one.
-    await tx.insert(gateDecisions).values({ runId, taskId, generation: record.generation, decision, decidedBy: principal.username, comment });
+    await tx.insert(gateDecisions).values({ runId, taskId, generation: record.generation, decision, decidedBy: principal.username, comment, input: approved, inputHash, edited });
     if (decision === 'approve') {
-      await updateTaskRun(tx, runId, taskId, { state: 'pending', gateDecidedBy: principal.username });
+      await updateTaskRun(tx, runId, taskId, { state: 'pending', gateDecidedBy: principal.username, ...(edited ? { input: approved } : {}) });
     } else {
       await updateTaskRun(tx, runId, taskId, {
         state: 'failed',
@@ -178,8 +206,9 @@ export async function decideGate(handle: DatabaseHandle, principal: Principal, r
       });
     }
     const kind = decision === 'approve' ? 'gate_approved' : 'gate_rejected';
-    await appendRunEvent(tx, runId, { kind, taskId, actor: principal.username, detail: { generation: record.generation, ...(comment ? { comment } : {}) } });
-    await appendAudit(tx, { kind, actor: principal.username, planId: run.planId, revision: run.revision, contentHash: run.contentHash, detail: { run_id: runId, task_id: taskId, generation: record.generation, comment } });
+    const facts = { generation: record.generation, ...(comment ? { comment } : {}), ...(inputHash ? { input_hash: inputHash, edited } : {}) };
+    await appendRunEvent(tx, runId, { kind, taskId, actor: principal.username, detail: facts });
+    await appendAudit(tx, { kind, actor: principal.username, planId: run.planId, revision: run.revision, contentHash: run.contentHash, detail: { run_id: runId, task_id: taskId, comment, ...facts } });
     if (decision === 'approve') await scheduleReady(handle, tx, runId, tasks, [taskId]);
     else await blockDependents(tx, runId, tasks, [taskId]);
     return refreshRunState(tx, runId, principal.username);

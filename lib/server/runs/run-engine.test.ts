@@ -151,6 +151,51 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
     expect(rejected.tasks.find((t) => t.task_id === 'g')!.error).toContain('Rejected at its gate by bob: not today');
   }, 60_000);
 
+  it('an approver may edit the input at the gate: the task is sent theirs, recorded with its hash; a plan may forbid editing', async () => {
+    const gated = (allowEdit: boolean): TaskDataInput => ({
+      task_id: 'job-gate-edit',
+      planned_tasks: [
+        { task_id: 'a', description: 'Add', execution_type: 'tool', tool_id: 'add', arguments: { a: 1, b: 1 } },
+        {
+          task_id: 'g',
+          description: 'Add again',
+          execution_type: 'tool',
+          tool_id: 'add',
+          arguments: { a: '${step[0].sum}', b: 1 },
+          parameters: { requires_approval: true, ...(allowEdit ? {} : { gate_allows_edit: false }) },
+          dependencies: ['a'],
+        },
+      ],
+    });
+    const plan = await approvedPlan(handle, 'Gate edit', gated(true), registry());
+    const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+    await runReaches(handle, run_id, 'awaiting_approval');
+    // A reject carries no input; nothing changes.
+    expect((await refusal(decideGate(handle, gateApprover, run_id, 'g', 'reject', '', { input: { a: 0, b: 0 } }))).status).toBe(400);
+    await decideGate(handle, gateApprover, run_id, 'g', 'approve', 'ten, not two', { input: { a: 10, b: 5 } });
+    const done = await runReaches(handle, run_id, 'succeeded');
+    const g = done.tasks.find((t) => t.task_id === 'g')!;
+    expect(g.output).toEqual({ sum: 15 });
+    expect(g.input).toEqual({ a: 10, b: 5 });
+    expect(g.gate).toMatchObject({ decision: 'approve', decided_by: gateApprover.username, edited: true, comment: 'ten, not two' });
+    expect(g.gate!.input_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const approvedEvent = (await runEventsAfter(handle.db, run_id, 0)).find((e) => e.kind === 'gate_approved')!;
+    expect(approvedEvent.detail).toMatchObject({ edited: true, input_hash: g.gate!.input_hash });
+
+    const locked = await approvedPlan(handle, 'Gate no edit', gated(false), registry());
+    const second = await startRun(handle, runEditor, locked.id, { revision: locked.revision, content_hash: locked.content_hash });
+    await runReaches(handle, second.run_id, 'awaiting_approval');
+    const forbidden = await refusal(decideGate(handle, gateApprover, second.run_id, 'g', 'approve', '', { input: { a: 10, b: 5 } }));
+    expect(forbidden.status).toBe(409);
+    expect(forbidden.message).toContain('gate_allows_edit');
+    expect((await getRun(handle.db, second.run_id)).tasks.find((t) => t.task_id === 'g')!.state).toBe('awaiting_approval');
+    // Approved as shown: not edited, still hashed.
+    await decideGate(handle, gateApprover, second.run_id, 'g', 'approve');
+    const plain = (await runReaches(handle, second.run_id, 'succeeded')).tasks.find((t) => t.task_id === 'g')!;
+    expect(plain.output).toEqual({ sum: 3 });
+    expect(plain.gate).toMatchObject({ edited: false });
+  }, 60_000);
+
   it('a failing tool is retried, then the run needs a replan; a continuation runs only what did not succeed', async () => {
     const failing: TaskDataInput = {
       task_id: 'job-fail',

@@ -6,7 +6,7 @@ import type { RunEvent, RunResponse, RunSummary, TaskRunView } from '@/lib/api/r
 import type { RunState, TaskState } from '@/lib/runs/run-states';
 import type { Database } from '../db/client';
 import { decodeCursor, encodeCursor, pageOf, TimestampKey, timestampKey } from '../db/page-cursor';
-import { plans, runEvents, runs, taskRuns } from '../db/schema';
+import { gateDecisions, plans, runEvents, runs, taskRuns } from '../db/schema';
 import { notFound } from '../errors';
 import { checkPlanId } from '../plans/plan-service';
 import { loadRunContext } from './run-records';
@@ -45,10 +45,28 @@ function summaryOf(run: RunRow, counts: Record<string, number>): RunSummary {
   };
 }
 
+function gateView(decision: typeof gateDecisions.$inferSelect | undefined): TaskRunView['gate'] {
+  if (!decision) return null;
+  return {
+    decision: decision.decision as 'approve' | 'reject',
+    decided_by: decision.decidedBy,
+    decided_at: decision.decidedAt.toISOString(),
+    comment: decision.comment,
+    edited: decision.edited,
+    input_hash: decision.inputHash,
+  };
+}
+
 export async function getRun(db: Database, runId: string): Promise<RunResponse> {
   const [run] = await db.select().from(runs).where(eq(runs.id, runId));
   if (!run) throw notFound(`Run "${runId}"`);
-  const tasks = await db.select().from(taskRuns).where(eq(taskRuns.runId, runId)).orderBy(asc(taskRuns.taskId));
+  const [tasks, decisions, [continuation]] = await Promise.all([
+    db.select().from(taskRuns).where(eq(taskRuns.runId, runId)).orderBy(asc(taskRuns.taskId)),
+    db.select().from(gateDecisions).where(eq(gateDecisions.runId, runId)),
+    db.select({ id: runs.id }).from(runs).where(eq(runs.parentRunId, runId)).limit(1),
+  ]);
+  // Each task's decision for its current generation: an earlier one was for a try that is over.
+  const gateOf = new Map(decisions.map((d) => [`${d.taskId}\n${d.generation}`, d]));
   const counts: Record<string, number> = {};
   for (const task of tasks) counts[task.state] = (counts[task.state] ?? 0) + 1;
   // In the plan's order, as seed 000's completed_tasks lists them.
@@ -57,6 +75,7 @@ export async function getRun(db: Database, runId: string): Promise<RunResponse> 
   const completed = order.filter((id) => byId.get(id)?.state === 'succeeded');
   return {
     ...summaryOf(run, counts),
+    continued_by: continuation?.id ?? null,
     task_data: { completed_tasks: completed, output_data: Object.fromEntries(completed.map((id) => [id, byId.get(id)!.output ?? null])) },
     tasks: tasks.map((t) => ({
       task_id: t.taskId,
@@ -69,6 +88,7 @@ export async function getRun(db: Database, runId: string): Promise<RunResponse> 
       error_kind: (t.errorKind as TaskRunView['error_kind']) ?? null,
       carried_from: t.carriedFrom,
       gate_decided_by: t.gateDecidedBy,
+      gate: gateView(gateOf.get(`${t.taskId}\n${t.generation}`)),
       started_at: iso(t.startedAt),
       finished_at: iso(t.finishedAt),
     })),

@@ -132,7 +132,8 @@ async function settle(handle: DatabaseHandle, context: RunContext, at: Attempt, 
   });
 }
 
-type Claim = { start: true; attempt: number } | { start: false };
+/** `approved`: the input a person approved at the task's gate (maybe edited there), which replaces the resolved one. */
+type Claim = { start: true; attempt: number; approved?: { input: unknown } } | { start: false };
 
 /**
  * Decides, under the run's row lock, what this job does: nothing (it is not the task's
@@ -177,6 +178,7 @@ async function claim(handle: DatabaseHandle, context: RunContext, task: PlannerT
     }
 
     const gated = requiresApproval(task);
+    let approved: { input: unknown } | undefined;
     if (gated) {
       const [decision] = await tx
         .select()
@@ -191,6 +193,8 @@ async function claim(handle: DatabaseHandle, context: RunContext, task: PlannerT
         return { start: false };
       }
       if (decision.decision !== 'approve') return { start: false };
+      // Decisions recorded before gates kept their input carry no hash: those run on the resolved input.
+      if (decision.inputHash) approved = { input: decision.input ?? null };
     }
 
     if (row.attempts >= maxAttempts(task)) {
@@ -206,7 +210,7 @@ async function claim(handle: DatabaseHandle, context: RunContext, task: PlannerT
     const attempt = row.attempts + 1;
     const started = await tx
       .update(taskRuns)
-      .set({ state: 'running', attempts: attempt, workerId: worker.id, startedAt: row.startedAt ?? new Date(), input, error: null, errorKind: null })
+      .set({ state: 'running', attempts: attempt, workerId: worker.id, startedAt: row.startedAt ?? new Date(), input: approved ? approved.input : input, error: null, errorKind: null })
       .where(
         and(
           key,
@@ -226,7 +230,7 @@ async function claim(handle: DatabaseHandle, context: RunContext, task: PlannerT
     events.push({ kind: 'task_started', taskId, detail: { attempt, generation, worker: worker.id } });
     await appendRunEvents(tx, runId, events);
     // Starting changes no run state (it is running already): no refresh.
-    return { start: true, attempt };
+    return { start: true, attempt, approved };
   });
 }
 
@@ -282,8 +286,11 @@ export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, 
     if ((await settle(handle, context, at, outcome)) === 'retry') throw new RetryLater(outcome.state === 'failed' ? outcome.error : 'retry');
   };
 
-  if (resolved.unresolved.length) return finish({ state: 'failed', error: `Its input could not be resolved: ${resolved.unresolved.slice(0, 5).join('; ')}`, kind: 'input', retryable: false });
-  let input = resolved.input;
+  if (!claimed.approved && resolved.unresolved.length) {
+    return finish({ state: 'failed', error: `Its input could not be resolved: ${resolved.unresolved.slice(0, 5).join('; ')}`, kind: 'input', retryable: false });
+  }
+  // The convertor is part of the approved revision: it applies to an input approved at the gate too.
+  let input = claimed.approved ? claimed.approved.input : resolved.input;
   if (task.convertor_code) {
     const converted = await runConvertor(task.convertor_code, input);
     if (!converted.ok) return finish({ state: 'failed', error: `convertor_code: ${converted.message}`, kind: 'input', retryable: false });
