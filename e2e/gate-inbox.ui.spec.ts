@@ -78,3 +78,70 @@ test('a waiting gate appears in an approver’s inbox and on the review queue, a
     await request.delete(`/api/registry/llms/${model}`, { headers: adminHeaders });
   }
 });
+
+test('an approver edits a gate’s input in their inbox and approves it: exactly that input is sent, and the run and the history say so', async ({ page, api, approve, signedIn, request }) => {
+  test.setTimeout(120_000);
+  const model = uniqueTitle('gate-edit-llm').replace(/\s+/g, '-');
+  const registered = await request.put(`/api/registry/llms/${model}`, {
+    headers: adminHeaders,
+    data: { name: model, description: 'The gate spec’s LLM', endpoint: { protocol: 'openai', url: llm.url, model: 'test-model' } },
+  });
+  expect(registered.status()).toBe(200);
+  try {
+    const label = uniqueTitle('Send the delay notice');
+    const plan = await api.create('Gate edit', {
+      planned_tasks: [{ task_id: 'notice', description: label, execution_type: 'llm', function_id: model, arguments: { topic: 'delays' }, parameters: { requires_approval: true } }],
+    });
+    await approve(plan.id);
+    const head = await api.head(plan.id);
+    const started = await page.request.post(`/api/plans/${plan.id}/runs`, { data: { revision: head.revision, content_hash: head.content_hash } });
+    expect(started.status()).toBe(201);
+    const { run_id: runId } = await started.json();
+
+    const approver = await signedIn('approver2');
+    await approver.goto('/inbox');
+    const gates = approver.getByRole('region', { name: /^Gates waiting for you/ });
+    const card = gates.getByRole('region', { name: `Gate ${label}` });
+    await expect(card.getByRole('region', { name: `Input of ${label}` })).toContainText('delays');
+    expect(await axeViolations(approver)).toEqual([]);
+
+    // A rejection needs a reason: the button waits for one.
+    await card.getByRole('button', { name: 'Reject…' }).click();
+    await expect(card.getByRole('button', { name: 'Reject', exact: true })).toBeDisabled();
+    await card.getByRole('button', { name: 'Back' }).click();
+
+    await card.getByRole('button', { name: 'Edit input' }).click();
+    const editor = card.getByRole('textbox', { name: `Input to send instead (${label})` });
+    await editor.fill('{"topic": "storm delays", "tone": "calm"');
+    await card.getByRole('button', { name: 'Approve with this input' }).click();
+    // Not JSON: said where it was typed, nothing sent.
+    await expect(card.getByRole('alert')).toContainText('Invalid JSON');
+    await editor.fill('{"topic": "storm delays", "tone": "calm"}');
+    await card.getByRole('textbox', { name: 'Comment (optional)' }).fill('Say it is the storm');
+    await card.getByRole('button', { name: 'Approve with this input' }).click();
+    await expect(card).toHaveCount(0);
+
+    // The executor received exactly the edited input.
+    await expect.poll(() => llm.calls.filter((c) => c.idempotencyKey === `${runId}:notice:1`).length, { timeout: 30_000 }).toBe(1);
+    const call = llm.calls.find((c) => c.idempotencyKey === `${runId}:notice:1`)!;
+    const messages = (call.body as { messages: Array<{ role: string; content: string }> }).messages;
+    expect(JSON.parse(messages.find((m) => m.role === 'user')!.content)).toEqual({ topic: 'storm delays', tone: 'calm' });
+
+    // The run view says who changed it; the history records it with the input's hash.
+    await approver.goto(`/runs/${runId}`);
+    await expect(approver.getByRole('status', { name: 'Run state' })).toHaveText('succeeded', { timeout: 30_000 });
+    const node = approver.getByRole('group', { name: new RegExp(`^Task ${label},`) });
+    await expect(node).toContainText('input edited');
+    await node.click();
+    const panel = approver.getByRole('region', { name: `Task ${label} in this run` });
+    await expect(panel).toContainText('Input edited at the gate by approver2');
+    await expect(panel.getByRole('region', { name: 'Input', exact: true })).toContainText('storm delays');
+    await approver.goto(`/plans/${plan.id}/history`);
+    const event = approver.getByRole('list', { name: 'Audit events, oldest first' }).getByRole('listitem').filter({ hasText: 'Approved at a gate' });
+    await expect(event).toContainText('input edited at the gate');
+    await expect(event).toContainText('by approver2');
+    await expect(event).toContainText('Say it is the storm');
+  } finally {
+    await request.delete(`/api/registry/llms/${model}`, { headers: adminHeaders });
+  }
+});

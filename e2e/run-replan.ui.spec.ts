@@ -1,5 +1,6 @@
+import { startOpenAiTestServer, type OpenAiTestServer } from '../lib/server/runs/dispatch/test-servers/openai-server-test-support';
 import { adminHeaders } from './auth-support';
-import { expect, test, uniqueTitle } from './fixtures';
+import { axeViolations, expect, test, uniqueTitle } from './fixtures';
 
 // Issue #16's replan after a failure: a task whose LLM endpoint refuses every call fails at
 // once (no retries), its dependent stays blocked and the run needs a replan. From the run
@@ -26,18 +27,22 @@ test('a run that needs a replan links to the replan dialog, prefilled with the f
 
     await editor.open(id, { showing: 'Fetch the tide tables' });
     await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('alertdialog', { name: /^Run revision \d+\?$/ }).getByRole('button', { name: 'Run', exact: true }).click();
     // The run view's canvas may add its viewport (?view=) as soon as it settles.
     await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}(\?|$)/);
     const runId = new URL(page.url()).pathname.split('/').at(-1)!;
     await expect(page.getByRole('status', { name: 'Run state' })).toHaveText('needs replan', { timeout: 30_000 });
 
-    // The run offers it for all its failed tasks; the failed task's own panel for that one.
-    const runHeader = page.getByRole('region', { name: /^Run [0-9a-f]{8} of revision/ });
-    await expect(runHeader.getByRole('link', { name: 'Replan failed task' })).toHaveAttribute('href', `/plans/${id}?replan=fetch&run=${runId}`);
-    await page.getByRole('group', { name: 'Task Fetch the tide tables' }).click();
-    const inspector = page.getByRole('region', { name: 'Task in this run' });
+    // What failed and why is said above the graph, with the way on; the failed task's own panel offers it too.
+    const nextStep = page.getByRole('region', { name: 'A task failed: the run needs a replan' });
+    await expect(nextStep).toContainText('Fetch the tide tables');
+    await expect(nextStep.getByRole('link', { name: 'Replan this task' })).toHaveAttribute('href', `/plans/${id}?replan=fetch&run=${runId}`);
+    // Nothing is left to pause.
+    await expect(page.getByRole('button', { name: 'Pause' })).toHaveCount(0);
+    await nextStep.getByRole('button', { name: 'Fetch the tide tables' }).click();
+    const inspector = page.getByRole('region', { name: 'Task Fetch the tide tables in this run' });
     await expect(inspector.getByRole('button', { name: 'Retry task' })).toBeVisible();
-    await inspector.getByRole('link', { name: 'Replan failed task' }).click();
+    await inspector.getByRole('link', { name: 'Replan this task' }).click();
 
     await expect(page).toHaveURL(new RegExp(`/plans/${id}\\?replan=fetch&run=${runId}(&|$)`));
     const dialog = page.getByRole('dialog', { name: 'Replan selected tasks' });
@@ -57,4 +62,69 @@ test('a run that needs a replan links to the replan dialog, prefilled with the f
   } finally {
     await request.delete(`/api/registry/llms/${model}`, { headers: adminHeaders });
   }
+});
+
+test.describe('continuing after a replan', () => {
+  let llm: OpenAiTestServer;
+  test.beforeAll(async () => {
+    llm = await startOpenAiTestServer();
+  });
+  test.afterAll(async () => llm?.close());
+
+  test('a failed run is continued with the fixed revision once it is approved: its finished tasks are carried, not run again', async ({ page, api, approve, request }) => {
+    test.setTimeout(120_000);
+    const broken = uniqueTitle('broken-llm').replace(/\s+/g, '-');
+    const working = uniqueTitle('working-llm').replace(/\s+/g, '-');
+    for (const [name, url] of [
+      [broken, 'http://127.0.0.1:9/v1'],
+      [working, llm.url],
+    ]) {
+      const registered = await request.put(`/api/registry/llms/${name}`, { headers: adminHeaders, data: { name, description: 'A test LLM', endpoint: { protocol: 'openai', url, model: 'test-model' } } });
+      expect(registered.status()).toBe(200);
+    }
+    try {
+      const { id } = await api.create('Continue me', {
+        planned_tasks: [
+          { task_id: 'prep', description: 'Prepare the port list', execution_type: 'llm', function_id: working, arguments: { port: 'Brest' } },
+          { task_id: 'fetch', description: 'Fetch the tide tables', execution_type: 'llm', function_id: broken, arguments: { ports: '${step[0]}' }, parameters: { retries: 0 }, dependencies: ['prep'] },
+          { task_id: 'parse', description: 'Parse the tables', execution_type: 'llm', function_id: working, arguments: { tables: '${step[1]}' }, dependencies: ['fetch'] },
+        ],
+      });
+      await approve(id);
+      const first = await api.head(id);
+      const started = await page.request.post(`/api/plans/${id}/runs`, { data: { revision: first.revision, content_hash: first.content_hash } });
+      expect(started.status()).toBe(201);
+      const { run_id: failedRun } = await started.json();
+      await page.goto(`/runs/${failedRun}`);
+      await expect(page.getByRole('status', { name: 'Run state' })).toHaveText('needs replan', { timeout: 30_000 });
+      const nextStep = page.getByRole('region', { name: 'A task failed: the run needs a replan' });
+      await expect(nextStep).toContainText('Fetch the tide tables');
+      // The failure's path is drawn and said: the blocked task behind it.
+      await expect(page.getByRole('group', { name: /^Task Parse the tables, blocked/ })).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The fix: the failed task routed to a model that answers, approved as revision 2.
+      expect((await api.saveTasks(id, (t) => (t.task_id === 'fetch' ? { ...t, function_id: working } : t), 'route fetch to a working model')).status()).toBe(200);
+      await approve(id);
+      const fixed = await api.head(id);
+
+      await page.reload();
+      await expect(nextStep).toContainText(`Revision ${fixed.revision} is approved.`);
+      await nextStep.getByRole('button', { name: `Continue with revision ${fixed.revision}` }).click();
+      await page.getByRole('alertdialog', { name: `Continue with revision ${fixed.revision}?` }).getByRole('button', { name: `Continue with revision ${fixed.revision}` }).click();
+      await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}(\?|$)/);
+      await expect(page).not.toHaveURL(new RegExp(failedRun));
+      await expect(page.getByRole('status', { name: 'Run state' })).toHaveText('succeeded', { timeout: 30_000 });
+      await expect(page.getByRole('link', { name: `continues run ${failedRun.slice(0, 8)}` })).toBeVisible();
+      await expect(page.getByRole('group', { name: /^Task Prepare the port list,/ })).toContainText(`carried from run ${failedRun.slice(0, 8)}`);
+      const continuation = new URL(page.url()).pathname.split('/').at(-1)!;
+      // prep ran once, in the first run; fetch and parse once each, here.
+      expect(llm.calls.filter((c) => c.idempotencyKey?.startsWith(`${continuation}:prep`))).toHaveLength(0);
+
+      await page.goto(`/runs/${failedRun}`);
+      await expect(page.getByRole('status').filter({ hasText: 'This run was continued in' })).toContainText(`run ${continuation.slice(0, 8)}`);
+    } finally {
+      await Promise.all([broken, working].map((name) => request.delete(`/api/registry/llms/${name}`, { headers: adminHeaders })));
+    }
+  });
 });

@@ -34,11 +34,13 @@ test('an approved plan runs from its page, its nodes change state live, and a ga
 
     await editor.open(id, { showing: 'Gather the facts' });
     await page.getByRole('button', { name: 'Run', exact: true }).click();
+    // Running calls the plan's resources: asked first.
+    await page.getByRole('alertdialog', { name: /^Run revision \d+\?$/ }).getByRole('button', { name: 'Run', exact: true }).click();
     // The canvas may add its viewport (?view=…) once it settles.
     await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}(\?|$)/);
     const runUrl = new URL(page.url()).pathname;
 
-    const node = (label: string) => page.getByRole('group', { name: `Task ${label}` });
+    const node = (label: string) => page.getByRole('group', { name: new RegExp(`^Task ${label},`) });
     await expect(node('Gather the facts')).toContainText('running');
     await expect(node('Gather the facts')).toContainText('succeeded');
     await expect(node('Draft the summary')).toContainText('awaiting approval');
@@ -63,12 +65,18 @@ test('an approved plan runs from its page, its nodes change state live, and a ga
     expect(llm.calls.length).toBeGreaterThanOrEqual(3);
 
     // The selected task's record: what it was sent and what it answered.
+    // Every task says what happened to it in words: state, attempts and time taken.
+    await expect(node('Gather the facts')).toContainText(/1 attempt · \d/);
     await node('Draft the summary').click();
-    const inspector = page.getByRole('region', { name: 'Task in this run' });
-    await expect(inspector).toContainText('approver2');
-    await expect(inspector.getByLabel('Output')).toContainText('echo:');
+    const inspector = page.getByRole('region', { name: 'Task Draft the summary in this run' });
+    await expect(inspector).toContainText('Approved at the gate by approver2');
+    await expect(inspector).toContainText('“Looks right”');
+    await expect(inspector.getByRole('region', { name: 'Output' })).toContainText('echo:');
     await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'Polish the summary' }).click();
-    await expect(inspector.getByRole('heading', { name: 'Polish the summary' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Task Polish the summary in this run' }).getByRole('heading', { name: 'Polish the summary' })).toBeVisible();
+    await page.getByRole('button', { name: 'Close task Polish the summary' }).click();
+    await expect(page.getByRole('complementary', { name: 'Selected task' })).toHaveCount(0);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.goto(`/plans/${id}/runs`);
     await expect(page.getByRole('table', { name: 'Runs, newest first' })).toContainText('succeeded');
@@ -107,11 +115,19 @@ test('an editor cancels a run from the run view', async ({ page, api, approve, e
     await approve(id);
     await editor.open(id, { showing: 'First step' });
     await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('alertdialog', { name: /^Run revision \d+\?$/ }).getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page).toHaveURL(/\/runs\//);
     await expect(page.getByRole('status', { name: 'Run state' })).toHaveText('running');
+    // Cancelling is asked first; saying no changes nothing.
     await page.getByRole('button', { name: 'Cancel run' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Cancel this run?' });
+    await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(confirm).toHaveCount(0);
+    await expect(page.getByRole('status', { name: 'Run state' })).toHaveText('running');
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await confirm.getByRole('button', { name: 'Cancel run' }).click();
     await expect(page.getByRole('status', { name: 'Run state' })).toHaveText('cancelled');
-    await expect(page.getByRole('group', { name: 'Task Second step' })).toContainText('cancelled');
+    await expect(page.getByRole('group', { name: /^Task Second step,/ })).toContainText('cancelled');
     await expect(page.getByRole('button', { name: 'Pause' })).toHaveCount(0);
   } finally {
     await request.delete(`/api/registry/llms/${model}`, { headers: adminHeaders });

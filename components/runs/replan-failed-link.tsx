@@ -8,7 +8,7 @@ export function ReplanFailedLink({ planId, runId, taskIds, className }: { planId
   const query = new URLSearchParams({ replan: taskIds.join(','), run: runId });
   return (
     <Link href={`/plans/${encodeURIComponent(planId)}?${query}`} className={className ?? 'text-sm text-brand-700 underline'}>
-      {taskIds.length === 1 ? 'Replan failed task' : `Replan ${taskIds.length} failed tasks`}
+      {taskIds.length === 1 ? 'Replan this task' : `Replan these ${taskIds.length} tasks`}
     </Link>
   );
 }

@@ -2,16 +2,17 @@
 
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useMemo, useState } from 'react';
-import { PlanEditor } from '@/components/editor/plan-editor';
+import { useEffect, useMemo, useState } from 'react';
+import type { PlanHead } from '@/components/plan/plan-head';
 import type { RunResponse } from '@/lib/api/run-schemas';
 import { taskLabel } from '@/lib/flow/task-label';
 import type { PlanDocument } from '@/lib/plan';
-import type { Registry } from '@/lib/registry';
-import { GateList, type GateRefusal } from './gate-list';
-import { ReplanFailedLink } from './replan-failed-link';
+import { gateAllowsEdit } from '@/lib/runs/task-policy';
+import { FINISHED_RUN_STATES } from '@/lib/runs/run-states';
+import { GateCard, type GateRefusal } from './gate-card';
+import { RunCanvas } from './run-canvas';
 import { RunControls } from './run-controls';
-import { RunStateContext } from './run-state-context';
+import { RunNextStep } from './run-next-step';
 import { RunStateChip, taskCountsText } from './run-state-style';
 import { RunTimeline, type PredictedSpan } from './run-timeline';
 import { TaskRunPanel } from './task-run-panel';
@@ -21,27 +22,44 @@ export interface RunViewProps {
   initial: RunResponse;
   /** The run's revision: what it runs, exactly. */
   doc: PlanDocument;
-  registry: Registry;
+  /** The plan's head revision: a newer approved one is what a stopped run continues with. */
+  head: PlanHead;
   canControl: boolean;
   gateRefusal: GateRefusal;
   /** The latest dry run of the same revision, per task; null without one. */
   predicted: Record<string, PredictedSpan> | null;
 }
 
-/** A run as it goes: the plan coloured and labelled by each task's state, the gates, the timeline and the selected task. */
-export function RunView({ initial, doc, registry, canControl, gateRefusal, predicted }: RunViewProps) {
+/** "Now", ticking while the run goes, so running tasks' durations count up; still once it has finished. */
+function useNow(live: boolean, tasks: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!live) return;
+    // Every node is drawn again on a tick: a big plan ticks less often.
+    const timer = setInterval(() => setNow(Date.now()), tasks > 1000 ? 5000 : 1000);
+    return () => clearInterval(timer);
+  }, [live, tasks]);
+  return now;
+}
+
+/**
+ * A run as it goes: the plan across the page, each task in its state; what to do next after a
+ * failure; the gates to decide; the selected task's details beside the graph; the timeline below.
+ */
+export function RunView({ initial, doc, head, canControl, gateRefusal, predicted }: RunViewProps) {
   const run = useLiveRun(initial);
-  const states = useMemo(() => new Map(run.tasks.map((t) => [t.task_id, t.state])), [run.tasks]);
+  const live = !FINISHED_RUN_STATES.has(run.state);
+  const now = useNow(live, run.tasks.length);
+  const byId = useMemo(() => new Map(run.tasks.map((t) => [t.task_id, t])), [run.tasks]);
+  const planTasks = useMemo(() => new Map(doc.plan.planned_tasks.map((t) => [t.task_id, t])), [doc]);
   const labels = useMemo(() => new Map(doc.plan.planned_tasks.map((t) => [t.task_id, taskLabel(t)])), [doc]);
   const predictedSpans = useMemo(() => (predicted ? new Map(Object.entries(predicted)) : null), [predicted]);
   // The task a link opened (?task=), then whichever is selected on the canvas or in the timeline.
   const [selectedId, setSelectedId] = useState(useSearchParams().get('task'));
-  const followCanvas = useCallback((ids: string[]) => setSelectedId(ids[0] ?? null), []);
-  const selected = run.tasks.find((t) => t.task_id === selectedId) ?? null;
+  const selected = selectedId ? (byId.get(selectedId) ?? null) : null;
   const gates = run.tasks.filter((t) => t.state === 'awaiting_approval');
-  const failedIds = run.tasks.filter((t) => t.state === 'failed').map((t) => t.task_id);
   return (
-    <div className="space-y-4 p-4">
+    <div className="flex flex-col gap-3 p-4">
       <section aria-labelledby="run-heading" className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white px-4 py-3">
         <h2 id="run-heading" className="text-base font-semibold">
           Run <span className="font-mono text-sm">{run.run_id.slice(0, 8)}</span> of{' '}
@@ -52,26 +70,57 @@ export function RunView({ initial, doc, registry, canControl, gateRefusal, predi
         <span role="status" aria-label="Run state" className="flex items-center gap-1 text-sm">
           <RunStateChip state={run.state} />
         </span>
-        <span className="text-sm text-slate-600">started by {run.started_by}</span>
+        <span className="text-sm text-slate-700">started by {run.started_by}</span>
         {run.parent_run_id && (
           <Link href={`/runs/${run.parent_run_id}`} className="text-sm text-brand-700 hover:underline">
             continues run {run.parent_run_id.slice(0, 8)}
           </Link>
         )}
-        <span className="text-xs text-slate-600">{taskCountsText(run.counts)}</span>
-        {canControl && run.state === 'needs_replan' && failedIds.length > 0 && <ReplanFailedLink planId={run.plan_id} runId={run.run_id} taskIds={failedIds} />}
-        <span className="ml-auto">{canControl && <RunControls runId={run.run_id} state={run.state} />}</span>
+        <span className="text-xs text-slate-700">{taskCountsText(run.counts)}</span>
+        <span className="ml-auto">{canControl && <RunControls run={run} />}</span>
       </section>
-      <GateList runId={run.run_id} gates={gates} labels={labels} refusal={gateRefusal} />
-      <div className="grid gap-4 lg:grid-cols-[1fr_22rem]">
-        <section aria-label="Plan as it runs" className="h-[30rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
-          <RunStateContext.Provider value={states}>
-            <PlanEditor planId={run.plan_id} revision={run.revision} doc={doc} readOnly registry={registry} onSelectionChange={followCanvas} />
-          </RunStateContext.Provider>
+      <RunNextStep run={run} labels={labels} canControl={canControl} head={head} onShowTask={setSelectedId} />
+      {gates.length > 0 && (
+        <section aria-labelledby="gates-heading" className="space-y-2">
+          <h2 id="gates-heading" className="text-sm font-semibold">
+            Waiting for approval ({gates.length})
+          </h2>
+          <ul className="grid gap-2 md:grid-cols-2">
+            {gates.map((task) => {
+              const planned = planTasks.get(task.task_id);
+              return (
+                <li key={`${task.task_id}:${task.generation}`}>
+                  <GateCard
+                    runId={run.run_id}
+                    taskId={task.task_id}
+                    label={labels.get(task.task_id) ?? task.task_id}
+                    input={task.input}
+                    refusal={gateRefusal}
+                    allowEdit={planned ? gateAllowsEdit(planned) : false}
+                  />
+                </li>
+              );
+            })}
+          </ul>
         </section>
-        <div className="rounded-lg border border-slate-200 bg-white">
-          <TaskRunPanel runId={run.run_id} planId={run.plan_id} task={selected} label={selected ? (labels.get(selected.task_id) ?? selected.task_id) : ''} canControl={canControl} />
-        </div>
+      )}
+      <div className="relative h-[calc(100vh-13rem)] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
+        <section aria-label="Plan as it runs" className="h-full">
+          <RunCanvas doc={doc} tasks={byId} labels={labels} selectedId={selectedId} onSelect={setSelectedId} now={now} />
+        </section>
+        {selected && (
+          <aside aria-label="Selected task" className="absolute inset-y-0 right-0 z-10 w-[26rem] max-w-full overflow-y-auto border-l border-slate-200 bg-white shadow-xl">
+            <TaskRunPanel
+              runId={run.run_id}
+              planId={run.plan_id}
+              task={selected}
+              label={labels.get(selected.task_id) ?? selected.task_id}
+              canControl={canControl}
+              now={now}
+              onClose={() => setSelectedId(null)}
+            />
+          </aside>
+        )}
       </div>
       <section aria-labelledby="timeline-heading" className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 id="timeline-heading" className="mb-2 text-sm font-semibold">

@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { startRunAction } from '@/app/runs/run-actions';
 import { ActionError } from '@/components/form/action-error';
+import { ConfirmButton } from '@/components/form/confirm-dialog';
 import { SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
 import { usePlanHead, type PlanHead } from '@/components/plan/plan-head';
 import { useServerAction } from '@/components/query/use-server-action';
@@ -21,13 +22,29 @@ export function StartRunButton({ planId, rendered, replanRunId }: { planId: stri
     void start.run({ planId, request: { revision: head.revision, content_hash: head.content_hash, ...(continueFrom ? { continue_from: continueFrom } : {}) } });
   return (
     <span className="flex items-center gap-2">
-      <button type="button" className={SMALL_PRIMARY_BUTTON} disabled={start.pending} onClick={() => run()}>
-        Run
-      </button>
+      <ConfirmButton
+        label="Run"
+        title={`Run revision ${head.revision}?`}
+        confirmLabel="Run"
+        className={SMALL_PRIMARY_BUTTON}
+        confirmClassName={SMALL_PRIMARY_BUTTON}
+        disabled={start.pending}
+        onConfirm={() => run()}
+      >
+        Its tasks&apos; agents, tools and models are called now, exactly as revision {head.revision} was approved. Gated tasks wait for an approver.
+      </ConfirmButton>
       {replanRunId && (
-        <button type="button" className={SMALL_BUTTON} disabled={start.pending} title={`Continue run ${replanRunId.slice(0, 8)}: its completed tasks are not run again`} onClick={() => run(replanRunId)}>
-          Continue after replan
-        </button>
+        <ConfirmButton
+          label={`Continue run ${replanRunId.slice(0, 8)}`}
+          title={`Continue run ${replanRunId.slice(0, 8)} with revision ${head.revision}?`}
+          confirmLabel="Continue"
+          className={SMALL_BUTTON}
+          confirmClassName={SMALL_PRIMARY_BUTTON}
+          disabled={start.pending}
+          onConfirm={() => run(replanRunId)}
+        >
+          A run of revision {head.revision} starts now; the tasks run {replanRunId.slice(0, 8)} completed that this revision left unchanged keep their outputs and are not run again.
+        </ConfirmButton>
       )}
       <ActionError message={start.error} />
     </span>

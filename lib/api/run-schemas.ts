@@ -94,6 +94,21 @@ export const GateApproveRequest = GateDecisionRequest.extend({
     .describe('The input to send instead of the resolved one (edit then approve); refused when the task sets parameters.gate_allows_edit: false'),
 });
 
+/** A gate the viewer may decide, with what a decision needs: the task, the input it will be sent, whether it may be edited. */
+export const GateToDecide = z.object({
+  run_id: z.string(),
+  task_id: z.string(),
+  plan_id: z.string(),
+  plan_title: z.string(),
+  revision: z.number().int(),
+  started_by: z.string(),
+  since: z.string(),
+  description: z.string().describe("The task's description, as the approved revision has it"),
+  input: z.unknown(),
+  allow_edit: z.boolean().describe('False when the task sets parameters.gate_allows_edit: false'),
+});
+export type GateToDecide = z.infer<typeof GateToDecide>;
+
 export const TaskResultReport = z.discriminatedUnion('state', [
   z.strictObject({ state: z.literal('succeeded'), output: z.unknown() }),
   z.strictObject({ state: z.literal('failed'), error: z.string().min(1).max(2000) }),

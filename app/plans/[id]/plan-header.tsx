@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { PlanHeadStatus, PlanHeadSubmit, type PlanHead } from '@/components/plan/plan-head';
 import { StatusChip } from '@/components/plan/status-chip';
 import { StartRunButton } from '@/components/runs/start-run-button';
+import type { RunSummary } from '@/lib/api/run-schemas';
 import type { PlanResponse } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { planPlannedBy } from '@/lib/planning/planning-types';
@@ -13,6 +14,9 @@ import { RegistryNotice } from './registry-notice';
 import { SubmitForReview } from './submit-for-review';
 
 const SUBMITTABLE = new Set(['draft', 'changes_requested']);
+
+/** The newest run, when it stopped for a replan at an earlier revision than this one: this revision can continue it. */
+const continuable = (run: RunSummary | undefined, revision: number) => (run && run.state === 'needs_replan' && run.revision < revision ? run.run_id : null);
 
 /**
  * The plan pages' header. In the editor (not read-only) the status, hash and submit control
@@ -64,7 +68,7 @@ export async function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse;
         ) : (
           SUBMITTABLE.has(plan.status) && <SubmitForReview planId={plan.id} revision={plan.revision} contentHash={plan.content_hash} user={user} />
         ))}
-      {canSubmit && <StartRunButton planId={plan.id} rendered={head} replanRunId={latestRun?.state === 'needs_replan' ? latestRun.run_id : null} />}
+      {canSubmit && <StartRunButton planId={plan.id} rendered={head} replanRunId={continuable(latestRun, plan.revision)} />}
       <nav aria-label="Plan" className="ml-auto flex gap-4 text-sm">
         {readOnly && !atHead && (
           <Link href={`/plans/${plan.id}`} className="text-brand-700 hover:underline">

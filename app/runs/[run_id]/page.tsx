@@ -6,7 +6,7 @@ import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
 import { gateRefusalFor } from '@/lib/server/runs/gate-deciders';
-import { loadPlanForPage, loadRegistryForPage } from '../../plans/[id]/load-plan';
+import { loadPlanForPage, loadPlanSkeletonForPage } from '../../plans/[id]/load-plan';
 import { PlanHeader } from '../../plans/[id]/plan-header';
 import { loadRunForPage } from './load-run';
 
@@ -26,12 +26,19 @@ export default async function RunPage({ params, searchParams }: Props) {
   const plan = await loadPlanForPage(run.plan_id, run.revision);
   const { db } = await getDatabase();
   // The rule the service applies to a decision (four-eyes, roles, sock puppets), so the page offers no button it would refuse.
-  const [registry, dryRun, gateRefusal] = await Promise.all([loadRegistryForPage(), latestDryRun(db, run.plan_id, run.revision), gateRefusalFor(db, run.run_id, user)]);
+  const [{ plan: head }, dryRun, gateRefusal] = await Promise.all([loadPlanSkeletonForPage(run.plan_id), latestDryRun(db, run.plan_id, run.revision), gateRefusalFor(db, run.run_id, user)]);
   const predicted = dryRun ? Object.fromEntries(dryRun.result.tasks.map((t) => [t.task_id, { start_ms: t.start_ms, end_ms: t.end_ms }])) : null;
   return (
     <div className="flex min-h-full flex-col">
       <PlanHeader plan={plan} readOnly user={user} />
-      <RunView initial={run} doc={documentOf(plan)} registry={registry} canControl={hasRole(user.role, 'editor')} gateRefusal={gateRefusal} predicted={predicted} />
+      <RunView
+        initial={run}
+        doc={documentOf(plan)}
+        head={{ revision: head.revision, status: head.status, content_hash: head.content_hash }}
+        canControl={hasRole(user.role, 'editor')}
+        gateRefusal={gateRefusal}
+        predicted={predicted}
+      />
     </div>
   );
 }

@@ -1,12 +1,12 @@
 import 'server-only';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { FINISHED_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
 import { gateAllowsEdit, requiresApproval } from '@/lib/runs/task-policy';
 import { appendAudit } from '../audit/audit-log';
 import { canonicalJson, sha256Of } from '../audit/digests';
 import type { Principal } from '../auth/principal';
 import type { DatabaseHandle } from '../db/client';
-import { gateDecisions, runs, taskRuns } from '../db/schema';
+import { gateDecisions, inboxItems, runs, taskRuns } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { getJobQueue } from './job-queue';
 import { appendRunEvent, appendRunEvents } from './run-events';
@@ -209,6 +209,11 @@ export async function decideGate(
     const facts = { generation: record.generation, ...(comment ? { comment } : {}), ...(inputHash ? { input_hash: inputHash, edited } : {}) };
     await appendRunEvent(tx, runId, { kind, taskId, actor: principal.username, detail: facts });
     await appendAudit(tx, { kind, actor: principal.username, planId: run.planId, revision: run.revision, contentHash: run.contentHash, detail: { run_id: runId, task_id: taskId, comment, ...facts } });
+    // Decided: the other deciders' inbox items about this gate are done too.
+    await tx
+      .update(inboxItems)
+      .set({ readAt: new Date() })
+      .where(and(eq(inboxItems.kind, 'gate'), eq(inboxItems.runId, runId), eq(inboxItems.taskId, taskId), isNull(inboxItems.readAt)));
     if (decision === 'approve') await scheduleReady(handle, tx, runId, tasks, [taskId]);
     else await blockDependents(tx, runId, tasks, [taskId]);
     return refreshRunState(tx, runId, principal.username);

@@ -17,7 +17,29 @@ const LABELS: Record<string, string> = {
   changes_requested: 'Requested changes',
   rejected: 'Rejected',
   superseded: 'Approval superseded',
+  run_started: 'Started a run',
+  gate_approved: 'Approved at a gate',
+  gate_rejected: 'Rejected at a gate',
 };
+
+/** What a gate decision's event adds: the task, and the input approved when the approver edited it. */
+function GateFacts({ detail }: { detail: Record<string, unknown> }) {
+  if (typeof detail.task_id !== 'string') return null;
+  return (
+    <>
+      <span className="text-slate-700">
+        task <span className="font-mono">{detail.task_id}</span>
+        {typeof detail.run_id === 'string' && <> of run {detail.run_id.slice(0, 8)}</>}
+      </span>
+      {detail.edited === true && <span className="rounded bg-violet-100 px-1 text-xs font-semibold text-violet-900">input edited at the gate</span>}
+      {typeof detail.input_hash === 'string' && (
+        <span className="font-mono text-[11px] text-slate-600" title="SHA-256 of the approved input's RFC 8785 JSON">
+          input {detail.input_hash.slice(0, 19)}
+        </span>
+      )}
+    </>
+  );
+}
 
 /** The plan's audit trail: every transition, who made it, on which revision and hash. */
 export default async function HistoryPage({ params, searchParams }: PageProps<'/plans/[id]/history'>) {
@@ -42,11 +64,12 @@ export default async function HistoryPage({ params, searchParams }: PageProps<'/
                 <li key={event.seq} className="flex flex-wrap items-baseline gap-x-3 px-4 py-2">
                   <span className="font-medium">{LABELS[event.kind] ?? event.kind}</span>
                   <span className="text-slate-600">by {event.actor}</span>
-                  {event.revision !== null && <span className="text-slate-500">revision {event.revision}</span>}
+                  {event.revision !== null && <span className="text-slate-600">revision {event.revision}</span>}
+                  <GateFacts detail={event.detail} />
                   {typeof event.detail.comment === 'string' && event.detail.comment && (
                     <span className="text-slate-700">“{event.detail.comment}”</span>
                   )}
-                  <time className="ml-auto text-xs text-slate-500" dateTime={event.at}>
+                  <time className="ml-auto text-xs text-slate-600" dateTime={event.at}>
                     {event.at.replace('T', ' ').slice(0, 19)} UTC
                   </time>
                   <span className="w-full font-mono text-[11px] text-slate-500" title={event.hash}>
