@@ -20,7 +20,8 @@ import { startRun } from './start-run';
 // interleavings of start, retry, cancel, pause, resume, gate decisions, continuation, a
 // worker killed mid-call and a job pg-boss fails on its own. After every step, and after
 // draining (hung calls released, gates approved, paused runs resumed), the promises hold:
-// - no gated task was called without an approve for the generation it ran in;
+// - no gated task was called without an approve for the generation it ran in, nor with any
+//   input but the one approved (or written) at its gate;
 // - no task started after its run's cancel, nor between a pause and the next resume;
 // - every call carried its task's key run:task:generation, and matched a started attempt;
 // - a reader following a run's events by sequence number missed none;
@@ -68,6 +69,8 @@ interface Real {
   second: { worker: RunWorker & { dispose(): Promise<void> } };
   dead: (RunWorker & { dispose(): Promise<void> })[];
   steps: number;
+  /** Gates the drain approved: every other one with an edited input. */
+  gatesDrained: number;
 }
 
 interface Model {
@@ -144,6 +147,9 @@ async function checkInvariants(real: Real): Promise<void> {
       const made = calls.filter((c) => c.taskId === call.taskId && c.idempotencyKey === call.idempotencyKey);
       expect(made.length, `calls with ${call.idempotencyKey} vs attempts started`).toBeLessThanOrEqual(started.length);
       expect(generation).toBeLessThanOrEqual(byId.get(call.taskId)!.generation);
+      // A gated task is sent exactly the input its approver approved (or wrote) for that generation.
+      const approved = decisions.find((d) => d.taskId === call.taskId && d.generation === generation && d.decision === 'approve');
+      if (gated.has(call.taskId) && approved?.inputHash) expect(call.input, `${call.idempotencyKey} sent what was approved`).toEqual(approved.input);
     }
 
     // A reader following by sequence number saw every event, in order.
@@ -196,8 +202,17 @@ const commandsArb = fc.array(
     fc.nat().map((r) => command(`cancel(${r})`, (real) => control(() => cancelRun(real.handle, runEditor, pick(real.runIds, r)!)), (m) => m.runs > 0)),
     fc.nat().map((r) => command(`pause(${r})`, (real) => control(() => pauseRun(real.handle, runEditor, pick(real.runIds, r)!)), (m) => m.runs > 0)),
     fc.nat().map((r) => command(`resume(${r})`, (real) => control(() => resumeRun(real.handle, runEditor, pick(real.runIds, r)!)), (m) => m.runs > 0)),
-    fc.tuple(fc.nat(), fc.nat(), fc.constantFrom<'approve' | 'reject'>('approve', 'approve', 'reject')).map(([r, t, decision]) =>
-      command(`decide(${r}, ${t}, ${decision})`, (real) => control(() => decideGate(real.handle, gateApprover, pick(real.runIds, r)!, pick(real.taskIds, t)!, decision)), (m) => m.runs > 0),
+    fc.tuple(fc.nat(), fc.nat(), fc.constantFrom<'approve' | 'edit' | 'reject'>('approve', 'edit', 'reject')).map(([r, t, decision]) =>
+      command(
+        `decide(${r}, ${t}, ${decision})`,
+        (real) =>
+          control(() =>
+            decision === 'edit'
+              ? decideGate(real.handle, gateApprover, pick(real.runIds, r)!, pick(real.taskIds, t)!, 'approve', 'edited', { input: { edited_by_model: t } })
+              : decideGate(real.handle, gateApprover, pick(real.runIds, r)!, pick(real.taskIds, t)!, decision),
+          ),
+        (m) => m.runs > 0,
+      ),
     ),
     fc.nat().map((r) =>
       command(
@@ -254,7 +269,11 @@ async function drain(real: R): Promise<void> {
       const [run] = await real.handle.db.select().from(runs).where(eq(runs.id, runId));
       const tasks = await real.handle.db.select().from(taskRuns).where(eq(taskRuns.runId, runId));
       if (run.state === 'paused') await control(() => resumeRun(real.handle, runEditor, runId));
-      for (const task of tasks.filter((t) => t.state === 'awaiting_approval')) await control(() => decideGate(real.handle, gateApprover, runId, task.taskId, 'approve'));
+      // Every other gate is approved with an input of the approver's own.
+      for (const task of tasks.filter((t) => t.state === 'awaiting_approval')) {
+        const edit = ++real.gatesDrained % 2 === 0;
+        await control(() => decideGate(real.handle, gateApprover, runId, task.taskId, 'approve', '', edit ? { input: { edited_by_model: real.gatesDrained } } : undefined));
+      }
       const underWay = tasks.filter((t) => t.state === 'running' || t.state === 'retrying' || t.state === 'awaiting_approval' || (t.state === 'pending' && t.jobId));
       const ended = FINISHED_RUN_STATES.has(run.state as RunState) || run.state === 'needs_replan';
       if (!ended || underWay.length) settled = false;
@@ -313,7 +332,7 @@ describe('the run engine against its model, on PGlite', () => {
         };
         const registry = { dsl_workflows: [{ id: 'model', description: 'The model executor', endpoint: { protocol: 'webhook' as const, url: executor.url, secret_env: SECRET_ENV } }] };
         const plan = await approvedPlan(handle, `Model ${prefix}`, doc, registry);
-        const real: R = { handle, executor, plan, taskIds, shapes, runIds: [], followed: new Map(), second, dead, steps: 0 };
+        const real: R = { handle, executor, plan, taskIds, shapes, runIds: [], followed: new Map(), second, dead, steps: 0, gatesDrained: 0 };
         try {
           // Every plan gets one run at once; the commands may start more.
           const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });

@@ -17,6 +17,8 @@ export interface ExecutorCall {
   runId: string;
   attempt: number;
   idempotencyKey: string;
+  /** The input the call carried. */
+  input: unknown;
   at: number;
   answer: Answer;
   /** How a hung call ended: released with an answer, or dropped by the caller. */
@@ -54,7 +56,7 @@ export async function startScriptedExecutor(): Promise<ScriptedExecutor> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      let payload: { run_id?: string; task_id?: string; attempt?: number } = {};
+      let payload: { run_id?: string; task_id?: string; attempt?: number; input?: unknown } = {};
       try {
         payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
@@ -64,7 +66,7 @@ export async function startScriptedExecutor(): Promise<ScriptedExecutor> {
       const queued = scripts.get(taskId);
       const answer: Answer = queued?.length ? queued.shift()! : (standing.get(taskId) ?? 'succeed');
       const key = req.headers['idempotency-key'];
-      const call: ExecutorCall = { seq: ++seq, taskId, runId: payload.run_id ?? '', attempt: payload.attempt ?? 0, idempotencyKey: typeof key === 'string' ? key : '', at: Date.now(), answer };
+      const call: ExecutorCall = { seq: ++seq, taskId, runId: payload.run_id ?? '', attempt: payload.attempt ?? 0, idempotencyKey: typeof key === 'string' ? key : '', input: payload.input, at: Date.now(), answer };
       calls.push(call);
       if (answer !== 'hang') return respond(res, call, answer);
       open.set(call, res);
