@@ -115,7 +115,7 @@ export function RunView({ initial, doc, head, canControl, gateRefusal, predicted
               planId={run.plan_id}
               task={selected}
               label={labels.get(selected.task_id) ?? selected.task_id}
-              canControl={canControl}
+              canRetry={canControl && live && !run.continued_by}
               now={now}
               onClose={() => setSelectedId(null)}
             />

@@ -38,7 +38,7 @@ export function TaskRunPanel({
   planId,
   task,
   label,
-  canControl,
+  canRetry,
   now,
   onClose,
 }: {
@@ -46,7 +46,8 @@ export function TaskRunPanel({
   planId: string;
   task: TaskRunView;
   label: string;
-  canControl: boolean;
+  /** The viewer may retry it: an editor, on a run that is neither finished nor continued elsewhere. */
+  canRetry: boolean;
   now: number;
   onClose: () => void;
 }) {
@@ -112,7 +113,7 @@ export function TaskRunPanel({
           <p className="mt-1 rounded bg-rose-50 p-2 text-xs text-rose-800">{task.error}</p>
         </div>
       )}
-      {canControl && (task.state === 'failed' || task.state === 'cancelled') && (
+      {canRetry && (task.state === 'failed' || task.state === 'cancelled') && (
         <div className="space-y-1">
           <div className="flex items-center gap-3">
             <button type="button" className={SMALL_BUTTON} disabled={retry.pending} onClick={() => void retry.run({ runId, taskId: task.task_id })}>
