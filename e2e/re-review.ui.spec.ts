@@ -104,7 +104,7 @@ test('approving with an open thread asks first, listing it; cancel changes nothi
   const open = dialog.getByRole('list', { name: 'Open threads' }).getByRole('listitem');
   await expect(open).toHaveCount(1);
   await expect(open).toContainText('Fetch shipments');
-  await expect(open).toContainText('Which endpoint does this call, and how often does it page through the…');
+  await expect(open).toContainText('Which endpoint does this call, and how often does it page through…');
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   expect(await axeViolations(approver)).toEqual([]);
 
