@@ -168,11 +168,14 @@ test('a task marked viewed stays viewed after a reload, and a new revision start
   await table.getByRole('checkbox', { name: 'Viewed fetch' }).uncheck();
   await expect(decision.getByRole('status')).toHaveText('1 of 3 tasks viewed');
 
-  // The editor saves revision 3: the marks belong to revision 2, so revision 3 starts unviewed.
+  // The editor saves revision 3: the marks belong to revision 2, so revision 3 starts unviewed,
+  // and the diff shows only what changed since the revision approver2 last viewed.
   expect((await api.saveTasks(id, (t) => (t.task_id === 'notify' ? { ...t, description: 'Notify the facility manager' } : t))).status()).toBe(200);
   await approver.reload();
   await expect(table.getByRole('row').filter({ hasText: 'notify' })).toContainText('Notify the facility manager');
   await expect(decision.getByRole('status')).toHaveText('0 of 3 tasks viewed');
-  await expect(changes.getByRole('checkbox', { name: 'Viewed summarise_v2' })).not.toBeChecked();
-  await expect(replaced.getByText(NEW_INSTRUCTIONS)).toBeVisible();
+  await expect(table.getByRole('checkbox', { name: 'Viewed summarise_v2' })).not.toBeChecked();
+  const sinceViewed = approver.getByRole('region', { name: 'Changes since you last viewed it (revision 2)' });
+  await expect(sinceViewed.getByRole('group', { name: 'Task notify changed' })).toContainText('Notify the facility manager');
+  await expect(sinceViewed.getByRole('group', { name: 'summarise_v2 replaces summarise' })).toHaveCount(0);
 });

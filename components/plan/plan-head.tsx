@@ -46,8 +46,18 @@ export function PlanHeadStatus({ planId, rendered }: { planId: string; rendered:
 }
 
 /** Submit for review, offered while the head is a draft or was sent back. */
-export function PlanHeadSubmit({ planId, rendered, reviewers }: { planId: string; rendered: PlanHead; reviewers: ReviewerOption[] }) {
+export function PlanHeadSubmit({
+  planId,
+  rendered,
+  reviewers,
+  previousReviewers,
+}: {
+  planId: string;
+  rendered: PlanHead;
+  reviewers: ReviewerOption[];
+  previousReviewers: string[];
+}) {
   const head = usePlanHead(planId, rendered);
   if (!SUBMITTABLE.has(head.status)) return null;
-  return <SubmitForReviewButton planId={planId} revision={head.revision} contentHash={head.content_hash} reviewers={reviewers} />;
+  return <SubmitForReviewButton planId={planId} revision={head.revision} contentHash={head.content_hash} reviewers={reviewers} previousReviewers={previousReviewers} />;
 }

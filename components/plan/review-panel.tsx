@@ -2,16 +2,35 @@
 
 import { useState } from 'react';
 import { decideAction } from '@/app/plans/[id]/gate-actions';
-import { commentsKey } from '@/components/comments/use-comments';
+import { isOpen, useComments } from '@/components/comments/use-comments';
 import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
+import { FormStatus } from '@/components/form/form-status';
 import { useServerAction } from '@/components/query/use-server-action';
+import type { Thread } from '@/lib/api/comment-schemas';
 import type { Decision } from '@/lib/approval/gate';
+import { OpenThreadsDialog, type OpenThread } from './open-threads-dialog';
 
 const BUTTONS: Array<{ decision: Decision; label: string; className: string }> = [
   { decision: 'approved', label: 'Approve', className: 'bg-emerald-700 hover:bg-emerald-800 text-white' },
   { decision: 'changes_requested', label: 'Request changes', className: 'bg-orange-700 hover:bg-orange-800 text-white' },
   { decision: 'rejected', label: 'Reject', className: 'bg-rose-700 hover:bg-rose-800 text-white' },
 ];
+
+const DONE = { approved: 'approved', changes_requested: 'requested changes to', rejected: 'rejected' } as const;
+
+/** The reader's own decision on the content on screen, as the success state says it. */
+export interface YourDecision {
+  reviewId: number;
+  decision: Decision;
+  revision: number;
+  /** Where the plan stands after it: an approval short of the required count leaves it in review. */
+  approvals?: { given: number; required: number } | null;
+}
+
+export function yourDecisionText({ decision, revision, approvals }: YourDecision): string {
+  const progress = decision === 'approved' && approvals && approvals.given < approvals.required ? ` It has ${approvals.given} of ${approvals.required} required approvals.` : '';
+  return `You ${DONE[decision]} revision ${revision}.${progress}`;
+}
 
 export interface ReviewPanelProps {
   planId: string;
@@ -23,13 +42,49 @@ export interface ReviewPanelProps {
   approveRefusal: string | null;
   /** Why any decision would be refused (not in review, stale, …); null when it would not. */
   decideRefusal: string | null;
+  /** The reader's standing decision on this content, if any: said instead of why they cannot decide again. */
+  yourDecision?: YourDecision | null;
+  /** The plan's tasks by name, for the threads an approval would leave open. */
+  tasks: Array<{ id: string; label: string }>;
+}
+
+const FIRST_WORDS = 12;
+
+function openThreadsOf(threads: Thread[], labels: Map<string, string>): OpenThread[] {
+  return threads.filter(isOpen).map((thread) => {
+    const words = (thread.comments[0]?.body ?? '').split(/\s+/).filter(Boolean);
+    const where = thread.task_id === null ? 'The plan' : thread.on_removed_task ? `Removed task ${thread.task_id}` : (labels.get(thread.task_id) ?? thread.task_id);
+    return { id: thread.id, where, author: thread.author, excerpt: `${words.slice(0, FIRST_WORDS).join(' ')}${words.length > FIRST_WORDS ? '…' : ''}` };
+  });
 }
 
 /** The approver's decision on exactly the revision and hash on screen. */
-export function ReviewPanel({ planId, revision, contentHash, resourcesHash, approveRefusal, decideRefusal }: ReviewPanelProps) {
+export function ReviewPanel({ planId, revision, contentHash, resourcesHash, approveRefusal, decideRefusal, yourDecision = null, tasks }: ReviewPanelProps) {
   const [comment, setComment] = useState('');
-  // A decision's comment also opens a thread on the plan: the Comments section shows it at once.
-  const decide = useServerAction(decideAction, { onSuccess: () => setComment(''), invalidate: [commentsKey(planId)] });
+  const [warning, setWarning] = useState<OpenThread[] | null>(null);
+  const [checking, setChecking] = useState(false);
+  const comments = useComments(planId, revision);
+  // Deciding answers the reader's review requests: the header's inbox count changes.
+  const decide = useServerAction(decideAction, { onSuccess: () => setComment(''), invalidate: [['inbox']] });
+  const send = (decision: Decision) => void decide.run({ id: planId, decision, request: { revision, content_hash: contentHash, resources_hash: resourcesHash, comment } });
+
+  // Approving over open threads is allowed, but asked about first, naming them: the freshest
+  // list, since the other side may have answered or opened one since the page loaded. The
+  // button stays enabled (and focused) meanwhile, so focus can return to it from the dialog.
+  const approve = async () => {
+    if (checking) return;
+    setChecking(true);
+    const fresh = await comments.refetch().finally(() => setChecking(false));
+    const threads = fresh.data?.threads ?? comments.data?.threads ?? [];
+    const open = openThreadsOf(threads, new Map(tasks.map((task) => [task.id, task.label])));
+    if (open.length) setWarning(open);
+    else send('approved');
+  };
+
+  // The answer to the click says it at once; the page rendered after it adds the approval count.
+  const answered = decide.data ? { reviewId: decide.data.review.id, decision: decide.data.review.decision, revision: decide.data.revision } : null;
+  const done = answered && (!yourDecision || yourDecision.reviewId < answered.reviewId) ? answered : yourDecision;
+  const refusal = decideRefusal ?? approveRefusal;
 
   return (
     <form className="space-y-3" onSubmit={(event) => event.preventDefault()} aria-label="Decision">
@@ -43,21 +98,23 @@ export function ReviewPanel({ planId, revision, contentHash, resourcesHash, appr
           onChange={(event) => setComment(event.target.value)}
           rows={3}
           maxLength={4000}
+          aria-describedby="decision-comment-hint"
           className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
         />
       </label>
+      <p id="decision-comment-hint" className="text-xs text-slate-600">
+        Kept with your decision in the list of decisions; it opens no comment thread.
+      </p>
       <div className="flex flex-wrap gap-2">
         {BUTTONS.map(({ decision, label, className }) => {
-          const refusal = decideRefusal ?? (decision === 'approved' ? approveRefusal : null);
+          const refused = decideRefusal ?? (decision === 'approved' ? approveRefusal : null);
           return (
             <button
               key={decision}
               type="button"
-              disabled={decide.pending || refusal !== null}
-              title={refusal ?? undefined}
-              onClick={() =>
-                void decide.run({ id: planId, decision, request: { revision, content_hash: contentHash, resources_hash: resourcesHash, comment } })
-              }
+              disabled={decide.pending || refused !== null}
+              title={refused ?? undefined}
+              onClick={() => (decision === 'approved' ? void approve() : send(decision))}
               className={`rounded-md px-3 py-1.5 text-sm font-medium shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${className}`}
             >
               {label}
@@ -65,8 +122,19 @@ export function ReviewPanel({ planId, revision, contentHash, resourcesHash, appr
           );
         })}
       </div>
-      {(decideRefusal ?? approveRefusal) && !decide.error && <p className="text-sm text-slate-600">{decideRefusal ?? approveRefusal}</p>}
+      {done ? <FormStatus>{yourDecisionText(done)}</FormStatus> : refusal && !decide.error && <p className="text-sm text-slate-600">{refusal}</p>}
       <ActionError message={decide.error} className={BLOCK_ERROR} />
+      {warning && (
+        <OpenThreadsDialog
+          threads={warning}
+          revision={revision}
+          onCancel={() => setWarning(null)}
+          onConfirm={() => {
+            setWarning(null);
+            send('approved');
+          }}
+        />
+      )}
     </form>
   );
 }

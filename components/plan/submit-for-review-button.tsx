@@ -1,7 +1,7 @@
 'use client';
 
 import { useId, useRef, useState } from 'react';
-import { submitForReviewAction } from '@/app/plans/[id]/gate-actions';
+import { reRequestReviewAction, submitForReviewAction } from '@/app/plans/[id]/gate-actions';
 import { ActionError } from '@/components/form/action-error';
 import { SMALL_BUTTON } from '@/components/form/styles';
 import { useServerAction } from '@/components/query/use-server-action';
@@ -14,18 +14,22 @@ export interface ReviewerOption {
 /**
  * Sends the saved head revision (exactly the one on screen) to the approvers; "Choose
  * reviewers" opens a list of the approvers to ask by name, who then find it in their inbox.
+ * After a review, "Re-request review" submits it to the same reviewers again.
  */
 export function SubmitForReviewButton({
   planId,
   revision,
   contentHash,
   reviewers = [],
+  previousReviewers = [],
 }: {
   planId: string;
   revision: number;
   contentHash: string;
   /** Who may be asked: approvers and admins, the signed-in user left out. */
   reviewers?: ReviewerOption[];
+  /** Who reviewed the plan before and may still be asked: "Re-request review" asks them again. */
+  previousReviewers?: string[];
 }) {
   const [chosen, setChosen] = useState<string[]>([]);
   const [open, setOpen] = useState(false);
@@ -42,6 +46,9 @@ export function SubmitForReviewButton({
     },
   });
 
+  const again = useServerAction(reRequestReviewAction, { refresh: 'always', invalidate: [['inbox']] });
+  const busy = submit.pending || again.pending;
+
   const close = () => {
     setOpen(false);
     toggleRef.current?.focus();
@@ -52,12 +59,28 @@ export function SubmitForReviewButton({
     <span className="relative flex flex-wrap items-center gap-2">
       <button
         type="button"
-        disabled={submit.pending}
+        disabled={busy}
         onClick={() => void submit.run({ id: planId, claim: { revision, content_hash: contentHash, ...(chosen.length ? { reviewers: chosen } : {}) } })}
         className="rounded-md bg-amber-700 px-2.5 py-1 text-xs font-medium text-white shadow-sm hover:bg-amber-800 disabled:opacity-60"
       >
         {submit.pending ? 'Submitting…' : `Submit r${revision} for review`}
       </button>
+      {previousReviewers.length > 0 && (
+        <>
+          <button
+            type="button"
+            disabled={busy}
+            aria-describedby={`${panelId}-again`}
+            onClick={() => void again.run({ id: planId, claim: { revision, content_hash: contentHash } })}
+            className="rounded-md bg-amber-700 px-2.5 py-1 text-xs font-medium text-white shadow-sm hover:bg-amber-800 disabled:opacity-60"
+          >
+            {again.pending ? 'Re-requesting…' : 'Re-request review'}
+          </button>
+          <span id={`${panelId}-again`} className="text-xs text-slate-700">
+            of r{revision} from {previousReviewers.join(', ')}
+          </span>
+        </>
+      )}
       {reviewers.length > 0 && (
         <button ref={toggleRef} type="button" aria-expanded={open} aria-controls={panelId} onClick={() => (open ? close() : setOpen(true))} className={SMALL_BUTTON}>
           Choose reviewers{chosen.length ? ` (${chosen.length})` : ''}
@@ -106,7 +129,7 @@ export function SubmitForReviewButton({
           </button>
         </div>
       )}
-      <ActionError message={submit.error} />
+      <ActionError message={submit.error ?? again.error} />
     </span>
   );
 }

@@ -1,10 +1,11 @@
 'use server';
 
 import { z } from 'zod';
-import { DecisionRequest, SubmitRequest } from '@/lib/api/gate-schemas';
+import { ContentHash, DecisionRequest, SubmitRequest } from '@/lib/api/gate-schemas';
+import { RevisionNumber } from '@/lib/api/schemas';
 import { DECISIONS } from '@/lib/approval/gate';
 import { runAction } from '@/lib/server/action';
-import { decide, submitForReview } from '@/lib/server/approval/approval-service';
+import { decide, reRequestReview, submitForReview } from '@/lib/server/approval/approval-service';
 import { getDatabase } from '@/lib/server/db/connection';
 
 const SubmitInput = z.strictObject({ id: z.string().min(1), claim: SubmitRequest });
@@ -22,5 +23,14 @@ export async function decideAction(input: z.input<typeof DecideInput>) {
   return runAction('approver', DecideInput, input, async ({ id, decision, request }, principal) => {
     const { db } = await getDatabase();
     return decide(db, id, decision, request, principal);
+  });
+}
+
+const ReRequestInput = z.strictObject({ id: z.string().min(1), claim: z.strictObject({ revision: RevisionNumber, content_hash: ContentHash }) });
+
+export async function reRequestReviewAction(input: z.input<typeof ReRequestInput>) {
+  return runAction('editor', ReRequestInput, input, async ({ id, claim }, principal) => {
+    const { db } = await getDatabase();
+    return reRequestReview(db, id, claim, principal);
   });
 }

@@ -6,7 +6,7 @@ import type { RunSummary } from '@/lib/api/run-schemas';
 import type { PlanResponse } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { planPlannedBy } from '@/lib/planning/planning-types';
-import { reviewerCandidates } from '@/lib/server/approval/requested-reviewers';
+import { previousReviewers, reviewerCandidates } from '@/lib/server/approval/requested-reviewers';
 import type { Principal } from '@/lib/server/auth/principal';
 import { getDatabase } from '@/lib/server/db/connection';
 import { listPlanRuns } from '@/lib/server/runs/run-queries';
@@ -31,6 +31,7 @@ export async function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse;
   const canSubmit = atHead && hasRole(user.role, 'editor');
   // In the editor a save can turn an approved plan back into a draft, so the names are read even before they are offered.
   const reviewers = live && canSubmit ? await reviewerCandidates((await getDatabase()).db, user.username) : [];
+  const previous = live && canSubmit ? await previousReviewers((await getDatabase()).db, plan.id, user.username) : [];
   // The newest run, if it stopped for a replan, can be continued by a run of the new approved revision.
   const [latestRun] = canSubmit ? (await listPlanRuns((await getDatabase()).db, plan.id, { limit: 1 })).runs : [];
   return (
@@ -64,7 +65,7 @@ export async function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse;
       )}
       {canSubmit &&
         (live ? (
-          <PlanHeadSubmit planId={plan.id} rendered={head} reviewers={reviewers} />
+          <PlanHeadSubmit planId={plan.id} rendered={head} reviewers={reviewers} previousReviewers={previous} />
         ) : (
           SUBMITTABLE.has(plan.status) && <SubmitForReview planId={plan.id} revision={plan.revision} contentHash={plan.content_hash} user={user} />
         ))}

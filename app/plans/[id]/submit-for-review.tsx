@@ -1,11 +1,11 @@
 import { SubmitForReviewButton } from '@/components/plan/submit-for-review-button';
 import type { Principal } from '@/lib/server/auth/principal';
-import { reviewerCandidates } from '@/lib/server/approval/requested-reviewers';
+import { previousReviewers, reviewerCandidates } from '@/lib/server/approval/requested-reviewers';
 import { getDatabase } from '@/lib/server/db/connection';
 
-/** The submit control with the approvers the submitter may ask by name, read on the server. */
+/** The submit control with the approvers the submitter may ask by name, and those who reviewed it before, read on the server. */
 export async function SubmitForReview({ planId, revision, contentHash, user }: { planId: string; revision: number; contentHash: string; user: Principal }) {
   const { db } = await getDatabase();
-  const reviewers = await reviewerCandidates(db, user.username);
-  return <SubmitForReviewButton planId={planId} revision={revision} contentHash={contentHash} reviewers={reviewers} />;
+  const [reviewers, previous] = await Promise.all([reviewerCandidates(db, user.username), previousReviewers(db, planId, user.username)]);
+  return <SubmitForReviewButton planId={planId} revision={revision} contentHash={contentHash} reviewers={reviewers} previousReviewers={previous} />;
 }

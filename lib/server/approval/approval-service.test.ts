@@ -70,9 +70,8 @@ describe.each(testDatabases())('approval gate on $name', (database) => {
     expect(kinds).toEqual([
       ['created', 'eddie', 1],
       ['submitted', 'eddie', 1],
+      // The decision's comment ("Looks right") is the decision's own, in its event: no thread.
       ['approved', 'alice', 1],
-      // The decision's comment ("Looks right") is also a thread on the plan.
-      ['comment_created', 'alice', 1],
       ['revised', 'eddie', 2],
       ['superseded', 'eddie', 1],
     ]);

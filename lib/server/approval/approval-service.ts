@@ -22,14 +22,14 @@ import { AppError, notFound, type ErrorStatus } from '../errors';
 import { hashVersionOf, serverContentHash } from '../plans/document-hashes';
 import { revisionBody, revisionColumns } from '../plans/revision-body';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
-import { recordDecisionComment } from '../comments/comment-service';
 import { recentEditors } from './recent-editors';
 import { accountTies } from '../auth/account-ties';
 import { lockRegistryForDecision, newestApproval, registryNotice } from './registry-binding';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
 import { notify } from '../inbox/notify';
-import { checkRequestedReviewers, recordReviewRequests, requestedReviewers } from './requested-reviewers';
+import { markReviewRequestsDone } from '../inbox/inbox-service';
+import { checkRequestedReviewers, previousReviewers, recordReviewRequests, requestedReviewers } from './requested-reviewers';
 
 // Every gate transition is one transaction that first locks the plan row. Saves take the
 // same lock (their guarded UPDATE), so a decision and a new revision never interleave:
@@ -164,36 +164,53 @@ function liveApprovals(db: Database, id: string, contentRevision: number): Promi
 }
 
 export async function submitForReview(db: Database, id: string, claim: SubmitRequest, principal: Principal) {
+  return db.transaction((tx) => submitIn(tx, id, claim, principal, { reviewers: claim.reviewers ?? [], again: false }));
+}
+
+/**
+ * "Re-request review": submits the head again and asks everyone who reviewed the plan before
+ * (asked by name, or who decided on it) and may still review it, each told in their inbox.
+ */
+export async function reRequestReview(db: Database, id: string, claim: { revision: number; content_hash: string }, principal: Principal) {
   return db.transaction(async (tx) => {
-    const { state, validation } = await readGate(tx, id, true);
-    const refusal = checkSubmit(
-      state,
-      claim.revision !== undefined ? { revision: claim.revision, contentHash: claim.content_hash ?? state.headContentHash } : undefined,
-    );
-    if (refusal) refuse(refusal, validation, state);
-    const reviewers = claim.reviewers ?? [];
-    await checkRequestedReviewers(tx, reviewers, principal.username);
-    await tx.update(plans).set({ status: 'in_review', submittedBy: principal.username }).where(eq(plans.id, id));
-    await recordReviewRequests(tx, { planId: id, revision: state.headRevision, reviewers, requestedBy: principal.username });
-    await appendAudit(tx, {
-      kind: 'submitted',
-      actor: principal.username,
-      planId: id,
-      revision: state.headRevision,
-      contentHash: state.headContentHash,
-      ...(reviewers.length ? { detail: { reviewers } } : {}),
-    });
-    await emitWebhookEvent(tx, { event: 'plan.submitted', planId: id, actor: principal.username, detail: { reviewers } });
-    await notify(tx, {
-      recipients: reviewers,
-      kind: 'review_requested',
-      planId: id,
-      revision: state.headRevision,
-      actor: principal.username,
-      summary: `${principal.username} asked you to review r${state.headRevision} of “${await planTitle(tx, id)}”.`,
-    });
-    return { id, status: 'in_review' as const, revision: state.headRevision, content_hash: state.headContentHash };
+    checkPlanId(id);
+    const reviewers = await previousReviewers(tx, id, principal.username);
+    if (!reviewers.length) {
+      throw new AppError('unprocessable', 422, 'Nobody has reviewed this plan yet, so there is no one to ask again; submit it and choose reviewers instead. Nothing was submitted.');
+    }
+    return submitIn(tx, id, claim, principal, { reviewers, again: true });
   });
+}
+
+async function submitIn(tx: Database, id: string, claim: SubmitRequest, principal: Principal, { reviewers, again }: { reviewers: string[]; again: boolean }) {
+  const { state, validation } = await readGate(tx, id, true);
+  const refusal = checkSubmit(
+    state,
+    claim.revision !== undefined ? { revision: claim.revision, contentHash: claim.content_hash ?? state.headContentHash } : undefined,
+  );
+  if (refusal) refuse(refusal, validation, state);
+  // Re-requested reviewers were drawn from those who may still be asked.
+  if (!again) await checkRequestedReviewers(tx, reviewers, principal.username);
+  await tx.update(plans).set({ status: 'in_review', submittedBy: principal.username }).where(eq(plans.id, id));
+  await recordReviewRequests(tx, { planId: id, revision: state.headRevision, reviewers, requestedBy: principal.username });
+  await appendAudit(tx, {
+    kind: 'submitted',
+    actor: principal.username,
+    planId: id,
+    revision: state.headRevision,
+    contentHash: state.headContentHash,
+    ...(reviewers.length ? { detail: { reviewers, ...(again ? { re_requested: true } : {}) } } : {}),
+  });
+  await emitWebhookEvent(tx, { event: 'plan.submitted', planId: id, actor: principal.username, detail: { reviewers } });
+  await notify(tx, {
+    recipients: reviewers,
+    kind: 'review_requested',
+    planId: id,
+    revision: state.headRevision,
+    actor: principal.username,
+    summary: `${principal.username} asked you to review r${state.headRevision} of “${await planTitle(tx, id)}”${again ? ' again' : ''}.`,
+  });
+  return { id, status: 'in_review' as const, revision: state.headRevision, content_hash: state.headContentHash };
 }
 
 export async function decide(db: Database, id: string, decision: Decision, request: DecisionRequest, principal: Principal) {
@@ -263,9 +280,10 @@ export async function decide(db: Database, id: string, decision: Decision, reque
         dry_run_id: await latestDryRunId(tx, id, state.headRevision),
       },
     });
-    // The comment also opens a thread on the plan, answerable and resolvable like any other.
-    const said = request.comment.trim();
-    if (said) await recordDecisionComment(tx, { planId: id, revision: state.headRevision, reviewId: review.id, author: principal.username, body: said });
+    // The comment stays with the decision (the review row, its audit event and inbox item);
+    // it opens no thread, so a verdict is not left as an open question. The decider's own
+    // requests to review this plan are answered.
+    await markReviewRequestsDone(tx, principal.username, id);
     await emitWebhookEvent(tx, {
       event: DECISION_EVENTS[decision],
       planId: id,

@@ -1,15 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SubmitRequest } from '@/lib/api/gate-schemas';
-import { CreatePlanRequest } from '@/lib/api/schemas';
+import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { createUser } from '../auth/users';
 import { inboxItems, plans, reviewRequests } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { listInbox } from '../inbox/inbox-service';
-import { createPlan } from '../plans/plan-service';
+import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
-import { getGate, planAudit, submitForReview } from './approval-service';
-import { reviewerCandidates, reviewsRequestedFrom } from './requested-reviewers';
+import { decide, getGate, planAudit, reRequestReview, submitForReview } from './approval-service';
+import { previousReviewers, reviewerCandidates, reviewsRequestedFrom } from './requested-reviewers';
 
 const editor = principal('eddie', 'editor');
 const approverSubmitter = principal('alice', 'approver');
@@ -118,5 +118,39 @@ describe.each(testDatabases())('requested reviewers on $name', (database) => {
     expect((await getGate(db(), id)).requested_reviewers).toEqual([]);
     expect((await planAudit(db(), id)).find((e) => e.kind === 'submitted')?.detail).toEqual({});
     expect(await db().select().from(inboxItems).where(eq(inboxItems.planId, id))).toEqual([]);
+  });
+
+  it('re-requests review from everyone who was asked or decided before, each told again, audited as a submission', async () => {
+    const { id } = await draft('Asked again');
+    // Nobody reviewed it yet: nothing to re-request, nothing written.
+    const none = await refusal(reRequestReview(db(), id, { revision: 1, content_hash: (await getPlan(db(), id)).content_hash }, editor));
+    expect([none.status, none.message]).toEqual([422, 'Nobody has reviewed this plan yet, so there is no one to ask again; submit it and choose reviewers instead. Nothing was submitted.']);
+    expect((await getGate(db(), id)).status).toBe('draft');
+
+    // bob is asked by name; root decides without being asked.
+    const first = await submitForReview(db(), id, { reviewers: ['bob'] }, editor);
+    await decide(db(), id, 'changes_requested', { revision: 1, content_hash: first.content_hash, comment: 'Shorter, please' }, principal('root', 'admin'));
+    expect(await previousReviewers(db(), id, 'eddie')).toEqual(['bob', 'root']);
+    // Someone who cannot be asked is left out: the submitter themself.
+    expect(await previousReviewers(db(), id, 'root')).toEqual(['bob']);
+
+    const head = await getPlan(db(), id);
+    const saved = await savePlan(db(), id, SavePlanRequest.parse({ base_revision: 1, plan: { ...head.plan, planned_tasks: head.plan.planned_tasks.slice(0, 1) } }), editor.username);
+    expect(await reRequestReview(db(), id, { revision: 2, content_hash: saved.content_hash }, editor)).toMatchObject({ status: 'in_review', revision: 2 });
+
+    const gate = await getGate(db(), id);
+    expect(gate.requested_reviewers.map((r) => [r.reviewer, r.revision])).toEqual([
+      ['bob', 2],
+      ['root', 2],
+    ]);
+    expect((await planAudit(db(), id)).filter((e) => e.kind === 'submitted').map((e) => e.detail)).toEqual([{ reviewers: ['bob'] }, { reviewers: ['bob', 'root'], re_requested: true }]);
+    for (const reviewer of ['bob', 'root']) {
+      const [newest] = (await listInbox(db(), reviewer, { limit: 50 })).items.filter((i) => i.plan_id === id);
+      expect(newest).toMatchObject({ kind: 'review_requested', revision: 2, read_at: null, summary: 'eddie asked you to review r2 of “Asked again” again.' });
+    }
+    // In review already: a second re-request is refused like a second submission, and tells no one.
+    const twice = await refusal(reRequestReview(db(), id, { revision: 2, content_hash: saved.content_hash }, editor));
+    expect([twice.status, twice.message]).toEqual([409, 'The plan is already in review.']);
+    expect((await listInbox(db(), 'bob', { limit: 50 })).items.filter((i) => i.plan_id === id && i.revision === 2)).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@ import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { ReviewRequest } from '@/lib/api/gate-schemas';
 import { ROLES, hasRole, roleOf } from '@/lib/auth/roles';
 import type { Database } from '../db/client';
-import { plans, reviewRequests, user } from '../db/schema';
+import { planReviews, plans, reviewRequests, user } from '../db/schema';
 import { AppError } from '../errors';
 import { accountTies } from '../auth/account-ties';
 
@@ -28,6 +28,18 @@ export async function reviewerCandidates(db: Database, except?: string): Promise
   // Accounts tied by creation to the submitter could not approve either (four-eyes counts them as one).
   const ties = except ? await accountTies(db, [except]) : new Map();
   return rows.map((row) => ({ username: row.username ?? row.name, role: roleOf(row.role) })).filter((row) => row.username !== except && !ties.has(row.username));
+}
+
+/**
+ * Who reviewed `planId` before, on any revision (asked by name, or who decided on it), and
+ * may still be asked by `submitter`: "Re-request review" asks them again. Sorted by name.
+ */
+export async function previousReviewers(db: Database, planId: string, submitter: string): Promise<string[]> {
+  const asked = await db.selectDistinct({ name: reviewRequests.reviewer }).from(reviewRequests).where(eq(reviewRequests.planId, planId));
+  const decided = await db.selectDistinct({ name: planReviews.reviewer }).from(planReviews).where(eq(planReviews.planId, planId));
+  const names = new Set([...asked, ...decided].map((row) => row.name));
+  if (!names.size) return [];
+  return (await reviewerCandidates(db, submitter)).map((candidate) => candidate.username).filter((name) => names.has(name));
 }
 
 /** Refuses the whole list, naming each reviewer who cannot be asked, before anything is written. */

@@ -201,27 +201,18 @@ describe.each(testDatabases())('comment threads on $name', (database) => {
     expect((await listComments(db(), second.id)).threads.map((t) => t.comments[0].body)).toEqual(['the thirtieth', 'mine']);
   });
 
-  it('keeps a decision\'s comment as a plan thread that can be resolved, without a second inbox item or comment webhook', async () => {
+  it('keeps a decision\'s comment with the decision: no thread, no second inbox item, no comment webhook', async () => {
     const hook = await createWebhook(db(), CreateWebhookRequest.parse({ url: 'https://hooks.example/decisions', events: ['comment.created'] }), 'root');
     const created = await plan('Decided');
     const id = created.id;
     await submitForReview(db(), id, {}, editor);
     const decided = await decide(db(), id, 'changes_requested', { revision: 1, content_hash: created.content_hash, comment: '  Needs a word limit.  ' }, approver);
-    const { threads } = await listComments(db(), id);
-    expect(threads).toHaveLength(1);
-    expect(threads[0]).toMatchObject({ task_id: null, revision: 1, author: 'alice', resolved_at: null });
-    expect(threads[0].comments.map((c) => [c.body, c.review_id])).toEqual([['Needs a word limit.', decided.review.id]]);
-    expect((await listPlanAudit(db(), id)).filter((row) => row.kind === 'comment_created').map((row) => row.actor)).toEqual(['alice']);
+    expect(decided.review.comment).toBe('  Needs a word limit.  ');
+    expect((await listComments(db(), id)).threads).toEqual([]);
+    expect((await listPlanAudit(db(), id)).filter((row) => row.kind === 'comment_created')).toEqual([]);
     expect((await db().select().from(inboxItems).where(eq(inboxItems.planId, id))).map((row) => [row.recipient, row.kind])).toEqual([['eddie', 'decision']]);
     expect(await db().select().from(webhookDeliveries).where(and(eq(webhookDeliveries.webhookId, hook.id), eq(webhookDeliveries.planId, id)))).toEqual([]);
-    expect((await setThreadResolved(db(), id, threads[0].id, true, editor)).resolved_by).toBe('eddie');
-    // The banner still shows the decision and names no task for a thread on the plan.
+    // The banner shows the decision with its comment, and names no task.
     expect(await decisionNotice(db(), id, ['fetch', 'summarise'])).toMatchObject({ comment: '  Needs a word limit.  ', taskIds: [] });
-
-    // A decision without a comment opens no thread.
-    await submitForReview(db(), id, {}, editor);
-    const head = await listComments(db(), id);
-    await decide(db(), id, 'approved', { revision: head.revision, content_hash: created.content_hash, comment: '   ' }, approver);
-    expect((await listComments(db(), id)).threads).toHaveLength(1);
   });
 });

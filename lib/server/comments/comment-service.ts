@@ -201,28 +201,6 @@ export async function createComment(db: Database, planId: string, request: Creat
   });
 }
 
-/**
- * A review decision's comment, kept as a thread on the whole plan so it can be answered and
- * resolved like any other. Written in the decision's transaction; the decision's own webhook
- * and inbox item already carry the text, so this one announces nothing, and the caps and the
- * rate limit do not apply: a decision is never refused for its comment.
- */
-export async function recordDecisionComment(
-  tx: Database,
-  input: { planId: string; revision: number; reviewId: number; author: string; body: string },
-): Promise<string> {
-  const id = randomUUID();
-  await tx.insert(planComments).values({ id, threadId: id, planId: input.planId, taskId: null, revision: input.revision, author: input.author, body: input.body, reviewId: input.reviewId });
-  await appendAudit(tx, {
-    kind: 'comment_created',
-    actor: input.author,
-    planId: input.planId,
-    revision: input.revision,
-    detail: { comment_id: id, thread_id: id, task_id: null, review_id: input.reviewId, body: input.body },
-  });
-  return id;
-}
-
 /** Resolves (or reopens) the thread `commentId` belongs to; any comment of the thread names it. */
 export async function setThreadResolved(db: Database, planId: string, commentId: string, resolved: boolean, principal: Principal): Promise<Thread> {
   return db.transaction(async (tx) => {

@@ -62,3 +62,16 @@ export async function markRead(db: Database, username: string, request: MarkRead
     return { marked: marked.length, unread: await unreadCount(tx, username) };
   });
 }
+
+/**
+ * A decision answers every request to review the plan that `username` had: those items are
+ * done, so they stop counting as unread. Run in the decision's transaction.
+ */
+export async function markReviewRequestsDone(tx: Database, username: string, planId: string): Promise<number> {
+  const done = await tx
+    .update(inboxItems)
+    .set({ readAt: sql`clock_timestamp()` })
+    .where(and(eq(inboxItems.recipient, username), eq(inboxItems.planId, planId), eq(inboxItems.kind, 'review_requested'), isNull(inboxItems.readAt)))
+    .returning({ id: inboxItems.id });
+  return done.length;
+}

@@ -4,12 +4,13 @@ import { MarkReadRequest } from '@/lib/api/inbox-schemas';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { ToolResource } from '@/lib/registry';
 import { decide, submitForReview } from '../approval/approval-service';
+import { createUser } from '../auth/users';
 import { inboxItems } from '../db/schema';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { createPlan, savePlan } from '../plans/plan-service';
 import { putResource } from '../registry/registry-service';
 import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
-import { listInbox, markRead, unreadCount } from './inbox-service';
+import { listInbox, markRead, markReviewRequestsDone, unreadCount } from './inbox-service';
 import { notify } from './notify';
 
 const chain = FETCH_THEN_SUMMARISE;
@@ -100,6 +101,34 @@ describe.each(testDatabases())('the inbox on $name', (database) => {
       expect(voided.actor).toBe('mallory');
       expect(voided.summary).toBe('The approval of “Voided by the registry” r1 by bob no longer stands: mallory changed registry resources it routes to (tools/http_get).');
     }
+  });
+
+  it('marks a reviewer\'s review requests for a plan done once they decide on it, and nothing else', async () => {
+    for (const username of ['rita', 'ron']) await createUser(db(), { username, password: `${username}-password`, role: 'approver' }, 'setup');
+    const rita = principal('rita', 'approver');
+    const { id, content_hash } = await planFor('Asked of rita');
+    const other = await planFor('Also asked of rita');
+    await submitForReview(db(), id, { reviewers: ['rita', 'ron'] }, editor);
+    await submitForReview(db(), other.id, { reviewers: ['rita'] }, editor);
+    await db().transaction((tx) => notify(tx, { recipients: ['rita'], kind: 'mention', planId: id, actor: 'eddie', summary: 'a mention, not a request' }));
+    const unread = async (username: string) => (await listInbox(db(), username, { limit: 50 })).items.filter((i) => i.read_at === null).map((i) => [i.plan_title, i.kind]);
+    expect(await unreadCount(db(), 'rita')).toBe(3);
+
+    // A refused decision answers nothing.
+    await refusal(decide(db(), id, 'approved', { revision: 1, content_hash: `sha256:${'0'.repeat(64)}`, comment: '' }, rita));
+    expect(await unreadCount(db(), 'rita')).toBe(3);
+
+    await decide(db(), id, 'changes_requested', { revision: 1, content_hash, comment: 'Not yet' }, rita);
+    expect(await unread('rita')).toEqual([
+      ['Asked of rita', 'mention'],
+      ['Also asked of rita', 'review_requested'],
+    ]);
+    const done = (await itemsOf('rita', id)).find((i) => i.kind === 'review_requested');
+    expect(done?.read_at).not.toBeNull();
+    // Ron was asked too and has not decided: his request still waits.
+    expect(await unread('ron')).toEqual([['Asked of rita', 'review_requested']]);
+    // Done items stay done: answering again marks nothing.
+    expect(await markReviewRequestsDone(db(), 'rita', id)).toBe(0);
   });
 
   it('shows each person only their own items, and lets them mark only their own read', async () => {

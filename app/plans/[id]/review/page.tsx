@@ -18,7 +18,10 @@ import { documentOf } from '@/lib/api/schemas';
 import { checkDecision } from '@/lib/approval/gate';
 import { hasRole } from '@/lib/auth/roles';
 import { diffPlans } from '@/lib/plan';
-import { getGate, lastApprovedRevision, readGate } from '@/lib/server/approval/approval-service';
+import { getGate, readGate } from '@/lib/server/approval/approval-service';
+import { reviewBaseFor } from '@/lib/server/approval/review-base';
+import { defaultBaseLabel, describeBase } from '@/lib/approval/review-base';
+import { BasePicker } from '@/components/review/base-picker';
 import { resourceChangesSinceLastApproval } from '@/lib/server/approval/registry-binding';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
@@ -34,20 +37,23 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/review`, searchParams);
   const plan = await loadPlanForPage(id);
   const { db } = await getDatabase();
-  const [{ state, validation, resources }, gate, approved, registry, dryRun] = await Promise.all([
+  const query = await searchParams;
+  const [{ state, validation, resources }, gate, registry, dryRun, chosen] = await Promise.all([
     readGate(db, id),
     getGate(db, id),
-    lastApprovedRevision(db, id),
     loadRegistryForPage(),
     latestDryRun(db, id, plan.revision),
+    reviewBaseFor(db, id, user.username, plan.revision, query.base),
   ]);
-  // The diff an approver needs is what changed since the last approval (or since the start).
-  const base = approved !== null && approved < plan.revision ? approved : 1;
+  // What this reader has not seen yet: the change since their own last review, unless they chose another base.
+  const base = chosen.base.revision;
   const before = await loadPlanForPage(id, base);
   const doc = documentOf(plan);
   // One diff serves the list of changes and the canvas's marks; a first revision has neither.
   const diff = base === plan.revision ? null : diffPlans(before, doc);
   const marks = diff ? reviewMarksData(diff, before.view.positions) : null;
+  const heading = describeBase(chosen.base, plan.revision);
+  const selectedBase = chosen.problem || query.base === undefined || Array.isArray(query.base) ? '' : query.base;
   const claim = { revision: plan.revision, contentHash: plan.content_hash };
   const decideRefusal = checkDecision(state, 'rejected', user, claim)?.message ?? null;
   const approveRefusal = checkDecision(state, 'approved', user, claim)?.message ?? null;
@@ -55,6 +61,11 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   const covered = Object.entries(resources.definitions).flatMap(([kind, list]) =>
     (list as Array<{ id?: string; name?: string }>).map((r) => `${kind}/${r.id ?? r.name}`),
   );
+  // The reader's standing decision on this content: said as done, not as a refusal to decide again.
+  const yourReview = gate.reviews.find((review) => review.reviewer === user.username && review.revision >= state.contentRevision && !review.superseded_at);
+  const yourDecision = yourReview
+    ? { reviewId: yourReview.id, decision: yourReview.decision, revision: yourReview.revision, approvals: { given: state.approvedBy.length, required: gate.approvals_required } }
+    : null;
   // The comment form needs names, not tasks: the full tasks are already sent once, to the canvas.
   const commentTasks = doc.plan.planned_tasks.map((task) => ({ id: task.task_id, label: taskLabel(task) }));
   const errors = validation.issues.filter((issue) => issue.severity === 'error');
@@ -76,13 +87,17 @@ export default async function ReviewPage({ params, searchParams }: Props) {
         <div className="grid flex-1 gap-4 p-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
           <div className="space-y-4">
             <section aria-labelledby="diff-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
-              <h2 id="diff-heading" className="text-lg font-semibold">
-                {base === plan.revision
-                  ? `Revision ${base}: every task`
-                  : approved !== null && approved < plan.revision
-                    ? `Changes since approved revision ${base}`
-                    : `Changes since revision ${base}`}
-              </h2>
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <h2 id="diff-heading" className="text-lg font-semibold">
+                  {heading}
+                </h2>
+                <BasePicker planId={plan.id} history={chosen.history} selected={selectedBase} defaultLabel={defaultBaseLabel(chosen.history)} />
+              </div>
+              {chosen.problem && (
+                <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                  {chosen.problem}
+                </p>
+              )}
               {diff ? <PlanDiffView diff={diff} /> : <FirstRevisionView tasks={doc.plan.planned_tasks} subgraphs={doc.subgraphs} />}
             </section>
             <section aria-labelledby="tasks-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
@@ -167,6 +182,8 @@ export default async function ReviewPage({ params, searchParams }: Props) {
                   resourcesHash={resourcesHash(resources)}
                   approveRefusal={approveRefusal}
                   decideRefusal={decideRefusal}
+                  yourDecision={yourDecision}
+                  tasks={commentTasks}
                 />
               ) : (
                 <p className="text-sm text-slate-600">Approvers decide here; you have the {user.role} role.</p>
