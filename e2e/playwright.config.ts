@@ -34,6 +34,9 @@ const sharedKeys = { PLANGATE_AUDIT_KEY: process.env.PLANGATE_E2E_AUDIT_KEY, PLA
 // dispatch refuses unless the operator allows loopback; the servers specs start themselves
 // inherit this environment.
 process.env.PLANGATE_DISPATCH_ALLOW ??= '127.0.0.1';
+// The one secret a webhook resource may name in these tests (a Python executor's, see
+// python-client.ui.spec.ts): the servers read it from E2E_EXECUTOR_SECRET, allowed by list.
+process.env.E2E_EXECUTOR_SECRET ??= randomBytes(24).toString('base64url');
 
 
 
@@ -44,7 +47,16 @@ function server(port: number, env: Record<string, string>) {
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { NEXT_TELEMETRY_DISABLED: '1', PLANGATE_ADMIN_TOKEN: E2E_ADMIN_TOKEN, PLANGATE_DISPATCH_ALLOW: process.env.PLANGATE_DISPATCH_ALLOW!, ...env },
+    env: {
+      NEXT_TELEMETRY_DISABLED: '1',
+      PLANGATE_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      PLANGATE_DISPATCH_ALLOW: process.env.PLANGATE_DISPATCH_ALLOW!,
+      PLANGATE_DISPATCH_SECRETS: 'E2E_EXECUTOR_SECRET',
+      E2E_EXECUTOR_SECRET: process.env.E2E_EXECUTOR_SECRET!,
+      // Where executors that answered 202 post their results.
+      PLANGATE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...env,
+    },
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
   };
