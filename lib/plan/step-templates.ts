@@ -32,6 +32,9 @@ export function findStepTemplates(text: string): StepTemplate[] {
   return [...text.matchAll(STEP_TEMPLATE)].map(template);
 }
 
+/** Whether `text` holds at least one well-formed template. */
+export const hasStepTemplate = (text: string): boolean => findStepTemplates(text).length > 0;
+
 /** `text` as exactly one template (nothing around it), else null. */
 export function parseStepTemplate(text: string): StepTemplate | null {
   const match = WHOLE_STEP_TEMPLATE.exec(text);

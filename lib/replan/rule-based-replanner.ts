@@ -1,4 +1,4 @@
-import { PlannerTask, STEP_TEMPLATE, executionKind, namesSteps, renumberStepTemplates } from '@/lib/plan';
+import { PlannerTask, executionKind, hasStepTemplate, namesSteps, renumberStepTemplates } from '@/lib/plan';
 import { ENTITY_TOOLS, QueryPlanError } from '@/lib/planning/rule-based/query-planner';
 import { ruleBasedStage1 } from '@/lib/planning/rule-based/rule-based-stage1';
 import { newTaskIds } from './new-task-ids';
@@ -11,7 +11,7 @@ import type { Replacement, Replanner, ReplanInput } from './replan-types';
 
 const RULE_TOOLS = new Set<string>(Object.values(ENTITY_TOOLS));
 
-const readsSteps = (value: unknown) => new RegExp(STEP_TEMPLATE.source).test(JSON.stringify(value));
+const readsSteps = (value: unknown) => hasStepTemplate(JSON.stringify(value));
 
 /** `text` as a sentence: capitalised, ending in a full stop unless it has its own. */
 function sentence(text: string): string {
