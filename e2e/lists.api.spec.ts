@@ -69,3 +69,12 @@ test('plan reads send an ETag and answer 304 to a matching If-None-Match until t
   expect((await changed.json()).status).toBe('in_review');
   expect(changed.headers()['etag']).not.toBe(etag);
 });
+
+test('a query parameter given twice is refused with a 400 naming it, on every list', async ({ request, requestApi }) => {
+  const id = await createPlan(requestApi, `repeated ${Date.now().toString(36)}`);
+  for (const path of ['/api/plans?limit=2&limit=3', `/api/plans/${id}/revisions?limit=2&limit=3`, `/api/plans/${id}/runs?limit=2&limit=3`, '/api/reviews?limit=2&limit=3']) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(400);
+    expect((await response.json()).error.message, path).toBe('Query parameter "limit" is given more than once');
+  }
+});

@@ -5,6 +5,7 @@ import { checkOrigin } from '../auth/origin';
 import { requireRole, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import { parseBody, readJsonValue, readOptionalJsonValue } from './read-json';
+import { singleQueryFields } from './read-query';
 import { json, route } from './route';
 
 // Route handlers built from the route table (lib/api/routes.ts): the table says who may
@@ -40,7 +41,7 @@ export function endpoint<S extends RouteSpec>(spec: S, handle: (input: EndpointI
     const what = spec.bodyName ?? 'request body';
     const rawBody = spec.body && !spec.signedBody ? await (spec.bodyOptional ? readOptionalJsonValue(request, what) : readJsonValue(request, what)) : undefined;
     const body = spec.body && !spec.signedBody ? parseBody(spec.body, rawBody, what) : undefined;
-    const query = spec.query ? parseBody(spec.query, Object.fromEntries(new URL(request.url).searchParams), 'query string') : undefined;
+    const query = spec.query ? parseBody(spec.query, singleQueryFields(new URL(request.url).searchParams), 'query string') : undefined;
     const params = (await context?.params) ?? {};
     return handle({ body, rawBody, query, params, principal, request } as EndpointInput<S>);
   });
