@@ -197,6 +197,18 @@ test("the Behavior Controller endpoints answer seed 000's example payloads in it
 
   const broken = await request.post('/api/behavior-controller/process-phase-1-task', { data: { search_id: 'x' } });
   expect([broken.status(), await broken.json()]).toEqual([400, { success: false, error: 'Invalid payload: phase_1_data: Invalid input: expected object, received undefined' }]);
+
+  // Seed 000's client sends llm_data: None when it has no model settings.
+  const noSettings = await request.post('/api/behavior-controller/process-phase-1-task', {
+    data: { search_id: 'no-llm-data', phase_1_data: { task_input_data: 'Get facilities in Berlin', n_history_samples: 0, llm_data: null } },
+  });
+  expect(noSettings.status()).toBe(200);
+  expect((await noSettings.json()).success).toBe(true);
+
+  // Even a refused credential answers in the protocol's shape.
+  const anonymous = await request.post('/api/behavior-controller/process-phase-1-task', { headers: { Authorization: 'Bearer pgt_not-a-token' }, data: { search_id: 'x', phase_1_data: { task_input_data: 'x' } } });
+  expect(anonymous.status()).toBe(401);
+  expect(await anonymous.json()).toEqual({ success: false, error: 'The API token is unknown, expired or revoked' });
 });
 
 test('a plan is generated from a job by the rule-based planner, and Stage 2 stores uid and input_data on a task', async ({ request }) => {

@@ -12,7 +12,11 @@ import type { Stage1InputRaw } from './planning-types';
 const PhaseData = z.object({
   task_input_data: z.union([z.string().min(1).max(50_000, 'At most 50,000 characters'), JsonObject]),
   n_history_samples: z.number().int().min(0).default(0),
-  llm_data: z.record(z.string(), z.unknown()).default({}),
+  // Seed 000's client sends `llm_data: None` when it has no model settings: null reads as {}.
+  llm_data: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((value) => value ?? {}),
 });
 
 export const Phase1Payload = z.object({ search_id: z.string().min(1), phase_1_data: PhaseData });

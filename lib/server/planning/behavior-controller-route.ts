@@ -7,23 +7,27 @@ import type { PlanningBackend } from '@/lib/planning/planning-types';
 import { getDatabase } from '../db/connection';
 import { AppError, fromZodError } from '../errors';
 import { readJsonValue } from '../http/read-json';
-import { authed, json } from '../http/route';
+import { checkOrigin } from '../auth/origin';
+import { requireRole } from '../auth/principal';
+import { json, route } from '../http/route';
 import { getRegistry } from '../registry/registry-service';
 import type { Registry } from '@/lib/registry';
 
 type Handler<P> = (payload: P, backend: PlanningBackend, registry: Registry) => Promise<unknown>;
 
 /**
- * A Behavior Controller endpoint in seed 000's protocol: every answer, good or bad, is
- * `{ success, data }` or `{ success: false, error }`, so a controller client never has to
- * read Plangate's own error shape (authentication aside).
+ * A Behavior Controller endpoint in seed 000's protocol: every answer, good or bad (a
+ * missing token and a wrong role included), is `{ success, data }` or
+ * `{ success: false, error }`, so a controller client never reads Plangate's own error shape.
  */
 export function behaviorControllerRoute<B extends z.ZodType>(spec: Pick<Routes['processPhase1Task'], 'role'> & { body: B }, handle: Handler<z.infer<B>>) {
   // The payload schema and the role are the route table's.
   const schema = spec.body;
-  return authed(spec.role, async (request) => {
+  return route(async (request) => {
     let value: unknown;
     try {
+      checkOrigin(request.method, request.headers);
+      await requireRole(request.headers, spec.role);
       value = await readJsonValue(request);
     } catch (error) {
       if (error instanceof AppError) return json({ success: false, error: error.message }, error.status);
