@@ -43,6 +43,11 @@ describe('importPlan', () => {
     expect(importError('   ').message).toBe('unknown: the file is empty');
     expect(importError('{"steps": 1}', 'taskdata').format).toBe('taskdata');
   });
+
+  it('imports an empty TaskData as an empty plan, as POST /api/plans creates one', () => {
+    const imported = importPlan(JSON.stringify({ task_id: 'empty', planned_tasks: [] }), 'taskdata');
+    expect(imported.document.plan.planned_tasks).toEqual([]);
+  });
 });
 
 describe('WfFormat round trip', () => {

@@ -32,9 +32,7 @@ export function importPlan(text: string, formatId?: FormatId): ImportedPlan {
     if (error instanceof RangeError) throw new FormatError(format.id, '', 'the file is nested too deeply to read');
     throw error;
   }
-  if (Array.isArray(parsed.plan.planned_tasks) && parsed.plan.planned_tasks.length === 0) {
-    throw new FormatError(format.id, '', 'the file holds no tasks');
-  }
+  // A plan with no tasks is a plan (POST /api/plans takes one too): validation warns about it.
   const document = PlanDocument.safeParse({ plan: parsed.plan, job: parsed.job, view: { positions: parsed.positions ?? {} } });
   if (!document.success) {
     const issue = document.error.issues[0];
