@@ -32,6 +32,7 @@
  * The code never runs on the caller's thread: each call is a job for a worker thread
  * (worker-pool.ts), so an endless or memory-hungry convertor cannot stall the server.
  */
+import { pythonLine } from './convertor-language';
 import { runSandboxJob } from './worker-pool';
 
 export { ConvertorSandboxError, closeSandboxWorkers } from './worker-pool';
@@ -47,7 +48,7 @@ export type ConvertorLimits = {
   maxOutputBytes?: number;
 };
 
-export type ConvertorFindingKind = 'error' | 'timeout' | 'memory' | 'not_json' | 'too_large';
+export type ConvertorFindingKind = 'error' | 'timeout' | 'memory' | 'not_json' | 'too_large' | 'not_javascript';
 
 /**
  * The result of one run. `ms` is how long the convertor ran inside the sandbox (without
@@ -89,6 +90,10 @@ export function resolveLimits(limits: ConvertorLimits = {}): Required<ConvertorL
  * cannot start (ConvertorSandboxError).
  */
 export async function runConvertor(code: string, input: unknown, limits?: ConvertorLimits): Promise<ConvertorOutcome> {
+  const python = pythonLine(code);
+  if (python !== null) {
+    return { ok: false, kind: 'not_javascript', message: `it is Python ("${python}"), and convertors run as JavaScript: rewrite it as a JavaScript function body that reads \`input\` and returns the new input; it was not run`, ms: 0 };
+  }
   const { timeMs, memoryBytes, stackBytes, maxOutputBytes } = resolveLimits(limits);
   let inputJson: string | undefined;
   try {
