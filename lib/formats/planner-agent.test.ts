@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PlanDocument, type PlanDocumentInput, type PlannerTaskInput } from '@/lib/plan';
 import { FormatError, type ParsedPlan } from './format';
+import { ClearAiPlanSchema } from './clear-ai-plan-schema-test-support';
 import { errorThrownBy, jsonFixtureNames, readFixture, toolShape } from './test-support';
 import { plannerAgentFormat } from './planner-agent';
 
@@ -132,17 +133,26 @@ describe('planner-agent: seed 001 examples', () => {
     expect(error.detail).toMatch(/^not valid JSON/);
   });
 
-  it('every JSON example exports back to itself (params written out where the seed left them implicit, an empty depends_on left out, the time of export where metadata has no timestamp)', () => {
+  it('every JSON example exports back to itself (params written out where the seed left them implicit, an empty depends_on left out, the time of export where metadata has no timestamp, an empty query where it has none)', () => {
     for (const name of jsonFixtures(FIXTURES)) {
       const source = JSON.parse(fixture(name)) as { steps: Array<Record<string, unknown>>; metadata?: Record<string, unknown> };
       const expected = {
         ...source,
-        metadata: { timestamp: EXPORTED_AT, ...source.metadata },
+        metadata: { timestamp: EXPORTED_AT, query: '', ...source.metadata },
         steps: source.steps.map(({ depends_on, ...s }) => ({ params: {}, ...s, ...(Array.isArray(depends_on) && depends_on.length > 0 ? { depends_on } : {}) })),
       };
       const { text, dropped } = exported(parse(fixture(name)));
       expect(JSON.parse(text), name).toEqual(expected);
       expect(dropped, name).toEqual([]);
+    }
+  });
+
+  it("every example's export passes clear-ai-v2's PlanSchema", () => {
+    const names = jsonFixtures(FIXTURES);
+    expect(names.length).toBeGreaterThan(5);
+    for (const name of names) {
+      const { text } = exported(parse(fixture(name)));
+      expect(ClearAiPlanSchema.safeParse(JSON.parse(text)).error, name).toBeUndefined();
     }
   });
 });
@@ -190,7 +200,7 @@ describe('planner-agent: serialize', () => {
     );
     const { text, dropped } = exported(parsed);
     expect(JSON.parse(text)).toEqual({
-      metadata: { timestamp: EXPORTED_AT },
+      metadata: { timestamp: EXPORTED_AT, query: '' },
       steps: [
         { tool: 'facilities_list', params: { location: 'Berlin' } },
         { tool: 'shipments_list', params: { facility_id: '${step[0].data.*.id}' }, depends_on: [0], parallel: false },
@@ -200,10 +210,10 @@ describe('planner-agent: serialize', () => {
     expect(dropped).toEqual(['task ids: steps are known by position, so importing this file renames step-1 → step-0, step-2 → step-1, step-0 → step-2']);
   });
 
-  it('stamps metadata.timestamp with the time of export when the plan has none, and keeps the plan’s own', () => {
+  it('stamps metadata.timestamp with the time of export when the plan has none (and an empty query without a job description), and keeps the plan’s own', () => {
     const plan = { planned_tasks: [{ task_id: 'step-0', execution_type: 'tool', tool_id: 'a' }] };
     const stamped = JSON.parse(serialize(doc({ plan }), { now }).text) as { metadata: Record<string, unknown> };
-    expect(stamped.metadata).toEqual({ timestamp: EXPORTED_AT });
+    expect(stamped.metadata).toEqual({ timestamp: EXPORTED_AT, query: '' });
     const own = { ...plan, original_job_data: { timestamp: '2025-10-12T06:00:00.000Z' } };
     expect(JSON.parse(serialize(doc({ plan: own }), { now }).text)).toMatchObject({ metadata: { timestamp: '2025-10-12T06:00:00.000Z' } });
   });
@@ -443,7 +453,9 @@ describe('planner-agent: round trip', () => {
 
         const { text: out, dropped } = exported(first);
         // Renames, and the timestamp metadata without one gains, are all an export of a parsed plan reports.
-        expect(dropped.filter((d) => !d.startsWith('task ids:') && !d.includes('gains metadata.timestamp'))).toEqual([]);
+        expect(dropped.filter((d) => !d.startsWith('task ids:') && !d.includes('gains metadata.timestamp') && !d.includes('gains metadata.query'))).toEqual([]);
+        // What seed 001's own validatePlan accepts.
+        expect(ClearAiPlanSchema.safeParse(JSON.parse(out)).error).toBeUndefined();
         const second = parse(out);
         expect(byLabel(second)).toEqual(firstTasks);
         expect(second.job).toEqual(first.job);

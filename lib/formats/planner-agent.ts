@@ -226,6 +226,11 @@ function serializePlannerAgent(doc: ExportedDocument, options: SerializeOptions 
     metadata.query = job.task_description;
   } else if (!job.task_description && typeof metadata.query === 'string' && metadata.query.trim() !== '') {
     report.job('task_description', 'task_description (empty; read back from metadata.query)');
+  } else if (typeof metadata.query !== 'string') {
+    // clear-ai-v2's PlanSchema requires metadata.query beside the timestamp: a plan without a
+    // job description says so with an empty one, which reads back as no description.
+    metadata.query = '';
+    if (had) report.plan('original_job_data', 'original_job_data gains metadata.query (empty: the plan has no job description)');
   }
   report.uncarriedDocument(doc, CARRIES);
 
