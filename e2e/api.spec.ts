@@ -198,6 +198,13 @@ test("the Behavior Controller endpoints answer seed 000's example payloads in it
   const broken = await request.post('/api/behavior-controller/process-phase-1-task', { data: { search_id: 'x' } });
   expect([broken.status(), await broken.json()]).toEqual([400, { success: false, error: 'Invalid payload: phase_1_data: Invalid input: expected object, received undefined' }]);
 
+  // A prompt offering only a resource Plangate does not have gets no other one in its place.
+  const unknownOffer = await request.post('/api/behavior-controller/process-phase-2-task', {
+    data: { search_id: 'offer', phase_2_data: { task_input_data: 'Agents: doc-summarizer-v2. Summarize the following input... {"text": "x"}', n_history_samples: 0, llm_data: {} } },
+  });
+  expect(unknownOffer.status()).toBe(422);
+  expect(await unknownOffer.json()).toEqual({ success: false, error: expect.stringContaining('"doc-summarizer-v2"') });
+
   // Seed 000's client sends llm_data: None when it has no model settings.
   const noSettings = await request.post('/api/behavior-controller/process-phase-1-task', {
     data: { search_id: 'no-llm-data', phase_1_data: { task_input_data: 'Get facilities in Berlin', n_history_samples: 0, llm_data: null } },

@@ -79,6 +79,14 @@ describe('Phase 2 offers', () => {
     expect(() => phase2Registry(task, offered, registry)).toThrow(Phase2OfferError);
   });
 
+  it('counts a prose list of unregistered ids as the offer, so nothing else is chosen in their place', () => {
+    const prompt = 'Agents: doc-summarizer-v2. Summarize the following input... {"text": "Full report goes here"}';
+    const { task, offered } = stage2RequestOf(prompt, registry);
+    expect(offered).toEqual(['doc-summarizer-v2']);
+    expect(() => phase2Registry(task, offered, registry)).toThrow(Phase2OfferError);
+    expect(offeredInPrompt('Tools: "a-1", b_2 and c.3; d\nLLMs: gpt-4o or claude-x.', registry).sort()).toEqual(['a-1', 'b_2', 'c.3', 'claude-x', 'd', 'gpt-4o']);
+  });
+
   it('keeps the whole registry when the request offers nothing', () => {
     const { task, offered } = stage2RequestOf('Summarise this report with an agent', registry);
     expect(offered).toEqual([]);

@@ -45,9 +45,28 @@ function listedIds(value: unknown, into: Set<string>, depth = 0): void {
   }
 }
 
-/** The resource keys a Phase 2 prompt offers; empty when it names none. */
+// "Agents: doc-summarizer-v2, agent-7." as seed 000's planners list what a task may go to.
+const PROSE_LIST = /\b(?:agents?|tools?|functions?|llms?|models?|dsl[ _]workflows?|workflows?|resources?|candidates?)[ \t]*:[ \t]*([^\n]*?)(?=\.\s|\.$|\n|$)/gi;
+const RESOURCE_ID = /^[\w.:/@-]{1,200}$/;
+
+/** Ids a prompt lists in prose ("Agents: a, b and c"), registered or not. */
+function proseListed(prompt: string, into: Set<string>): void {
+  for (const match of prompt.slice(0, 50_000).matchAll(PROSE_LIST)) {
+    for (const raw of match[1].split(/\s*(?:,|;|\band\b|\bor\b)\s*/)) {
+      const id = raw.trim().replace(/^["'`]|["'`]$/g, '');
+      if (RESOURCE_ID.test(id) && into.size < MAX_OFFERED) into.add(id);
+    }
+  }
+}
+
+/**
+ * The resource keys a Phase 2 prompt offers; empty when it names none. An id it lists that
+ * Plangate has not registered still counts as offered, so a prompt offering only unknown
+ * resources is refused rather than answered with one it never offered.
+ */
 export function offeredInPrompt(prompt: string, registry: Registry): string[] {
   const offered = new Set(registryKeys(registry).filter((key) => mentions(prompt, key)));
+  proseListed(prompt, offered);
   try {
     listedIds(extractJson(prompt), offered);
   } catch {
