@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Job, TaskData } from '@/lib/plan';
+import { Job, PlanDocument, TaskData } from '@/lib/plan';
 import { FormatError } from './format';
 import { taskDataFormat } from './taskdata';
 import { errorThrownBy } from './test-support';
@@ -75,5 +75,33 @@ describe('TaskData format', () => {
     expect(taskDataFormat.detect(JSON.stringify({ planned_tasks: [] }))).toBe(true);
     expect(taskDataFormat.detect(JSON.stringify({ steps: [], metadata: {} }))).toBe(false);
     expect(taskDataFormat.detect('<plan></plan>')).toBe(false);
+  });
+});
+
+describe('TaskData export and import', () => {
+  const jobs = fc.oneof(
+    fc.constant(Job.parse({})),
+    fc.record({ job_goal: fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }), task_description: fc.string({ maxLength: 10 }) }).map((j) => Job.parse(j)),
+  );
+  const originals = fc.oneof(
+    fc.constant(null),
+    fc.dictionary(fc.constantFrom('query', 'timestamp', 'source', 'job_goal'), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+    // Shaped like a job without being the plan's job.
+    fc.record({ job_goal: fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }) }, { requiredKeys: [] }),
+  );
+
+  it('gives back the same plan and job, whatever original_job_data and the job hold, so the content hash is kept', () => {
+    fc.assert(
+      fc.property(jobs, originals, (job, original) => {
+        const plan = TaskData.parse({ task_id: 'p', original_job_data: original, planned_tasks: [{ task_id: 'a', execution_type: 'tool', tool_id: 'x' }] });
+        const doc = PlanDocument.parse({ plan, job });
+        const written = taskDataFormat.serialize(doc);
+        expect(written.dropped).toEqual([]);
+        const back = PlanDocument.parse(taskDataFormat.parse(written.text));
+        expect(back.plan).toEqual(doc.plan);
+        expect(back.job).toEqual(doc.job);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

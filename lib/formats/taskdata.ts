@@ -23,14 +23,36 @@ function parseTaskData(value: unknown, prefix = ''): ReturnType<typeof TaskData.
   return parsed.data;
 }
 
-/** A Job kept in original_job_data by `serialize` comes back as the job. */
-function jobFrom(original: Record<string, unknown> | null) {
-  if (!original || !('job_goal' in original)) return undefined;
+const JOB_FIELDS: readonly JobField[] = ['job_goal', 'job_objectives', 'job_steerability_data', 'task_description'];
+/** Where the job rides inside original_job_data when that holds something else already. */
+const JOB_KEY = 'plangate_job';
+
+/**
+ * The job `serialize` carried in original_job_data, and what original_job_data was before:
+ * all of it when it is exactly a job, or the `plangate_job` inside it. A seed 000 file whose
+ * original_job_data merely mentions a job_goal keeps it, and the job is read from it too.
+ */
+function splitJob(original: Record<string, unknown> | null): { original: Record<string, unknown> | null; job: Job | undefined } {
+  if (!original) return { original, job: undefined };
+  if (JOB_KEY in original) {
+    const { [JOB_KEY]: carried, ...rest } = original;
+    // null: serialize's note that original_job_data is not a job, though it looks like one.
+    if (carried === null) return { original: rest, job: undefined };
+    const job = Job.safeParse(carried);
+    if (job.success) return { original: rest, job: job.data };
+  }
+  if (!('job_goal' in original)) return { original, job: undefined };
   const job = Job.safeParse(original);
-  return job.success ? job.data : undefined;
+  if (!job.success) return { original, job: undefined };
+  const onlyJob = Object.keys(original).every((key) => (JOB_FIELDS as readonly string[]).includes(key));
+  return { original: onlyJob ? null : original, job: job.data };
 }
 
-const JOB_FIELDS: readonly JobField[] = ['job_goal', 'job_objectives', 'job_steerability_data', 'task_description'];
+/** The plan with the job `serialize` carried taken back out of original_job_data. */
+function withJob(plan: TaskData): ParsedPlan {
+  const { original, job } = splitJob(plan.original_job_data);
+  return { plan: { ...plan, original_job_data: original }, job };
+}
 const EMPTY_JOB = Job.parse({});
 
 // Seed 000's own shape holds every task and plan field; the job rides in original_job_data
@@ -74,10 +96,9 @@ export const taskDataFormat: PlanFormat = {
       const plan = parseTaskData(document.data.plan, 'plan');
       const job = document.data.job === undefined ? undefined : Job.safeParse(document.data.job);
       if (job && !job.success) fail(job.error, 'job');
-      return { plan, job: job?.data ?? jobFrom(plan.original_job_data) };
+      return job ? { plan, job: job.data } : withJob(plan);
     }
-    const plan = parseTaskData(value);
-    return { plan, job: jobFrom(plan.original_job_data) };
+    return withJob(parseTaskData(value));
   },
 
   carries: CARRIES,
@@ -86,11 +107,19 @@ export const taskDataFormat: PlanFormat = {
     const { plan, job } = doc;
     const report = new ExportReport();
     report.uncarried(doc, CARRIES);
-    const jobFields = JOB_FIELDS.filter((f) => !sameJson(job[f], EMPTY_JOB[f]));
+    const hasJob = JOB_FIELDS.some((f) => !sameJson(job[f], EMPTY_JOB[f]));
     // TaskData has one place for the job, original_job_data ("the job description before
-    // planning began"); it carries the job when it is free, otherwise the job is reported.
-    const out = jobFields.length > 0 && plan.original_job_data === null ? { ...plan, original_job_data: job } : plan;
-    if (plan.original_job_data !== null) for (const f of jobFields) report.job(f, `${f} (original_job_data is already set)`);
-    return report.result(`${JSON.stringify(out, null, 2)}\n`);
+    // planning began", a free-form dict in seed 000): the job is all of it when it is free,
+    // else it rides inside it under plangate_job. Either way importing the file gives back
+    // the same original_job_data and job, so the content hash survives the round trip.
+    const stored = plan.original_job_data;
+    const original = hasJob
+      ? stored === null
+        ? job
+        : { ...stored, [JOB_KEY]: job }
+      : stored !== null && splitJob(stored).original !== stored
+        ? { ...stored, [JOB_KEY]: null }
+        : stored;
+    return report.result(`${JSON.stringify({ ...plan, original_job_data: original }, null, 2)}\n`);
   },
 };
