@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { PasskeyManager } from '@/components/account/passkey-manager';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
@@ -26,9 +27,9 @@ export default async function AccountPage({ searchParams }: PageProps<'/account'
         <p className="text-sm text-slate-600">
           A passkey signs your decisions on plans and at run gates: your authenticator signs the hash of exactly what you decided (the plan,
           its revision, content and resources hashes, your verdict and the time), and anyone can check it against your public key at{' '}
-          <a href="/api/keys" className="font-mono text-brand-700 underline">
+          <Link href="/api/keys" prefetch={false} className="font-mono text-brand-700 underline">
             /api/keys
-          </a>{' '}
+          </Link>{' '}
           without trusting this server. Keep more than one to rotate them; a revoked key stays published, so what it signed before still verifies.
         </p>
         <p className="text-sm text-slate-600">
