@@ -70,6 +70,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             {user && (
               <div className="ml-auto flex items-center gap-4 text-sm">
                 <InboxHeaderLink initialUnread={unread} />
+                <Link href="/account" className="text-slate-600 hover:text-slate-900">
+                  Account
+                </Link>
                 <form action={signOutAction} className="flex items-center gap-3 text-sm text-slate-600">
                   <span>
                     Signed in as <strong className="font-medium text-slate-900">{user.username}</strong>{' '}

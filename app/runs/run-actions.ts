@@ -1,10 +1,12 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { z } from 'zod';
 import { GateApproveRequest, StartRunRequest } from '@/lib/api/run-schemas';
 import { runAction } from '@/lib/server/action';
 import { getDatabase } from '@/lib/server/db/connection';
-import { cancelRun, decideGate, pauseRun, resumeRun, retryTask } from '@/lib/server/runs/run-control';
+import { relyingPartyOf } from '@/lib/server/passkeys/relying-party';
+import { cancelRun, decideGate, gateSigningOptions, pauseRun, resumeRun, retryTask } from '@/lib/server/runs/run-control';
 import { startRun } from '@/lib/server/runs/start-run';
 
 // What people do to runs from the plan page and the run view; the services check the
@@ -37,7 +39,17 @@ const DecideInput = TaskRef.extend({ decision: z.enum(['approve', 'reject']), re
 
 /** Approves (maybe with an edited input) or rejects a task waiting at its gate (approvers other than whoever started the run). */
 export async function decideGateAction(input: z.input<typeof DecideInput>) {
-  return runAction('approver', DecideInput, input, async ({ runId, taskId, decision, request }, principal) =>
-    decideGate(await getDatabase(), principal, runId, taskId, decision, request.comment, request.input === undefined ? undefined : { input: request.input }),
+  return runAction('approver', DecideInput, input, async ({ runId, taskId, decision, request }, principal) => {
+    const signing = request.signature ? { signature: request.signature, relyingParty: relyingPartyOf(await headers()) } : {};
+    return decideGate(await getDatabase(), principal, runId, taskId, decision, request.comment, request.input === undefined ? undefined : { input: request.input }, signing);
+  });
+}
+
+const SignInput = TaskRef.extend({ decision: z.enum(['approve', 'reject']), input: z.unknown().optional() });
+
+/** Starts signing a gate decision with a passkey: what it binds (the input shown, or `input`) and the WebAuthn options over it. */
+export async function gateSigningOptionsAction(input: z.input<typeof SignInput>) {
+  return runAction('approver', SignInput, input, async ({ runId, taskId, decision, input: edited }, principal) =>
+    gateSigningOptions(await getDatabase(), principal, relyingPartyOf(await headers()), runId, taskId, decision, edited === undefined ? undefined : { input: edited }),
   );
 }

@@ -1,7 +1,9 @@
 'use client';
 
 import { useState } from 'react';
-import { decideAction } from '@/app/plans/[id]/gate-actions';
+import { decideAction, decisionSigningOptionsAction } from '@/app/plans/[id]/gate-actions';
+import { PasskeyChoice } from '@/components/account/passkey-choice';
+import { usePasskeySigning } from '@/components/account/use-passkey-signing';
 import { isOpen, useComments } from '@/components/comments/use-comments';
 import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
 import { FormStatus } from '@/components/form/form-status';
@@ -66,7 +68,14 @@ export function ReviewPanel({ planId, revision, contentHash, resourcesHash, appr
   const comments = useComments(planId, revision);
   // Deciding answers the reader's review requests: the header's inbox count changes.
   const decide = useServerAction(decideAction, { onSuccess: () => setComment(''), invalidate: [['inbox']] });
-  const send = (decision: Decision) => void decide.run({ id: planId, decision, request: { revision, content_hash: contentHash, resources_hash: resourcesHash, comment } });
+  const passkey = usePasskeySigning();
+  // With a passkey, the authenticator first signs the hash of exactly this decision; the signature goes with it.
+  const send = async (decision: Decision) => {
+    const claim = { revision, content_hash: contentHash, resources_hash: resourcesHash };
+    const signed = await passkey.sign(() => decisionSigningOptionsAction({ id: planId, decision, ...claim }));
+    if (!signed.ok) return decide.fail(signed.message);
+    void decide.run({ id: planId, decision, request: { ...claim, comment, ...(signed.signature ? { signature: signed.signature } : {}) } });
+  };
 
   // Approving over open threads is allowed, but asked about first, naming them: the freshest
   // list, since the other side may have answered or opened one since the page loaded. The
@@ -78,7 +87,7 @@ export function ReviewPanel({ planId, revision, contentHash, resourcesHash, appr
     const threads = fresh.data?.threads ?? comments.data?.threads ?? [];
     const open = openThreadsOf(threads, new Map(tasks.map((task) => [task.id, task.label])));
     if (open.length) setWarning(open);
-    else send('approved');
+    else void send('approved');
   };
 
   // The answer to the click says it at once; the page rendered after it adds the approval count.
@@ -112,9 +121,9 @@ export function ReviewPanel({ planId, revision, contentHash, resourcesHash, appr
             <button
               key={decision}
               type="button"
-              disabled={decide.pending || refused !== null}
+              disabled={decide.pending || passkey.signing || refused !== null}
               title={refused ?? undefined}
-              onClick={() => (decision === 'approved' ? void approve() : send(decision))}
+              onClick={() => void (decision === 'approved' ? approve() : send(decision))}
               className={`rounded-md px-3 py-1.5 text-sm font-medium shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${className}`}
             >
               {label}
@@ -122,6 +131,7 @@ export function ReviewPanel({ planId, revision, contentHash, resourcesHash, appr
           );
         })}
       </div>
+      {!refusal && <PasskeyChoice signing={passkey} />}
       {done ? <FormStatus>{yourDecisionText(done)}</FormStatus> : refusal && !decide.error && <p className="text-sm text-slate-600">{refusal}</p>}
       <ActionError message={decide.error} className={BLOCK_ERROR} />
       {warning && (
@@ -131,7 +141,7 @@ export function ReviewPanel({ planId, revision, contentHash, resourcesHash, appr
           onCancel={() => setWarning(null)}
           onConfirm={() => {
             setWarning(null);
-            send('approved');
+            void send('approved');
           }}
         />
       )}

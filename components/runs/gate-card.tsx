@@ -1,7 +1,9 @@
 'use client';
 
 import { useId, useState, type ReactNode } from 'react';
-import { decideGateAction } from '@/app/runs/run-actions';
+import { decideGateAction, gateSigningOptionsAction } from '@/app/runs/run-actions';
+import { PasskeyChoice } from '@/components/account/passkey-choice';
+import { usePasskeySigning } from '@/components/account/use-passkey-signing';
 import { ActionError } from '@/components/form/action-error';
 import { JsonField } from '@/components/form/json-field';
 import { parseJsonText } from '@/components/form/parse-json';
@@ -42,15 +44,23 @@ export function GateCard({ runId, taskId, label, input, refusal, allowEdit, cont
   const [draftError, setDraftError] = useState<string | null>(null);
   const commentId = useId();
   const decide = useServerAction(decideGateAction, { refresh: refreshPage ? 'success' : 'never', invalidate: [runKey(runId), INBOX_KEY] });
-  const approve = () => void decide.run({ runId, taskId, decision: 'approve', request: { comment } });
+  const passkey = usePasskeySigning();
+  // With a passkey, the authenticator first signs the hash of exactly this decision (and the input it approves).
+  const send = async (decision: 'approve' | 'reject', edited?: { input: unknown }) => {
+    const signed = await passkey.sign(() => gateSigningOptionsAction({ runId, taskId, decision, ...edited }));
+    if (!signed.ok) return decide.fail(signed.message);
+    void decide.run({ runId, taskId, decision, request: { comment, ...edited, ...(signed.signature ? { signature: signed.signature } : {}) } });
+  };
+  const approve = () => void send('approve');
   const approveEdited = () => {
     const parsed = parseJsonText(draft);
     if (!parsed.ok) return setDraftError(parsed.message);
     setDraftError(null);
-    void decide.run({ runId, taskId, decision: 'approve', request: { comment, input: parsed.value } });
+    void send('approve', { input: parsed.value });
   };
-  const reject = () => void decide.run({ runId, taskId, decision: 'reject', request: { comment } });
+  const reject = () => void send('reject');
   const rejecting = mode === 'reject';
+  const busy = decide.pending || passkey.signing;
   return (
     <section aria-label={`Gate ${label}`} className="space-y-2 rounded-lg border border-violet-300 bg-violet-50 p-3 text-sm">
       <header>
@@ -76,35 +86,36 @@ export function GateCard({ runId, taskId, label, input, refusal, allowEdit, cont
           <div className="flex flex-wrap gap-2">
             {mode === 'view' && (
               <>
-                <button type="button" className={SMALL_PRIMARY_BUTTON} disabled={decide.pending} onClick={approve}>
+                <button type="button" className={SMALL_PRIMARY_BUTTON} disabled={busy} onClick={approve}>
                   Approve
                 </button>
                 {allowEdit && (
-                  <button type="button" className={SMALL_BUTTON} disabled={decide.pending} onClick={() => setMode('edit')}>
+                  <button type="button" className={SMALL_BUTTON} disabled={busy} onClick={() => setMode('edit')}>
                     Edit input
                   </button>
                 )}
-                <button type="button" className={SMALL_BUTTON} disabled={decide.pending} onClick={() => setMode('reject')}>
+                <button type="button" className={SMALL_BUTTON} disabled={busy} onClick={() => setMode('reject')}>
                   Reject…
                 </button>
               </>
             )}
             {mode === 'edit' && (
-              <button type="button" className={SMALL_PRIMARY_BUTTON} disabled={decide.pending} onClick={approveEdited}>
+              <button type="button" className={SMALL_PRIMARY_BUTTON} disabled={busy} onClick={approveEdited}>
                 Approve with this input
               </button>
             )}
             {rejecting && (
-              <button type="button" className={`${SMALL_BUTTON} text-rose-800`} disabled={decide.pending || !comment.trim()} onClick={reject}>
+              <button type="button" className={`${SMALL_BUTTON} text-rose-800`} disabled={busy || !comment.trim()} onClick={reject}>
                 Reject
               </button>
             )}
             {mode !== 'view' && (
-              <button type="button" className={SMALL_BUTTON} disabled={decide.pending} onClick={() => setMode('view')}>
+              <button type="button" className={SMALL_BUTTON} disabled={busy} onClick={() => setMode('view')}>
                 Back
               </button>
             )}
           </div>
+          <PasskeyChoice signing={passkey} />
           {!allowEdit && <p className="text-xs text-slate-700">This task&apos;s plan does not allow its input to be edited at the gate.</p>}
           <ActionError message={decide.error} className="block text-xs text-rose-700" />
         </>

@@ -4,6 +4,7 @@ import { DECISIONS } from '@/lib/approval/gate';
 import { ResourceSnapshot } from '@/lib/approval/approved-resources';
 import { Job, SubGraph, TaskData } from '@/lib/plan';
 import { ValidationResult } from '@/lib/validate';
+import { DecisionSignature } from './passkey-schemas';
 import { PlanStatus, RevisionNumber } from './schemas';
 
 // Request and response shapes of the approval gate, the audit trail, users and tokens.
@@ -22,6 +23,8 @@ export const DecisionRequest = z.strictObject({
   comment: Comment,
   /** The hash of the registry resources the reviewer was shown; a decision on changed ones is stale. */
   resources_hash: ContentHash.optional(),
+  /** The decider's passkey signature over exactly this decision (docs/security.md); required while PLANGATE_REQUIRE_SIGNED_APPROVALS is on. */
+  signature: DecisionSignature.optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequest>;
 
@@ -70,12 +73,17 @@ export const DecisionResponse = GateTransition.extend({ review: Review });
  * `resources.hash` is the SHA-256 of `{ targets, definitions }`.
  */
 export const ApprovedResponse = z.object({
+  plan_id: z.string().describe('The plan: a signed approval names it, so one signed for another plan is refused'),
   revision: z.number().int(),
   content_hash: z.string(),
   hash_version: z.union([z.literal(1), z.literal(2)]).describe('Which definition content_hash follows (see the README\'s recipe)'),
   document: z.object({ plan: TaskData, job: Job, subgraphs: z.array(SubGraph) }),
   resources: ResourceSnapshot.extend({ hash: z.string() }),
-  approvals: z.array(Review),
+  approvals: z.array(
+    Review.extend({
+      signature: DecisionSignature.nullable().describe("The approver's passkey signature over { plan_id, revision, content_hash, resources_hash, decision, at }; null for an unsigned approval (docs/security.md)"),
+    }),
+  ),
 });
 
 export const AuditEvent = z.object({

@@ -11,6 +11,7 @@ import * as gate from './gate-schemas';
 import * as inbox from './inbox-schemas';
 import * as list from './list-schemas';
 import * as ops from './operation-schemas';
+import * as passkey from './passkey-schemas';
 import * as presence from './presence-schemas';
 import * as api from './schemas';
 import * as hooks from './webhook-schemas';
@@ -208,6 +209,11 @@ export const routes = table({
     method: 'delete', path: '/api/tokens/{tokenId}', role: 'viewer', summary: 'Revoke a token now (its owner, or an admin)',
     params: z.object({ tokenId: z.string() }), responses: { 200: ok('Revoked', ops.RevokedToken) }, errors: [404],
   },
+  listPublicKeys: {
+    method: 'get', path: '/api/keys', role: 'viewer',
+    summary: 'Every passkey people sign decisions with, revoked ones too (with when): `kid` (the credential id), its owner, the key as a JWK and as COSE, its algorithm and RP id. Verify a signed approval or gate decision with them (docs/security.md, "Passkey-signed decisions")',
+    responses: { 200: ok('Public keys', passkey.PublicKeysResponse) }, errors: [],
+  },
   listWebhooks: { method: 'get', path: '/api/webhooks', role: 'admin', summary: 'The outgoing webhooks, newest first; secrets are never listed', responses: { 200: ok('Webhooks', hooks.WebhookListResponse) }, errors: [] },
   createWebhook: {
     method: 'post', path: '/api/webhooks', role: 'admin',
@@ -314,12 +320,12 @@ export const routes = table({
   approveGate: {
     method: 'post', path: '/api/runs/{run_id}/gates/{task_id}/approve', role: 'approver',
     summary: 'Let a task waiting at its gate (`parameters.requires_approval`) run, with the input it shows or, given `input`, with that one (recorded with its hash). Not by whoever started the run (four-eyes); each gate is decided on its own',
-    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.GateApproveRequest, bodyOptional: true, responses: { 200: ok('Decided', run.RunStateResponse) }, errors: [400, 404, 409, 415],
+    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.GateApproveRequest, bodyOptional: true, responses: { 200: ok('Decided', run.RunStateResponse) }, errors: [400, 404, 409, 415, 422],
   },
   rejectGate: {
     method: 'post', path: '/api/runs/{run_id}/gates/{task_id}/reject', role: 'approver',
     summary: 'Refuse a task waiting at its gate: it fails, its dependents stay blocked and the run needs a replan',
-    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.GateDecisionRequest, bodyOptional: true, responses: { 200: ok('Decided', run.RunStateResponse) }, errors: [400, 404, 409, 415],
+    params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.GateDecisionRequest, bodyOptional: true, responses: { 200: ok('Decided', run.RunStateResponse) }, errors: [400, 404, 409, 415, 422],
   },
   reportTaskResult: {
     method: 'post', path: '/api/runs/{run_id}/tasks/{task_id}/result', role: null,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUN_STATES, TASK_STATES } from '@/lib/runs/run-states';
 import { ContentHash } from './gate-schemas';
+import { DecisionSignature } from './passkey-schemas';
 
 // Runs of approved plans over the REST API: starting one, reading it and its live events,
 // and what people and executors send while it runs.
@@ -39,6 +40,7 @@ export const TaskRunView = z.object({
       comment: z.string(),
       edited: z.boolean().describe('The approver changed the input at the gate; the task was sent theirs'),
       input_hash: z.string().nullable().describe('"sha256:" + hex SHA-256 of the RFC 8785 JSON of the input approved'),
+      signature: DecisionSignature.optional().describe("The decider's passkey signature over { plan_id, revision, content_hash, resources_hash, decision, gate: { run_id, task_id, input_hash }, at }, when they signed (docs/security.md)"),
     })
     .nullable()
     .describe("The gate's decision for the task's current generation; null before one"),
@@ -85,7 +87,10 @@ export type RunEvent = z.infer<typeof RunEvent>;
 
 export const RunStateResponse = z.object({ run_id: z.string(), state: RunState });
 
-export const GateDecisionRequest = z.strictObject({ comment: z.string().max(2000).default('') });
+export const GateDecisionRequest = z.strictObject({
+  comment: z.string().max(2000).default(''),
+  signature: DecisionSignature.optional().describe('The decider\'s passkey signature over exactly this decision (docs/security.md); required while PLANGATE_REQUIRE_SIGNED_APPROVALS is on'),
+});
 
 export const GateApproveRequest = GateDecisionRequest.extend({
   input: z

@@ -101,6 +101,8 @@ export async function everyOperation(call: ReturnType<typeof client>): Promise<s
   note((await call('patch', '/api/users/{username}', { params: { username: 'bot-1' }, body: { role: 'viewer' } })).role);
   const token = await call('post', '/api/tokens', { body: { expires_in_days: 1 } });
   note((await call('delete', '/api/tokens/{tokenId}', { params: { tokenId: token.id } })).revoked_at);
+  const keys = (await call('get', '/api/keys', {})).keys;
+  note(keys[0]?.jwk.kty ?? keys[0]?.revoked_at);
   note((await call('get', '/api/webhooks', {})).webhooks.length);
   const hook = await call('post', '/api/webhooks', { body: { url: 'https://hooks.example/plangate', events: ['plan.approved'] } });
   note((await call('get', '/api/webhooks/{id}/deliveries', { params: { id: hook.id } })).deliveries.length);

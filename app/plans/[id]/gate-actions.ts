@@ -1,5 +1,6 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { z } from 'zod';
 import { ContentHash, DecisionRequest, SubmitRequest } from '@/lib/api/gate-schemas';
 import { RevisionNumber } from '@/lib/api/schemas';
@@ -7,6 +8,8 @@ import { DECISIONS } from '@/lib/approval/gate';
 import { runAction } from '@/lib/server/action';
 import { decide, reRequestReview, submitForReview } from '@/lib/server/approval/approval-service';
 import { getDatabase } from '@/lib/server/db/connection';
+import { signingOptions } from '@/lib/server/passkeys/decision-signatures';
+import { relyingPartyOf } from '@/lib/server/passkeys/relying-party';
 
 const SubmitInput = z.strictObject({ id: z.string().min(1), claim: SubmitRequest });
 
@@ -22,7 +25,17 @@ const DecideInput = z.strictObject({ id: z.string().min(1), decision: z.enum(DEC
 export async function decideAction(input: z.input<typeof DecideInput>) {
   return runAction('approver', DecideInput, input, async ({ id, decision, request }, principal) => {
     const { db } = await getDatabase();
-    return decide(db, id, decision, request, principal);
+    return decide(db, id, decision, request, principal, request.signature ? relyingPartyOf(await headers()) : undefined);
+  });
+}
+
+const SignInput = z.strictObject({ id: z.string().min(1).max(200), decision: z.enum(DECISIONS), revision: RevisionNumber, content_hash: ContentHash, resources_hash: ContentHash });
+
+/** Starts signing a decision with a passkey: the decision on the revision, content and resources on screen, and the WebAuthn options over it. */
+export async function decisionSigningOptionsAction(input: z.input<typeof SignInput>) {
+  return runAction('approver', SignInput, input, async ({ id, decision, revision, content_hash, resources_hash }, principal) => {
+    const { db } = await getDatabase();
+    return signingOptions(db, principal, relyingPartyOf(await headers()), { plan_id: id, revision, content_hash, resources_hash, decision });
   });
 }
 

@@ -29,6 +29,8 @@ import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
 import { notify } from '../inbox/notify';
 import { markReviewRequestsDone } from '../inbox/inbox-service';
+import { acceptDecisionSignature, recordDecisionSignature, reviewSignatures, signedDecisionsRequired } from '../passkeys/decision-signatures';
+import type { RelyingParty } from '../passkeys/relying-party';
 import { checkRequestedReviewers, previousReviewers, recordReviewRequests, requestedReviewers } from './requested-reviewers';
 
 // Every gate transition is one transaction that first locks the plan row. Saves take the
@@ -213,7 +215,12 @@ async function submitIn(tx: Database, id: string, claim: SubmitRequest, principa
   return { id, status: 'in_review' as const, revision: state.headRevision, content_hash: state.headContentHash };
 }
 
-export async function decide(db: Database, id: string, decision: Decision, request: DecisionRequest, principal: Principal) {
+/**
+ * Records a decision on the head revision. With `request.signature` (checked against the
+ * relying party the request addressed) it is passkey-signed; without one it is refused
+ * while PLANGATE_REQUIRE_SIGNED_APPROVALS is on.
+ */
+export async function decide(db: Database, id: string, decision: Decision, request: DecisionRequest, principal: Principal, relyingParty?: RelyingParty) {
   return db.transaction(async (tx) => {
     await lockRegistryForDecision(tx);
     const { state, validation, resources } = await readGate(tx, id, true);
@@ -226,6 +233,13 @@ export async function decide(db: Database, id: string, decision: Decision, reque
         resources_hash: boundHash,
       });
     }
+    const signed = await acceptDecisionSignature(
+      tx,
+      principal,
+      request.signature,
+      { plan_id: id, revision: state.headRevision, content_hash: state.headContentHash, resources_hash: boundHash, decision },
+      relyingParty,
+    );
     const [review] = await tx
       .insert(planReviews)
       .values({
@@ -240,6 +254,7 @@ export async function decide(db: Database, id: string, decision: Decision, reque
         resourcesHash: boundHash,
       })
       .returning();
+    if (signed) await recordDecisionSignature(tx, { reviewId: review.id }, signed);
     if (decision !== 'approved') {
       // An objection voids the approvals already given to this revision: a later approval
       // must not add up with them and override it.
@@ -278,6 +293,7 @@ export async function decide(db: Database, id: string, decision: Decision, reque
         comment: request.comment,
         status,
         dry_run_id: await latestDryRunId(tx, id, state.headRevision),
+        ...(signed ? { passkey: signed.kid } : {}),
       },
     });
     // The comment stays with the decision (the review row, its audit event and inbox item);
@@ -348,6 +364,10 @@ function registryChanged(approvedRevision: number, changes: ResourceChange[], ex
   );
 }
 
+function unsignedNote(unsigned: number): string {
+  return unsigned ? ` ${unsigned} unsigned approval${unsigned === 1 ? ' does' : 's do'} not count while PLANGATE_REQUIRE_SIGNED_APPROVALS is on.` : '';
+}
+
 /**
  * What an executor may run: the head revision's document and the registry resources it
  * routes to, only while they carry the required approvals, both are unchanged since, and
@@ -359,7 +379,10 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     checkPlanId(id);
     const [plan] = await tx.select().from(plans).where(eq(plans.id, id));
     if (!plan) throw notFound(`Plan "${id}"`);
-    const approvals = await liveApprovals(tx, id, plan.contentRevision);
+    const live = await liveApprovals(tx, id, plan.contentRevision);
+    const signatures = await reviewSignatures(tx, live.map((row) => row.id));
+    // While signatures are required, an approval without one (given before, say) does not count.
+    const approvals = signedDecisionsRequired() ? live.filter((row) => signatures.has(row.id)) : live;
     const required = requiredApprovals();
     const extra = { status: plan.status, head_revision: plan.headRevision, approvals: approvals.length, approvals_required: required };
     // Both, not either: the status is the gate's verdict and the approvals are its evidence;
@@ -380,7 +403,7 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
       throw new AppError(
         'not_approved',
         409,
-        `Revision ${plan.headRevision} has ${approvals.length} of ${required} required approval${required === 1 ? '' : 's'} (status: ${plan.status.replace('_', ' ')}).`,
+        `Revision ${plan.headRevision} has ${approvals.length} of ${required} required approval${required === 1 ? '' : 's'} (status: ${plan.status.replace('_', ' ')}).${unsignedNote(live.length - approvals.length)}`,
         undefined,
         { ...extra, reason: 'not_approved' },
       );
@@ -431,12 +454,13 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
     if (!chain.ok) throw integrity(`the audit trail does not vouch for it (${chain.reason})`, { problem: chain.problem });
 
     return {
+      plan_id: id,
       revision: head.revision,
       content_hash: head.contentHash,
       hash_version: hashVersionOf(head),
       document: asWritten ? { plan: taskData, job, subgraphs } : ({ plan: raw.plan, job: raw.job, subgraphs: raw.subgraphs } as Pick<PlanDocument, 'plan' | 'job' | 'subgraphs'>),
       resources: { hash: newest.resourcesHash!, ...snapshot.data },
-      approvals: approvals.map(toReview),
+      approvals: approvals.map((row) => ({ ...toReview(row), signature: signatures.get(row.id) ?? null })),
     };
   });
 }

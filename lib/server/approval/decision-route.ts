@@ -4,12 +4,13 @@ import type { Decision } from '@/lib/approval/gate';
 import { getDatabase } from '../db/connection';
 import { endpoint } from '../http/endpoint';
 import { json } from '../http/route';
+import { relyingPartyOf } from '../passkeys/relying-party';
 import { decide } from './approval-service';
 
 /** POST /api/plans/{id}/approve | request-changes | reject: one handler, three decisions. */
 export function decisionRoute(spec: Routes['approvePlan' | 'requestChanges' | 'rejectPlan'], decision: Decision) {
-  return endpoint(spec, async ({ params, body, principal }) => {
+  return endpoint(spec, async ({ params, body, principal, request }) => {
     const { db } = await getDatabase();
-    return json(await decide(db, params.id, decision, body, principal));
+    return json(await decide(db, params.id, decision, body, principal, body.signature ? relyingPartyOf(request.headers) : undefined));
   });
 }

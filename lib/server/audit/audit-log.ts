@@ -54,6 +54,9 @@ export const AUDIT_KINDS = [
   'run_integrity_failed',
   'gate_approved',
   'gate_rejected',
+  // A person's passkeys for signing decisions (their keys are published at GET /api/keys).
+  'passkey_registered',
+  'passkey_revoked',
   // An operator trusted a chain that had no signed head (one from before heads were signed).
   'audit_adopted',
 ] as const;

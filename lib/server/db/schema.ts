@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, index, foreignKey, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, index, uniqueIndex, foreignKey, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ValidationResult } from '@/lib/validate';
 import { authSchema, user } from './auth-schema';
 
@@ -534,6 +534,66 @@ export const runEvents = pgTable(
   (t) => [index('run_events_run_idx').on(t.runId, t.seq)],
 );
 
+/**
+ * A person's passkey (WebAuthn credential) for signing decisions. Never deleted: a revoked
+ * key stays published, so decisions it signed before its revocation still verify.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    // The credential id, base64url: the key's `kid` wherever a signature names it.
+    kid: text('kid').primaryKey(),
+    username: text('username').notNull(),
+    label: text('label').notNull().default(''),
+    // The COSE public key as the authenticator gave it (base64url), and the same key as a JWK.
+    publicKey: text('public_key').notNull(),
+    jwk: jsonb('jwk').$type<Record<string, string>>().notNull(),
+    // ES256 | EdDSA
+    alg: text('alg').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    // The relying party the credential is scoped to (the host name it was registered on).
+    rpId: text('rp_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('passkeys_username_idx').on(t.username)],
+);
+
+/** A registration ceremony in progress: its random challenge, taken once and only until it expires. */
+export const passkeyChallenges = pgTable('passkey_challenges', {
+  id: text('id').primaryKey(),
+  username: text('username').notNull(),
+  challenge: text('challenge').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * The passkey signature over one decision: a plan review (`review_id`) or a gate decision
+ * (`run_id`, `task_id`, `generation`). `challenge` (the hash of `signed`) is unique, so one
+ * signed statement backs one decision only.
+ */
+export const decisionSignatures = pgTable(
+  'decision_signatures',
+  {
+    id: serial('id').primaryKey(),
+    reviewId: integer('review_id').references(() => planReviews.id, { onDelete: 'cascade' }),
+    runId: text('run_id').references(() => runs.id, { onDelete: 'cascade' }),
+    taskId: text('task_id'),
+    generation: integer('generation'),
+    kid: text('kid')
+      .notNull()
+      .references(() => passkeys.kid),
+    challenge: text('challenge').notNull().unique(),
+    signed: jsonb('signed').$type<Record<string, unknown>>().notNull(),
+    authenticatorData: text('authenticator_data').notNull(),
+    clientDataJson: text('client_data_json').notNull(),
+    signature: text('signature').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+  },
+  (t) => [uniqueIndex('decision_signatures_review_idx').on(t.reviewId), uniqueIndex('decision_signatures_gate_idx').on(t.runId, t.taskId, t.generation)],
+);
+
 export const dbSchema = {
   plans,
   planRevisions,
@@ -559,5 +619,8 @@ export const dbSchema = {
   gateDecisions,
   runWorkers,
   runEvents,
+  passkeys,
+  passkeyChallenges,
+  decisionSignatures,
   ...authSchema,
 };

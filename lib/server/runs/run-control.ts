@@ -14,6 +14,9 @@ import { loadRunContext, lockRunRow, refreshRunState, taskRunsOf, updateTaskRun 
 import { blockDependents, cancelJobs, downstreamOf, queuedJobIds, scheduleReady, shapeOf } from './run-scheduler';
 import { assertMayDecideGate, automationRefusal } from './gate-deciders';
 import { abortRunCalls } from './run-calls';
+import type { DecisionSignature } from '@/lib/api/passkey-schemas';
+import { acceptDecisionSignature, recordDecisionSignature, signingOptions, type ExpectedDecision } from '../passkeys/decision-signatures';
+import type { RelyingParty } from '../passkeys/relying-party';
 
 // What people do to a run while it goes: cancel, pause and resume it, retry a failed task,
 // decide at a gate, and (for executors that answered 202) report a task's result. Each is
@@ -152,6 +155,38 @@ export interface GateEdit {
   input: unknown;
 }
 
+/** A gate decision's passkey signature and the relying party the request addressed, to check it against. */
+export interface GateSigning {
+  signature?: DecisionSignature;
+  relyingParty?: RelyingParty;
+}
+
+/** What a gate decision binds: the run's approved plan and hashes, the gate, and the hash of the input approved (null for a reject). */
+function gateBinding(run: { id: string; planId: string; revision: number; contentHash: string; resourcesHash: string }, taskId: string, decision: 'approve' | 'reject', inputHash: string | null): ExpectedDecision {
+  return {
+    plan_id: run.planId,
+    revision: run.revision,
+    content_hash: run.contentHash,
+    resources_hash: run.resourcesHash,
+    decision,
+    gate: { run_id: run.id, task_id: taskId, input_hash: inputHash },
+  };
+}
+
+/**
+ * Starts signing a gate decision with a passkey: what the decision will bind (the input as
+ * shown, or `edit`'s) and the WebAuthn options over it. Read only; decideGate checks it all again.
+ */
+export async function gateSigningOptions(handle: DatabaseHandle, principal: Principal, relyingParty: RelyingParty, runId: string, taskId: string, decision: 'approve' | 'reject', edit?: GateEdit) {
+  const { db } = handle;
+  const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+  if (!run) throw notFound(`Run "${runId}"`);
+  const [record] = await db.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId)));
+  if (!record) throw notFound(`Task "${taskId}" in run ${runId}`);
+  const inputHash = decision === 'approve' ? sha256Of(canonicalJson(edit ? (edit.input ?? null) : (record.input ?? null))) : null;
+  return signingOptions(db, principal, relyingParty, gateBinding(run, taskId, decision, inputHash));
+}
+
 /**
  * A person's decision at a gate: approve releases the task, reject fails it (its
  * dependents stay blocked and the run needs a replan). Four-eyes is the plan's rule
@@ -159,6 +194,8 @@ export interface GateEdit {
  * either, no service account. Each gate is decided on its own. An approve records the
  * input it approved and its hash; with `edit` (unless the task sets
  * `parameters.gate_allows_edit: false`) that is the approver's input, and exactly that is sent.
+ * With `signing.signature` the decision is passkey-signed over that input's hash; without one
+ * it is refused while PLANGATE_REQUIRE_SIGNED_APPROVALS is on.
  */
 export async function decideGate(
   handle: DatabaseHandle,
@@ -168,6 +205,7 @@ export async function decideGate(
   decision: 'approve' | 'reject',
   comment = '',
   edit?: GateEdit,
+  signing: GateSigning = {},
 ): Promise<RunState> {
   // An automation's token decides no gate, whichever run it names: refused before any run is looked up.
   const automation = automationRefusal(principal);
@@ -192,8 +230,10 @@ export async function decideGate(
     const approved = decision === 'approve' ? (edit ? (edit.input ?? null) : (record.input ?? null)) : null;
     const inputHash = decision === 'approve' ? sha256Of(editedJson ?? canonicalJson(approved)) : null;
     const edited = editedJson !== null && editedJson !== canonicalJson(record.input ?? null);
+    const signed = await acceptDecisionSignature(tx, principal, signing.signature, gateBinding(run, taskId, decision, inputHash), signing.relyingParty);
     // The decision is for this generation only: a retry of the task needs a new one.
     await tx.insert(gateDecisions).values({ runId, taskId, generation: record.generation, decision, decidedBy: principal.username, comment, input: approved, inputHash, edited });
+    if (signed) await recordDecisionSignature(tx, { runId, taskId, generation: record.generation }, signed);
     if (decision === 'approve') {
       await updateTaskRun(tx, runId, taskId, { state: 'pending', gateDecidedBy: principal.username, ...(edited ? { input: approved } : {}) });
     } else {
@@ -206,7 +246,7 @@ export async function decideGate(
       });
     }
     const kind = decision === 'approve' ? 'gate_approved' : 'gate_rejected';
-    const facts = { generation: record.generation, ...(comment ? { comment } : {}), ...(inputHash ? { input_hash: inputHash, edited } : {}) };
+    const facts = { generation: record.generation, ...(comment ? { comment } : {}), ...(inputHash ? { input_hash: inputHash, edited } : {}), ...(signed ? { passkey: signed.kid } : {}) };
     await appendRunEvent(tx, runId, { kind, taskId, actor: principal.username, detail: facts });
     await appendAudit(tx, { kind, actor: principal.username, planId: run.planId, revision: run.revision, contentHash: run.contentHash, detail: { run_id: runId, task_id: taskId, comment, ...facts } });
     // Decided: the other deciders' inbox items about this gate are done too.

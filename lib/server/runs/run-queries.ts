@@ -2,12 +2,14 @@ import 'server-only';
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { PageQuery } from '@/lib/api/list-schemas';
+import type { DecisionSignature } from '@/lib/api/passkey-schemas';
 import type { RunEvent, RunResponse, RunSummary, TaskRunView } from '@/lib/api/run-schemas';
 import type { RunState, TaskState } from '@/lib/runs/run-states';
 import type { Database } from '../db/client';
 import { decodeCursor, encodeCursor, pageOf, TimestampKey, timestampKey } from '../db/page-cursor';
 import { gateDecisions, plans, runEvents, runs, taskRuns } from '../db/schema';
 import { notFound } from '../errors';
+import { gateSignatures } from '../passkeys/decision-signatures';
 import { checkPlanId } from '../plans/plan-service';
 import { loadRunContext } from './run-records';
 
@@ -45,9 +47,10 @@ function summaryOf(run: RunRow, counts: Record<string, number>): RunSummary {
   };
 }
 
-function gateView(decision: typeof gateDecisions.$inferSelect | undefined): TaskRunView['gate'] {
+function gateView(decision: typeof gateDecisions.$inferSelect | undefined, signature: DecisionSignature | undefined): TaskRunView['gate'] {
   if (!decision) return null;
   return {
+    ...(signature ? { signature } : {}),
     decision: decision.decision as 'approve' | 'reject',
     decided_by: decision.decidedBy,
     decided_at: decision.decidedAt.toISOString(),
@@ -60,9 +63,10 @@ function gateView(decision: typeof gateDecisions.$inferSelect | undefined): Task
 export async function getRun(db: Database, runId: string): Promise<RunResponse> {
   const [run] = await db.select().from(runs).where(eq(runs.id, runId));
   if (!run) throw notFound(`Run "${runId}"`);
-  const [tasks, decisions, [continuation]] = await Promise.all([
+  const [tasks, decisions, signatures, [continuation]] = await Promise.all([
     db.select().from(taskRuns).where(eq(taskRuns.runId, runId)).orderBy(asc(taskRuns.taskId)),
     db.select().from(gateDecisions).where(eq(gateDecisions.runId, runId)),
+    gateSignatures(db, runId),
     db.select({ id: runs.id }).from(runs).where(eq(runs.parentRunId, runId)).limit(1),
   ]);
   // Each task's decision for its current generation: an earlier one was for a try that is over.
@@ -88,7 +92,7 @@ export async function getRun(db: Database, runId: string): Promise<RunResponse> 
       error_kind: (t.errorKind as TaskRunView['error_kind']) ?? null,
       carried_from: t.carriedFrom,
       gate_decided_by: t.gateDecidedBy,
-      gate: gateView(gateOf.get(`${t.taskId}\n${t.generation}`)),
+      gate: gateView(gateOf.get(`${t.taskId}\n${t.generation}`), signatures.get(`${t.taskId}\n${t.generation}`)),
       started_at: iso(t.startedAt),
       finished_at: iso(t.finishedAt),
     })),
