@@ -4,7 +4,7 @@ hand-off (verified here, not trusted), run it, and execute its tasks as a webhoo
 Standard library only. The hand-off is checked by the recipe in docs/formats.md
 ("Verifying a hand-off"): the content hash and the resources hash are recomputed from what
 was received, and every approval must name both. Passkey signatures on approvals, when
-present, are checked by `verify_approvals` when it is importable (it needs `cryptography`).
+present, are checked by `verify_approvals` (beside this file; it needs `cryptography`).
 
     from plangate import Plangate
     pg = Plangate("http://127.0.0.1:3000", token)
@@ -136,12 +136,17 @@ def verify_hand_off(hand_off, keys=None):
             raise HandOffError(f"the hand-off lists a {approval.get('decision')} decision by {approval.get('reviewer')} as an approval")
         if approval.get("content_hash") != hand_off["content_hash"] or approval.get("resources_hash") != resources["hash"]:
             raise HandOffError(f"the approval by {approval.get('reviewer')} names other hashes than the hand-off")
-    if keys is not None and any(approval.get("webauthn") for approval in approvals):
+    if keys is not None and any(approval.get("signature") for approval in approvals):
         try:
-            from verify_approvals import verify_hand_off_signatures  # noqa: PLC0415 - optional: needs `cryptography`
+            from verify_approvals import Failure, verify_document  # noqa: PLC0415 - optional: needs `cryptography`
         except ImportError as error:
             raise HandOffError(f"the approvals are signed, and their signatures cannot be checked here: {error}") from None
-        verify_hand_off_signatures(hand_off, keys)
+        try:
+            ok, lines = verify_document(hand_off, keys)
+        except Failure as failure:
+            raise HandOffError(f"the approvals' signatures do not verify: {failure}") from None
+        if not ok:
+            raise HandOffError("the approvals' signatures do not verify: " + "; ".join(line for line in lines if line.startswith("FAIL")))
     return hand_off
 
 
@@ -208,7 +213,7 @@ class Plangate:
     def approved(self, plan_id, keys=None):
         """The approved hand-off, verified by the recipe (HandOffError if it does not hold)."""
         hand_off = self.request("GET", f"/api/plans/{_segment(plan_id)}/approved")
-        if keys is None and any(approval.get("webauthn") for approval in hand_off.get("approvals") or []):
+        if keys is None and any(approval.get("signature") for approval in hand_off.get("approvals") or []):
             keys = self.request("GET", "/api/keys")
         return verify_hand_off(hand_off, keys)
 

@@ -18,6 +18,7 @@ import argparse
 import base64
 import hashlib
 import json
+import os
 import re
 import sys
 from datetime import datetime
@@ -32,6 +33,9 @@ except ImportError:  # pragma: no cover - said plainly, never a silent pass
     sys.stderr.write("verify_approvals: the Python package 'cryptography' is missing; install it (pip install cryptography)\n")
     raise
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plangate import canonical_json as _canonical_json  # noqa: E402 - the one canonical JSON of this folder
+
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]*$")
 
@@ -41,44 +45,11 @@ class Failure(Exception):
 
 
 def canonical_json(value) -> str:
-    """RFC 8785 canonical JSON: keys sorted by UTF-16 code units, no whitespace, ES string and number forms."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise Failure("a signed value is not a finite number")
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, list):
-        return "[" + ",".join(canonical_json(item) for item in value) + "]"
-    if isinstance(value, dict):
-        keys = sorted(value, key=lambda key: key.encode("utf-16-be"))
-        return "{" + ",".join(_string(key) + ":" + canonical_json(value[key]) for key in keys) + "}"
-    raise Failure(f"a signed value of type {type(value).__name__} cannot be canonicalised")
-
-
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _string(text: str) -> str:
-    out = []
-    for char in text:
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif ord(char) < 0x20:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    """RFC 8785 canonical JSON, by the client's implementation (floats in ECMAScript form included)."""
+    try:
+        return _canonical_json(value)
+    except (TypeError, ValueError) as error:
+        raise Failure(f"a signed value cannot be canonicalised: {error}") from None
 
 
 def _sha256(data: bytes) -> bytes:
