@@ -1,7 +1,8 @@
 /**
  * Test support: a web-standard handler ((Request) => Response, as a Next route handler is)
  * served over real HTTP on 127.0.0.1, so an MCP client talks to it through its own
- * transport. A client that hangs up aborts the request's signal, as Next does.
+ * transport. As in Next, the request's URL names localhost whatever host the client used,
+ * and a client that hangs up aborts the request's signal.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +21,9 @@ async function toRequest(message: IncomingMessage, signal: AbortSignal): Promise
   const chunks: Buffer[] = [];
   for await (const chunk of message) chunks.push(chunk as Buffer);
   const body = chunks.length ? Buffer.concat(chunks) : undefined;
-  return new Request(`http://${message.headers.host}${message.url}`, { method: message.method, headers, body, signal });
+  // As Next does: the URL names the server's own host; the client's is in the Host header.
+  const port = message.socket.localPort;
+  return new Request(`http://localhost:${port}${message.url}`, { method: message.method, headers, body, signal });
 }
 
 export async function serveOverHttp(handler: (request: Request) => Promise<Response>): Promise<HttpTestServer> {

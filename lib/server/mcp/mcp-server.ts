@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal';
 import type { DatabaseHandle } from '../db/client';
 import { AppError } from '../errors';
 import { logError } from '../http/log-error';
+import { clientOrigin } from './client-origin';
 import { PLANGATE_TOOLS, type PlangateTool, type ToolContext } from './mcp-tools';
 
 // Plangate as an MCP server over Streamable HTTP, stateless: every POST gets a server and
@@ -90,7 +91,7 @@ export function plangateMcpServer(caller: McpCaller, origin: string): McpServer 
  * closing the server aborts every handler's signal, so a wait stops polling.
  */
 export async function serveMcp(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
-  const server = plangateMcpServer(caller, new URL(request.url).origin);
+  const server = plangateMcpServer(caller, clientOrigin(request));
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
   await server.connect(transport);
   const close = () => void server.close().catch(() => undefined);
