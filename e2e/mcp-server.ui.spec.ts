@@ -63,6 +63,8 @@ test('without a token the MCP endpoint answers 401 with a Bearer challenge, and 
   expect(response.status()).toBe(401);
   expect(response.headers()['www-authenticate']).toBe('Bearer realm="Plangate"');
   expect((await response.json()).error.code).toBe('unauthenticated');
+  // The headers every API answer carries.
+  expect(response.headers()).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
   await anonymous.dispose();
 
   const agent = new Client({ name: 'e2e-agent-without-token', version: '1.0.0' });
