@@ -3,7 +3,6 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { hasRole } from '@/lib/auth/roles';
-import { PLAN_LIMITS } from '@/lib/plan';
 import type { Principal } from '../auth/principal';
 import type { DatabaseHandle } from '../db/client';
 import { AppError } from '../errors';
@@ -20,9 +19,6 @@ const INSTRUCTIONS =
   'Plangate puts a person between a planner and execution. submit_plan stores a plan and sends it for review; ' +
   'wait_for_decision waits for a person to approve, reject or request changes (call it again when it times out); ' +
   'get_approved_plan is the hand-off to run; start_run runs exactly that revision; run_status follows it.';
-
-/** The body cap of the REST API: a plan may be up to PLAN_LIMITS.maxPlanBytes, with room for the envelope. */
-const MAX_BODY_BYTES = PLAN_LIMITS.maxPlanBytes + 64 * 1024;
 
 export interface McpCaller {
   handle: DatabaseHandle;
@@ -92,7 +88,8 @@ export function plangateMcpServer(caller: McpCaller, origin: string): McpServer 
  */
 export async function serveMcp(request: Request, body: unknown, caller: McpCaller): Promise<Response> {
   const server = plangateMcpServer(caller, clientOrigin(request));
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
+  // The body was read under the REST API's cap (endpoint), so the transport reads none itself.
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);
   const close = () => void server.close().catch(() => undefined);
   request.signal.addEventListener('abort', close, { once: true });
