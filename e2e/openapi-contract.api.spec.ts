@@ -151,6 +151,13 @@ test('every operation answers with a status and a body its OpenAPI schema descri
   await check('putResource', await call('PUT', '/api/registry/gadgets/x', { id: 'x' }), [404]);
   await check('deleteResource', await call('DELETE', `/api/registry/tools/${tool.id}`), [204]);
   await check('putResource', await call('PUT', `/api/registry/tools/${tool.id}`, tool), [200]);
+  // MCP: an answer streams as Server-Sent Events; the transport's own refusals are JSON-RPC errors.
+  const mcp = { Accept: 'application/json, text/event-stream' };
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract', version: '1' } } };
+  expect(await check('callMcp', await call('POST', '/api/mcp', initialize, mcp), [200])).toContain('"serverInfo":{"name":"plangate"');
+  await check('callMcp', await call('POST', '/api/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, mcp), [202]);
+  await check('callMcp', await call('POST', '/api/mcp', initialize), [406]);
+  await check('callMcp', await call('POST', '/api/mcp', { method: 'tools/list' }, mcp), [400]);
 
   expect([...checked].sort()).toEqual(ROUTE_LIST.map((spec) => spec.operationId).sort());
 });

@@ -10,6 +10,7 @@ import * as comments from './comment-schemas';
 import * as gate from './gate-schemas';
 import * as inbox from './inbox-schemas';
 import * as list from './list-schemas';
+import * as mcp from './mcp-schemas';
 import * as ops from './operation-schemas';
 import * as passkey from './passkey-schemas';
 import * as presence from './presence-schemas';
@@ -332,6 +333,17 @@ export const routes = table({
     summary:
       'For an executor that answered a webhook with 202: the task\'s result, once, for the attempt in flight. Headers `X-Plangate-Timestamp` (Unix seconds, within 5 minutes), `X-Plangate-Attempt` (as sent) and `X-Plangate-Signature: sha256=<hex HMAC-SHA256 of "POST\\n<path of the result URL>\\n<attempt>\\n<timestamp>\\n<body>">` keyed with the resource\'s secret (docs/security.md, "Signed results"). 401 for a missing, wrong or stale signature, and for a run or task that does not exist; 409 for a second result or another attempt; 413 over 1 MB',
     params: z.object({ run_id: z.string(), task_id: z.string() }), body: run.TaskResultReport, signedBody: true, responses: { 200: ok('Recorded', run.RunStateResponse) }, errors: [400, 401, 409, 413, 415],
+  },
+  callMcp: {
+    method: 'post', path: '/api/mcp', role: 'viewer',
+    summary:
+      'Plangate as an MCP server (Streamable HTTP, stateless): JSON-RPC messages in (`Accept: application/json, text/event-stream`), the answer to a request as Server-Sent Events, progress notifications first; 202 with an empty body when only notifications were sent. Tools: list_resources, submit_plan, plan_status, wait_for_decision, get_approved_plan, start_run, run_status, decide_gate, each needing its own least role (a tool error names it). GET answers 405: there is no standalone stream',
+    body: mcp.McpRequest, bodyName: 'MCP message',
+    responses: {
+      200: ok('The JSON-RPC answer as Server-Sent Events', z.string(), 'text/event-stream'),
+      202: ok('Accepted: the body held only notifications or responses, so the answer is empty', z.string().max(0), 'text/plain'),
+    },
+    errors: [400, 406, 413, 415], errorSchema: mcp.McpErrorResponse,
   },
   getRegistry: { method: 'get', path: '/api/registry', role: 'viewer', summary: 'The resource registry (agents, tools, functions, LLMs, DSL workflows); also its JSON export', responses: { 200: ok('Registry', Registry) }, errors: [] },
   replaceRegistry: {

@@ -125,5 +125,6 @@ export async function everyOperation(call: ReturnType<typeof client>): Promise<s
   note((await call('put', '/api/registry', { body: registry })).agents.length);
   note(Object.keys(await call('put', '/api/registry/{kind}/{key}', { params: { kind: 'tools', key: 'shipments_list' }, body: { id: 'shipments_list' } })).length);
   note(await call('delete', '/api/registry/{kind}/{key}', { params: { kind: 'tools', key: 'shipments_list' } }));
+  note((await call('post', '/api/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).length);
   return seen;
 }
