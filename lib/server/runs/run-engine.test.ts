@@ -15,6 +15,23 @@ import { approvedPlan, approvedRevision, gateApprover, runApprover, runEditor } 
 import { startRunWorkers, stopRunWorkers } from './run-workers';
 import { startRun } from './start-run';
 import { acceptSignedResult } from './task-result';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SignedDecision } from '@/lib/api/passkey-schemas';
+import { canonicalJson, sha256Of } from '../audit/digests';
+import { passkeys } from '../db/schema';
+import { publishedKeys } from '../passkeys/passkey-service';
+import { softAuthenticator } from '../passkeys/soft-authenticator-test-support';
+
+/** scripts/verify-approvals.mjs (node:crypto only) on a run's gate decisions, as an outsider runs it. */
+function verifyRun(run: unknown, keys: unknown) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plangate-verify-run-'));
+  writeFileSync(path.join(dir, 'keys.json'), JSON.stringify(keys));
+  const result = spawnSync(process.execPath, ['scripts/verify-approvals.mjs', '-', path.join(dir, 'keys.json')], { cwd: path.resolve(__dirname, '../../..'), input: JSON.stringify(run), encoding: 'utf8' });
+  return { status: result.status, output: result.stdout + result.stderr };
+}
 
 // A run end to end against real servers speaking each protocol: an MCP tool, an A2A agent,
 // an OpenAI-compatible model and a signed webhook, with a fan-out, a fan-in and templates
@@ -194,6 +211,44 @@ describe.each(testDatabases())('running approved plans on $name', (database) => 
     const plain = (await runReaches(handle, second.run_id, 'succeeded')).tasks.find((t) => t.task_id === 'g')!;
     expect(plain.output).toEqual({ sum: 3 });
     expect(plain.gate).toMatchObject({ edited: false });
+  }, 60_000);
+
+  it('a gate decision signed with a passkey is kept with the run, and an outside verifier accepts it but not a tampered copy', async () => {
+    const gated: TaskDataInput = {
+      task_id: 'job-gate-signed',
+      planned_tasks: [
+        { task_id: 'a', description: 'Add', execution_type: 'tool', tool_id: 'add', arguments: { a: 2, b: 2 } },
+        { task_id: 'g', description: 'Add again', execution_type: 'tool', tool_id: 'add', arguments: { a: '${step[0].sum}', b: 1 }, parameters: { requires_approval: true }, dependencies: ['a'] },
+      ],
+    };
+    const key = softAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
+    await handle.db.insert(passkeys).values(key.row(gateApprover.username));
+    const plan = await approvedPlan(handle, 'Signed gate', gated, registry());
+    const { run_id } = await startRun(handle, runEditor, plan.id, { revision: plan.revision, content_hash: plan.content_hash });
+    const waiting = await runReaches(handle, run_id, 'awaiting_approval');
+    const signed: SignedDecision = {
+      plan_id: plan.id,
+      revision: waiting.revision,
+      content_hash: waiting.content_hash,
+      resources_hash: waiting.resources_hash,
+      decision: 'approve',
+      gate: { run_id, task_id: 'g', input_hash: sha256Of(canonicalJson(waiting.tasks.find((t) => t.task_id === 'g')!.input)) },
+      at: new Date().toISOString(),
+    };
+    const relyingParty = { host: 'localhost:3000', rpId: 'localhost', trusted: [] };
+    // Signed over another input than the one shown: refused, and nothing is decided.
+    const otherInput = { ...signed, gate: { ...signed.gate!, input_hash: sha256Of(canonicalJson({ a: 99, b: 1 })) } };
+    expect((await refusal(decideGate(handle, gateApprover, run_id, 'g', 'approve', '', undefined, { signature: key.sign(otherInput), relyingParty }))).status).toBeGreaterThanOrEqual(400);
+    expect((await getRun(handle.db, run_id)).tasks.find((t) => t.task_id === 'g')!.state).toBe('awaiting_approval');
+
+    await decideGate(handle, gateApprover, run_id, 'g', 'approve', '', undefined, { signature: key.sign(signed), relyingParty });
+    const done = await runReaches(handle, run_id, 'succeeded');
+    expect(done.tasks.find((t) => t.task_id === 'g')!.gate!.signature).toMatchObject({ kid: key.kid, signed });
+    const keys = { keys: await publishedKeys(handle.db) };
+    const verify = (document: unknown) => verifyRun(document, keys);
+    expect(verify(done)).toMatchObject({ status: 0 });
+    const tampered = { ...done, tasks: done.tasks.map((t) => (t.task_id === 'g' ? { ...t, gate: { ...t.gate!, input_hash: sha256Of(canonicalJson({ a: 99, b: 1 })) } } : t)) };
+    expect(verify(tampered).status).toBe(1);
   }, 60_000);
 
   it('a failing tool is retried, then the run needs a replan; a continuation runs only what did not succeed', async () => {
