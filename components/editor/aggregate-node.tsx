@@ -71,7 +71,8 @@ function AggregateNodeView({ data }: NodeProps<AggregateNode>) {
           found ? 'border-amber-500 bg-amber-50 ring-8 ring-amber-300' : aggregate.merged ? 'border-dashed border-slate-400 bg-slate-50' : 'border-slate-300 bg-white'
         }`}
       >
-        <span data-aggregate-label className="block truncate text-[36px] font-semibold leading-tight text-slate-900">
+        {/* Wrapped, broken anywhere if it must be, never cut: two aggregates must not read alike. */}
+        <span data-aggregate-label className="line-clamp-2 text-[36px] font-semibold leading-[1.15] text-slate-900 [overflow-wrap:anywhere]">
           {aggregate.name}
         </span>
         <span data-aggregate-label className="block text-[36px] leading-tight text-slate-700">

@@ -1,7 +1,7 @@
 'use client';
 
 import { forwardRef, memo, useEffect, useMemo, useState } from 'react';
-import { taskLabel } from '@/lib/flow/task-label';
+import { labelsOfPlan } from '@/lib/flow/task-label';
 import { executionKind } from '@/lib/plan';
 import { matchingTaskIds } from '@/lib/plan/task-search';
 import { useCanvasFocus, useCanvasFocusStore } from './canvas-focus';
@@ -43,7 +43,7 @@ export const Outline = memo(
   }, [query]);
   const matchIds = useMemo(() => matchingTaskIds(tasks, settled), [tasks, settled]);
   useEffect(() => focus.getState().setMatches(matchIds), [focus, matchIds]);
-  const labels = useMemo(() => new Map(tasks.map((t) => [t.task_id, taskLabel(t)])), [tasks]);
+  const labels = labelsOfPlan(tasks);
   const matches = useMemo(() => (found ? tasks.filter((t) => matchSet.has(t.task_id)) : tasks), [tasks, found, matchSet]);
   const currentId = found?.[current];
 

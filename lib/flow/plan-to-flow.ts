@@ -4,7 +4,7 @@ import { NODE_SIZE } from './elk-graph';
 import { fallbackPosition } from './fallback-position';
 import { markText, type RemovedTaskNode } from './review-marks';
 import { groupNodeId, subgraphBoxes } from './subgraph-boxes';
-import { taskLabel } from './task-label';
+import { labelsOfPlan } from './task-label';
 
 // Plan → React Flow nodes and edges. Objects are cached by their inputs so that, on a
 // 2,000-task plan, an edit re-creates only the nodes it touched and React Flow
@@ -121,6 +121,7 @@ export function createFlowMapper() {
     const next = new Map<string, NodeCacheEntry>();
     const out: CanvasNode[] = groupNodes(input);
     const hidden = collapsedOwners(input);
+    const labels = labelsOfPlan(input.tasks);
     input.tasks.forEach((task, i) => {
       if (next.has(task.task_id)) return; // duplicate ids are reported by validation; draw the first
       if (hidden.has(task.task_id)) return;
@@ -130,6 +131,8 @@ export function createFlowMapper() {
       const issues = issueInfo ? `${issueInfo.count}:${issueInfo.hasError}` : '';
       const highlighted = input.highlighted.has(task.task_id);
       const mark = input.reviewMarks?.get(task.task_id);
+      // Another task's edit can change this one's label (two labels that now collide).
+      const label = labels.get(task.task_id) ?? task.task_id;
       const cached = nodeCache.get(task.task_id);
       if (
         cached &&
@@ -140,13 +143,13 @@ export function createFlowMapper() {
         cached.issues === issues &&
         cached.highlighted === highlighted &&
         cached.mark === mark &&
+        cached.node.data.label === label &&
         cached.node.data.readOnly === input.readOnly
       ) {
         next.set(task.task_id, cached);
         out.push(cached.node);
         return;
       }
-      const label = taskLabel(task);
       const node: TaskNode = {
         id: task.task_id,
         type: 'task',
@@ -175,6 +178,7 @@ export function createFlowMapper() {
     const known = new Map(input.tasks.map((t) => [t.task_id, t]));
     const next = new Map<string, DependencyEdge>();
     const hidden = collapsedOwners(input);
+    const labels = labelsOfPlan(input.tasks);
     for (const task of input.tasks) {
       for (const dep of task.dependencies) {
         const from = known.get(dep);
@@ -194,7 +198,7 @@ export function createFlowMapper() {
         if (next.has(id)) continue;
         const selected = input.selectedEdgeId === id;
         const highlighted = input.highlighted.has(dep) && input.highlighted.has(task.task_id);
-        const ariaLabel = `Dependency ${taskLabel(from)} → ${taskLabel(task)}`;
+        const ariaLabel = `Dependency ${labels.get(dep)} → ${labels.get(task.task_id)}`;
         const cached = edgeCache.get(id);
         if (cached && cached.selected === selected && cached.data?.highlighted === highlighted && cached.ariaLabel === ariaLabel) {
           next.set(id, cached);

@@ -46,3 +46,18 @@ export function distinctTaskLabels(tasks: readonly Labelled[]): Map<string, stri
   }
   return labels;
 }
+
+const planLabels = new WeakMap<readonly Labelled[], ReadonlyMap<string, string>>();
+
+/**
+ * distinctTaskLabels, built once per task list: a plan's list is never mutated (each edit
+ * makes a new one), and every view of a 20,000-task plan asks for it on each render.
+ */
+export function labelsOfPlan(tasks: readonly Labelled[]): ReadonlyMap<string, string> {
+  let labels = planLabels.get(tasks);
+  if (!labels) {
+    labels = distinctTaskLabels(tasks);
+    planLabels.set(tasks, labels);
+  }
+  return labels;
+}
