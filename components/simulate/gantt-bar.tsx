@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { splitDistinctLabel } from '@/lib/flow/task-label';
 import { ROW, truncate } from './gantt-geometry';
 import type { GanttTask } from './gantt-model';
 
@@ -26,7 +27,9 @@ export const GanttBar = memo(function GanttBar({ task, x, width, name, hatch, se
   const y = task.row * ROW + 4;
   const h = ROW - 8;
   const skipped = task.status === 'skipped';
-  const text = skipped ? null : truncate(task.label, width);
+  // A name another task shares leads with its id on the bar, where the end would be cut.
+  const { name: own, tag } = splitDistinctLabel(task.label, task.id);
+  const text = skipped ? null : truncate(tag ? `${tag.slice(1, -1)} · ${own}` : task.label, width);
   const look = skipped
     ? { fill: '#ffffff', stroke: '#475569', strokeDasharray: '3 2', strokeWidth: 1.5 }
     : task.status === 'failed'

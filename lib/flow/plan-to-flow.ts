@@ -63,6 +63,8 @@ export function parseEdgeId(id: string): { from: string; to: string } | null {
   }
 }
 
+const NODE_MEASURED = Object.freeze({ width: NODE_SIZE.width, height: NODE_SIZE.height });
+
 type NodeCacheEntry = { task: PlannerTask; x: number; y: number; selected: boolean; issues: string; highlighted: boolean; mark: TaskMark | undefined; node: TaskNode };
 
 export function createFlowMapper() {
@@ -99,6 +101,8 @@ export function createFlowMapper() {
         position: { x: box.x, y: box.y },
         width: collapsed ? NODE_SIZE.width : box.width,
         height: collapsed ? NODE_SIZE.height : box.height,
+        // As for task nodes: a collapsed group's edges stay mounted when it is redrawn.
+        measured: collapsed ? NODE_MEASURED : { width: box.width, height: box.height },
         draggable: false,
         selectable: false,
         deletable: false,
@@ -157,6 +161,11 @@ export function createFlowMapper() {
         selected,
         width: NODE_SIZE.width,
         height: NODE_SIZE.height,
+        // Its size, known: React Flow keeps the measured handles of a node that says it was
+        // measured. A node object without it (every selection change makes a new one) loses
+        // them, and its edges are unmounted until measured again, taking the keyboard focus
+        // of a focused edge with them.
+        measured: NODE_MEASURED,
         ariaLabel: mark ? `Task ${label}, ${markText(mark)}` : `Task ${label}`,
         data: {
           task,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { distinctTaskLabels, taskLabel } from './task-label';
+import { distinctTaskLabels, splitDistinctLabel, taskLabel } from './task-label';
 
 describe('taskLabel', () => {
   it('uses the first line of the description, shortened, else the id', () => {
@@ -61,5 +61,14 @@ describe('distinctTaskLabels', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('splitDistinctLabel', () => {
+  it('splits off the id part a collision added, and leaves any other label whole', () => {
+    expect(splitDistinctLabel('Fetch paper (a)', 'a')).toEqual({ name: 'Fetch paper', tag: '(a)' });
+    expect(splitDistinctLabel('Fetch (b #2)', 'b')).toEqual({ name: 'Fetch', tag: '(b #2)' });
+    expect(splitDistinctLabel('Summarise', 'c')).toEqual({ name: 'Summarise', tag: null });
+    expect(splitDistinctLabel('(x)', 'x')).toEqual({ name: '(x)', tag: null });
   });
 });

@@ -61,3 +61,14 @@ export function labelsOfPlan(tasks: readonly Labelled[]): ReadonlyMap<string, st
   }
   return labels;
 }
+
+/**
+ * A label from distinctTaskLabels split for drawing where room is short: the task's name, and
+ * the id part that tells it apart (null when there is none), to be drawn whole beside a name
+ * that may be cut ("Extract the key…" + "(extract-findings-2)").
+ */
+export function splitDistinctLabel(label: string, taskId: string): { name: string; tag: string | null } {
+  const at = label.lastIndexOf(` (${taskId}`);
+  if (at <= 0 || !label.endsWith(')')) return { name: label, tag: null };
+  return { name: label.slice(0, at), tag: label.slice(at + 1) };
+}
