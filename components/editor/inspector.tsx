@@ -220,7 +220,9 @@ function Dependencies({ task, disabled, onReveal }: { task: PlannerTask; disable
   const [choice, setChoice] = useState('');
   const candidates = tasks.filter((t) => t.task_id !== task.task_id && !task.dependencies.includes(t.task_id));
   return (
-    <fieldset className="space-y-2">
+    // min-w-0: a fieldset is at least as wide as its widest row by default, and a long task
+    // name would push the row's remove button out of the panel.
+    <fieldset className="min-w-0 space-y-2">
       <legend className="text-xs font-medium text-slate-600">Depends on</legend>
       {task.dependencies.length === 0 && <p className="text-xs text-slate-500">Nothing: this task can start at once.</p>}
       <ul className="space-y-1">

@@ -1,7 +1,7 @@
 'use client';
 
 import { forwardRef, memo, useEffect, useMemo, useState } from 'react';
-import { labelsOfPlan, splitDistinctLabel } from '@/lib/flow/task-label';
+import { labelsOfPlan, shortTag, splitDistinctLabel } from '@/lib/flow/task-label';
 import { executionKind } from '@/lib/plan';
 import { matchingTaskIds } from '@/lib/plan/task-search';
 import { useCanvasFocus, useCanvasFocusStore } from './canvas-focus';
@@ -26,12 +26,14 @@ function TaskName({ label, taskId }: { label: string; taskId: string }) {
   const { name, tag } = splitDistinctLabel(label, taskId);
   if (!tag) return <span className="block truncate">{label}</span>;
   return (
-    <span className="flex min-w-0">
+    <span className="flex min-w-0 overflow-hidden">
       <span className="truncate">{name}</span>
       {/* A space that is not collapsed: the row's name reads "name (id)", not "name(id)". */}
-      <span className="max-w-[60%] shrink-0 truncate font-mono text-xs text-slate-700">
+      <span className="shrink-0 font-mono text-xs leading-5 text-slate-700">
         {'\u00a0'}
-        {tag}
+        {/* Read whole; drawn with its middle cut if long. */}
+        <span className="sr-only">{tag}</span>
+        <span aria-hidden>{shortTag(tag)}</span>
       </span>
     </span>
   );

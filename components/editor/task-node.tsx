@@ -3,7 +3,7 @@
 import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import { memo, useContext } from 'react';
 import type { TaskNode } from '@/lib/flow/plan-to-flow';
-import { splitDistinctLabel } from '@/lib/flow/task-label';
+import { shortTag, splitDistinctLabel } from '@/lib/flow/task-label';
 import { OTHER_EXECUTION_TYPE, executionKind, executionTypeDescriptor } from '@/lib/plan';
 import { CommentCountBadge } from '@/components/comments/comment-count-badge';
 import { RunStateContext } from '@/components/runs/run-state-context';
@@ -91,7 +91,7 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
             // A name another task shares: one line of it, and the id that tells them apart, whole.
             <div className="min-w-0 text-[13px] leading-snug text-slate-900">
               <div className="truncate">{name}</div>
-              <div className="truncate font-mono text-[11px] text-slate-700">{tag}</div>
+              <div className="truncate font-mono text-[11px] text-slate-700">{shortTag(tag, 34)}</div>
             </div>
           ) : (
             <div className="line-clamp-2 text-[13px] leading-snug text-slate-900">{label}</div>

@@ -4,7 +4,8 @@ import { useRef, useState } from 'react';
 import { EXECUTION_TYPES } from '@/lib/plan';
 import { SubmitButton } from '@/components/form/submit-button';
 import type { DryRunSettings } from './dry-run-settings';
-import { TaskPicker, typedButNotPicked, type PickableTask } from './task-picker';
+import { TaskPicker, type PickableTask } from './task-picker';
+import { typedButNotPicked } from './task-picker-search';
 
 const INPUT = 'mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchTasks } from './task-picker-search';
+import { searchTasks, typedButNotPicked } from './task-picker-search';
 
 const tasks = [
   { id: 'fetch-papers', label: 'Fetch the research papers', text: 'Fetch the research papers to summarise, with titles.' },
@@ -31,5 +31,15 @@ describe('searchTasks', () => {
     expect(searchTasks(tasks, 'extract', 1)).toMatchObject({ total: 2, options: [{ id: 'extract-findings-1' }] });
     expect(searchTasks(tasks, '  ', 50).total).toBe(4);
     expect(ids('nothing like it')).toEqual([]);
+  });
+});
+
+describe('typedButNotPicked', () => {
+  it('says text was left unpicked only when none of the tasks it finds is picked', () => {
+    expect(typedButNotPicked(tasks, 'paper 2', [])).toBe(true);
+    expect(typedButNotPicked(tasks, 'paper 2', ['extract-findings-1'])).toBe(true);
+    expect(typedButNotPicked(tasks, 'paper 2', ['extract-findings-2'])).toBe(false);
+    expect(typedButNotPicked(tasks, 'nothing like it', [])).toBe(true);
+    expect(typedButNotPicked(tasks, '  ', [])).toBe(false);
   });
 });

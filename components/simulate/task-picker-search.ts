@@ -35,3 +35,10 @@ export function searchTasks<T extends SearchableTask>(tasks: readonly T[], query
   }
   return { options: [...together, ...apart].slice(0, limit), total: together.length + apart.length };
 }
+
+/** Whether the text typed into a picker is left over: nothing it finds was picked. */
+export function typedButNotPicked(tasks: readonly SearchableTask[], query: string, selected: readonly string[]): boolean {
+  if (!query.trim()) return false;
+  const picked = new Set(selected);
+  return !searchTasks(tasks, query, Number.MAX_SAFE_INTEGER).options.some((task) => picked.has(task.id));
+}

@@ -27,13 +27,6 @@ export interface TaskPickerProps {
   hint?: string;
 }
 
-/** Whether the text typed into a picker is left over: nothing it finds was picked. */
-export function typedButNotPicked(tasks: readonly PickableTask[], query: string, selected: readonly string[]): boolean {
-  if (!query.trim()) return false;
-  const picked = new Set(selected);
-  return !searchTasks(tasks, query, Number.MAX_SAFE_INTEGER).options.some((task) => picked.has(task.id));
-}
-
 export const TaskPicker = forwardRef<HTMLInputElement, TaskPickerProps>(function TaskPicker({ label, tasks, selected, onChange, query, onQueryChange, error, hint }, input) {
   const id = useId();
   const listId = `${id}-list`;

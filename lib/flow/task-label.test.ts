@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { distinctTaskLabels, splitDistinctLabel, taskLabel } from './task-label';
+import { distinctTaskLabels, shortTag, splitDistinctLabel, taskLabel } from './task-label';
 
 describe('taskLabel', () => {
   it('uses the first line of the description, shortened, else the id', () => {
@@ -70,5 +70,16 @@ describe('splitDistinctLabel', () => {
     expect(splitDistinctLabel('Fetch (b #2)', 'b')).toEqual({ name: 'Fetch', tag: '(b #2)' });
     expect(splitDistinctLabel('Summarise', 'c')).toEqual({ name: 'Summarise', tag: null });
     expect(splitDistinctLabel('(x)', 'x')).toEqual({ name: '(x)', tag: null });
+  });
+});
+
+describe('shortTag', () => {
+  it('keeps both ends of a long id, so ids that differ only at the end still differ', () => {
+    const a = shortTag('(fast2bfq_080603_ILMN-GA001_0003_s_1_sequence_1)');
+    const b = shortTag('(fast2bfq_080603_ILMN-GA001_0003_s_1_sequence_10)');
+    expect(a).toHaveLength(28);
+    expect(a).toBe('(fast2bfq_080…_1_sequence_1)');
+    expect(b).not.toBe(a);
+    expect(shortTag('(extract-findings-1)')).toBe('(extract-findings-1)');
   });
 });

@@ -72,3 +72,13 @@ export function splitDistinctLabel(label: string, taskId: string): { name: strin
   if (at <= 0 || !label.endsWith(')')) return { name: label, tag: null };
   return { name: label.slice(0, at), tag: label.slice(at + 1) };
 }
+
+/**
+ * A tag cut in the middle when long, so both ends show: ids that differ tell apart at their
+ * ends as often as at their starts ("(fast2bfq_f…sequence_10)"). `max` counts characters.
+ */
+export function shortTag(tag: string, max = 28): string {
+  if (tag.length <= max) return tag;
+  const tail = Math.ceil((max - 1) / 2);
+  return `${tag.slice(0, max - 1 - tail)}…${tag.slice(-tail)}`;
+}
