@@ -1,5 +1,6 @@
 import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { copyOfSeed000 } from './seed000-copy';
 
 // "Add task" puts the new task where the operator is looking, in free space beside the tasks
 // in view (never on top of one), and opens its fields at the top with the description ready
@@ -13,7 +14,7 @@ async function boxes(nodes: Locator): Promise<Box[]> {
 }
 
 test('a task added lands in free space in view, with its inspector at the top and the description focused', async ({ page, api, editor }) => {
-  const { id } = await api.copyOfDemo('Summarise research papers (seed 000)');
+  const { id } = await copyOfSeed000(api, 'Add task in free space');
   await page.setViewportSize({ width: 1440, height: 900 });
   await editor.open(id, { showing: 'Assemble the reviewed summary and the paper ref…' });
   const canvas = page.getByLabel('Plan graph');

@@ -1,11 +1,12 @@
 import { expect, test } from './fixtures';
+import { copyOfSeed000 } from './seed000-copy';
 
 // The dry run's "Tasks that fail" picker finds a task by the words of its description, not
 // only by its shortened name or its id; and text typed but never picked stops the run with a
 // clear message rather than running it without the failure the operator meant.
 
 test('the failure picker finds "paper 2" by its description, and refuses to run while nothing is picked', async ({ page, api }) => {
-  const { id } = await api.copyOfDemo('Summarise research papers (seed 000)');
+  const { id } = await copyOfSeed000(api, 'Failure picker');
   await page.goto(`/plans/${id}/dry-run`);
   await expect(page.getByText(/No dry run of revision \d+ yet/)).toBeVisible();
   const settings = page.getByRole('form', { name: 'Dry-run settings' });

@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { copyOfSeed000 } from './seed000-copy';
 
 // Seed 000 has three tasks whose descriptions read alike ("Extract the key findings, method
 // and evidence of paper 1/2/3", cut to the same 48 characters). Where labels collide, each
@@ -8,7 +9,7 @@ import { expect, test } from './fixtures';
 const CUT = 'Extract the key findings, method and evidence o…';
 
 test('tasks whose labels collide are told apart by their ids on nodes, outline, inspector and accessible names', async ({ page, api, editor }) => {
-  const { id } = await api.copyOfDemo('Summarise research papers (seed 000)');
+  const { id } = await copyOfSeed000(api, 'Colliding labels');
   await editor.open(id, { showing: `${CUT} (extract-findings-2)` });
 
   for (const n of [1, 2, 3]) {
@@ -29,7 +30,7 @@ test('tasks whose labels collide are told apart by their ids on nodes, outline, 
 });
 
 test('the remove button of a dependency with a long name stays inside the inspector at 1440 px', async ({ page, api, editor }) => {
-  const { id } = await api.copyOfDemo('Summarise research papers (seed 000)');
+  const { id } = await copyOfSeed000(api, 'Colliding labels');
   await page.setViewportSize({ width: 1440, height: 900 });
   await editor.open(id, { showing: 'Write one short summary of the papers from thei…' });
   await editor.select('Write one short summary of the papers from thei…');
