@@ -1,5 +1,5 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { adminHeaders } from './auth-support';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { adminHeaders, signIn } from './auth-support';
 import { axeViolations, expect, PlanEditor, PlansApi, test } from './fixtures';
 
 // WCAG 2.2 AA, checked by axe-core on every page, signed in as each role (and signed out
@@ -19,9 +19,36 @@ interface Plans {
   draft: string;
   /** Submitted for review, asking the approver by name: the approver's decision buttons are live. */
   inReview: string;
+  /** Approved and run once: its runs list and the run's own page. */
+  ran: { plan: string; run: string };
 }
 
-async function createPlans(admin: APIRequestContext): Promise<Plans> {
+/**
+ * An approved plan run once, settled before any page is checked: its one task runs on a tool
+ * with no endpoint, so it fails at once with a clear error and the run waits for a replan.
+ */
+async function createRun(admin: APIRequestContext, browser: Browser, baseURL: string | undefined): Promise<Plans['ran']> {
+  const api = new PlansApi(admin);
+  const { id } = await api.create('Accessible run', { planned_tasks: [plan.planned_tasks[0]] });
+  const { revision, content_hash } = await api.submitted(id);
+  const submitted = { revision, content_hash };
+  // A decision needs a person: the approver, signed in (the admin token wrote and submitted it).
+  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  try {
+    const approver = await context.newPage();
+    await signIn(approver, 'approver');
+    expect((await approver.request.post(`/api/plans/${id}/approve`, { data: submitted })).status()).toBe(200);
+  } finally {
+    await context.close();
+  }
+  const started = await admin.post(`/api/plans/${id}/runs`, { data: submitted });
+  expect(started.status()).toBe(201);
+  const { run_id: run } = await started.json();
+  await expect.poll(async () => (await (await admin.get(`/api/runs/${run}`)).json()).state, { timeout: 30_000 }).not.toBe('running');
+  return { plan: id, run };
+}
+
+async function createPlans(admin: APIRequestContext, browser: Browser, baseURL: string | undefined): Promise<Plans> {
   const api = new PlansApi(admin);
   const { id: draft } = await api.create('Accessible shipments', plan);
   expect((await api.saveTasks(draft, (t) => (t.task_id === 'summarise' ? { ...t, description: 'Summarise by facility' } : t), 'by facility')).status()).toBe(200);
@@ -30,7 +57,7 @@ async function createPlans(admin: APIRequestContext): Promise<Plans> {
   const { id: inReview } = await api.create('Accessible review', plan);
   // Asked of the approver by name: their review queue and inbox have something to show.
   await api.submitted(inReview, { reviewers: ['approver'] });
-  return { draft, inReview };
+  return { draft, inReview, ran: await createRun(admin, browser, baseURL) };
 }
 
 /** A page to check; `select` names a task to click first, so the inspector shows its fields. */
@@ -39,7 +66,7 @@ interface Visit {
   select?: string;
 }
 
-function pagesFor({ draft, inReview }: Plans): Visit[] {
+function pagesFor({ draft, inReview, ran }: Plans): Visit[] {
   const paths = [
     '/',
     '/reviews',
@@ -55,8 +82,11 @@ function pagesFor({ draft, inReview }: Plans): Visit[] {
     `/plans/${draft}/revisions`,
     `/plans/${draft}/history`,
     `/plans/${draft}/dry-run`,
+    `/plans/${draft}/runs`,
     `/plans/${inReview}`,
     `/plans/${inReview}/review`,
+    `/plans/${ran.plan}/runs`,
+    `/runs/${ran.run}`,
   ];
   return [...paths.map((path) => ({ path })), { path: `/plans/${draft}`, select: 'Summarise by facility' }];
 }
@@ -79,9 +109,9 @@ async function violationsOn(page: Page, { path, select }: Visit): Promise<string
 let plans: Promise<Plans> | undefined;
 let viewer: Promise<{ username: string; password: string }> | undefined;
 
-test.beforeAll(async ({ playwright, baseURL }) => {
+test.beforeAll(async ({ playwright, browser, baseURL }) => {
   const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: adminHeaders });
-  plans = createPlans(admin);
+  plans = createPlans(admin, browser, baseURL);
   const username = `a11y-viewer-${Date.now().toString(36)}-${test.info().workerIndex}`;
   const password = 'viewer-a11y-password';
   viewer = admin.post('/api/users', { data: { username, password, role: 'viewer' } }).then((response) => {

@@ -14,7 +14,7 @@ test('the plan list shows the demo plans and opens one as a graph', async ({ pag
   await expect(page.getByRole('heading', { level: 1, name: 'Summarise research papers (seed 000)' })).toBeVisible();
   await expect(page.getByRole('group', { name: /^Task Fetch the research papers/ })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Outline' }).getByRole('button')).toHaveCount(7);
-  await expect(page.getByRole('region', { name: 'Issues' })).toContainText('No errors');
+  await expect(page.getByRole('region', { name: 'Issues' })).toContainText('No issues');
 });
 
 test('an unknown plan link shows a not-found page', async ({ page }) => {

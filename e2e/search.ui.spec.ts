@@ -73,3 +73,20 @@ test('show upstream dims every task the selection does not depend on, and Esc cl
   await expect(toolbar.getByRole('button', { name: 'Show downstream' })).toHaveAttribute('aria-pressed', 'false');
   await expect(card(editor.node('Fetch'))).toHaveCSS('opacity', '1');
 });
+
+test('following a dependency from a search result ends the search, so the task it leads to is not left faded', async ({ page, api, editor }) => {
+  const { id } = await api.create('Search then follow plan', plan);
+  await editor.open(id, { showing: 'Notify' });
+  const search = page.getByRole('navigation', { name: 'Outline' }).getByRole('searchbox', { name: 'Find a task' });
+
+  await search.fill('summ');
+  await search.press('Enter');
+  await expect(editor.description).toHaveValue('Summarise');
+  await expect(card(editor.node('Fetch'))).toHaveCSS('opacity', '0.25');
+
+  // The inspector's link to what Summarise depends on.
+  await editor.inspector.getByRole('group', { name: 'Depends on' }).getByRole('button', { name: 'Fetch', exact: true }).click();
+  await expect(editor.description).toHaveValue('Fetch');
+  await expect(search).toHaveValue('');
+  for (const label of ['Fetch', 'Summarise', 'Review', 'Notify']) await expect(card(editor.node(label))).toHaveCSS('opacity', '1');
+});

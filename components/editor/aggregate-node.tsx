@@ -71,10 +71,15 @@ function AggregateNodeView({ data }: NodeProps<AggregateNode>) {
           found ? 'border-amber-500 bg-amber-50 ring-8 ring-amber-300' : aggregate.merged ? 'border-dashed border-slate-400 bg-slate-50' : 'border-slate-300 bg-white'
         }`}
       >
-        <span data-aggregate-label className="block truncate text-[36px] font-semibold leading-tight text-slate-900">
+        {/* Wrapped, broken anywhere if it must be: two aggregates must not read alike. A name
+            longer than the box holds is cut, and read whole in the title and the accessible name. */}
+        <span
+          data-aggregate-label
+          className={`${status ? 'line-clamp-2' : 'line-clamp-3'} text-[36px] font-semibold leading-[1.15] text-slate-900 [overflow-wrap:anywhere]`}
+        >
           {aggregate.name}
         </span>
-        <span data-aggregate-label className="block text-[36px] leading-tight text-slate-700">
+        <span data-aggregate-label className="block text-[36px] leading-[1.15] text-slate-700">
           × {count(size)}
         </span>
         {status && <span className="block truncate text-[26px] font-medium leading-tight text-brand-700">{status}</span>}

@@ -43,4 +43,14 @@ describe('Canvas Focus', () => {
     focus.getState().clear();
     expect(focus.getState()).toMatchObject({ query: '', matches: null, current: -1, relation: null, related: null });
   });
+
+  it('ends the search when moving to a task it did not find, and keeps it when stepping through matches', () => {
+    const focus = createCanvasFocusStore();
+    focus.getState().setQuery('fetch');
+    focus.getState().setMatches(['fetch', 'fetch-2']);
+    focus.getState().leaveSearchFor(['fetch-2']);
+    expect(focus.getState()).toMatchObject({ query: 'fetch', matches: ['fetch', 'fetch-2'] });
+    focus.getState().leaveSearchFor(['summarise']);
+    expect(focus.getState()).toMatchObject({ query: '', matches: null, current: -1 });
+  });
 });

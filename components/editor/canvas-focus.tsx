@@ -50,6 +50,8 @@ export interface CanvasFocusState {
   /** Where the task canvas opens, once: a canvas mounted later (back from the overview) opens as usual. */
   takeOpenedAt: () => Viewport | null;
   clearSearch: () => void;
+  /** Ends the search when the canvas moves to tasks it did not find (a dependency followed), which it would otherwise show faded. */
+  leaveSearchFor: (taskIds: readonly string[]) => void;
   clear: () => void;
 }
 
@@ -98,6 +100,10 @@ export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: G
     setRelation: (relation) => set({ relation }),
     setRelated: (related) => set({ related }),
     clearSearch: () => set({ query: '', matches: null, matchSet: NO_MATCHES, current: -1 }),
+    leaveSearchFor: (taskIds) => {
+      const { matches, matchSet, clearSearch } = get();
+      if (matches && taskIds.some((id) => !matchSet.has(id))) clearSearch();
+    },
     clear: () => set({ query: '', matches: null, matchSet: NO_MATCHES, current: -1, relation: null, related: null }),
   }));
 }

@@ -34,7 +34,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   const drag = useNodeDrag({ nodes, given: given.nodes, setDragging });
   const onEdgesChange = useEdgeSelection();
   const connections = useConnectionEdits(tasks, index);
-  const commands = useCanvasCommands(readOnly);
+  const commands = useCanvasCommands(readOnly, pane);
 
   // The pan-zoom machinery outlives a switch of canvas: a wheel gesture on the overview can
   // end (and be reported here) after this canvas took over. It was not about this canvas.
@@ -48,7 +48,8 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
   );
 
   return (
-    <div ref={pane} className="relative h-full w-full" onDoubleClick={commands.onDoubleClick} onKeyDownCapture={commands.onKeyDownCapture}>
+    // Focusable from script only: where the keyboard lands when the element it was on is deleted.
+    <div ref={pane} tabIndex={-1} className="relative h-full w-full outline-none" onDoubleClick={commands.onDoubleClick} onKeyDownCapture={commands.onKeyDownCapture}>
       {openedAt !== null && (
         <ReactFlow<CanvasNode, Edge>
           aria-label="Plan graph"

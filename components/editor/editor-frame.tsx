@@ -9,7 +9,8 @@ export function EditorFrame({ outline, canvas, issues, inspector }: { outline?: 
       <div className="w-64 shrink-0 border-r border-slate-200 bg-white">{outline}</div>
       <div className="flex min-w-0 flex-1 flex-col">
         <div className="relative min-h-0 flex-1">{canvas}</div>
-        <div className="h-40 shrink-0 border-t border-slate-200 bg-white">{issues}</div>
+        {/* As tall as the issues need, up to their pane's height: one line when there are none. */}
+        <div className="shrink-0 border-t border-slate-200 bg-white">{issues}</div>
       </div>
       <div className="w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white">{inspector}</div>
     </div>

@@ -129,12 +129,14 @@ function RelationToggles() {
 }
 
 export function EditorToolbar({
+  onAddTask,
   onTidy,
   onFit,
   onOptimise,
   onReplan,
   laying,
 }: {
+  onAddTask: () => void;
   onTidy: () => void;
   onFit: () => void;
   onOptimise: () => void;
@@ -157,7 +159,7 @@ export function EditorToolbar({
     <div role="toolbar" aria-label="Editor" className="flex flex-wrap items-center gap-1.5 border-b border-slate-200 bg-white px-3 py-2">
       {!readOnly && (
         <>
-          <button type="button" className={SMALL_BUTTON} onClick={() => store.getState().addTask()}>
+          <button type="button" className={SMALL_BUTTON} onClick={onAddTask}>
             Add task
           </button>
           <button type="button" className={SMALL_BUTTON} disabled={!hasSelection} onClick={deleteSelection} aria-keyshortcuts="Delete">

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { EXECUTION_TYPES, executionKind, type PlannerTask, type PlannerTaskInput } from '@/lib/plan';
-import { taskLabel } from '@/lib/flow/task-label';
+import { labelsOfPlan } from '@/lib/flow/task-label';
 import { jsonDraftKey } from '@/lib/editor-store/editor-store';
 import { requiresApproval } from '@/lib/runs/task-policy';
 import { PlanComments, TaskComments } from '@/components/comments/task-comments';
@@ -45,7 +45,30 @@ function Field({ label, error, children, hint }: { label: string; error?: string
 const inputClass =
   'w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-1 focus:ring-brand-500 disabled:bg-slate-50';
 
-function TextField({ label, value, apply, field, multiline, mono, disabled }: { label: string; value: string; apply: Apply; field: keyof PlannerTaskInput; multiline?: boolean; mono?: boolean; disabled: boolean }) {
+function TextField({
+  label,
+  value,
+  apply,
+  field,
+  multiline,
+  mono,
+  disabled,
+  autoFocus,
+}: {
+  label: string;
+  value: string;
+  apply: Apply;
+  field: keyof PlannerTaskInput;
+  multiline?: boolean;
+  mono?: boolean;
+  disabled: boolean;
+  autoFocus?: boolean;
+}) {
+  // Only for a task just added: its first field is what the operator asked for.
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (autoFocus) textarea.current?.focus();
+  }, [autoFocus]);
   const [draft, setDraft] = useState(value);
   const [error, setError] = useState<string | null>(null);
   const [seen, setSeen] = useState(value);
@@ -66,6 +89,7 @@ function TextField({ label, value, apply, field, multiline, mono, disabled }: { 
         multiline ? (
           <textarea
             id={id}
+            ref={textarea}
             aria-describedby={describedBy}
             aria-invalid={!!error}
             disabled={disabled}
@@ -181,8 +205,9 @@ type Reveal = (taskId: string) => void;
 
 /** A task named in the inspector: clicking selects it and brings it into view on the canvas. */
 function TaskLink({ id, label, onReveal }: { id: string; label: string; onReveal: Reveal }) {
+  // min-w-0: a long name is cut here, never pushing its row's remove button out of the panel.
   return (
-    <button type="button" className="truncate text-left text-brand-700 hover:underline" onClick={() => onReveal(id)}>
+    <button type="button" title={label} className="min-w-0 truncate text-left text-brand-700 hover:underline" onClick={() => onReveal(id)}>
       {label}
     </button>
   );
@@ -191,22 +216,24 @@ function TaskLink({ id, label, onReveal }: { id: string; label: string; onReveal
 function Dependencies({ task, disabled, onReveal }: { task: PlannerTask; disabled: boolean; onReveal: Reveal }) {
   const store = useEditorStore();
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
-  const byId = new Map(tasks.map((t) => [t.task_id, t]));
+  const labels = labelsOfPlan(tasks);
   const [choice, setChoice] = useState('');
   const candidates = tasks.filter((t) => t.task_id !== task.task_id && !task.dependencies.includes(t.task_id));
   return (
-    <fieldset className="space-y-2">
+    // min-w-0: a fieldset is at least as wide as its widest row by default, and a long task
+    // name would push the row's remove button out of the panel.
+    <fieldset className="min-w-0 space-y-2">
       <legend className="text-xs font-medium text-slate-600">Depends on</legend>
       {task.dependencies.length === 0 && <p className="text-xs text-slate-500">Nothing: this task can start at once.</p>}
       <ul className="space-y-1">
         {task.dependencies.map((dep) => (
           <li key={dep} className="flex items-center justify-between gap-2 rounded bg-slate-50 px-2 py-1 text-xs">
-            <TaskLink id={dep} label={taskLabel(byId.get(dep), dep)} onReveal={onReveal} />
+            <TaskLink id={dep} label={labels.get(dep) ?? dep} onReveal={onReveal} />
             {!disabled && (
               <button
                 type="button"
-                aria-label={`Remove dependency on ${taskLabel(byId.get(dep), dep)}`}
-                className="rounded px-1 text-slate-500 hover:bg-rose-100 hover:text-rose-700"
+                aria-label={`Remove dependency on ${labels.get(dep) ?? dep}`}
+                className="shrink-0 rounded px-1 text-slate-500 hover:bg-rose-100 hover:text-rose-700"
                 onClick={() => store.getState().removeEdge(dep, task.task_id)}
               >
                 ✕
@@ -217,18 +244,18 @@ function Dependencies({ task, disabled, onReveal }: { task: PlannerTask; disable
       </ul>
       {!disabled && candidates.length > 0 && (
         <div className="flex gap-2">
-          <select aria-label="Task to depend on" className={inputClass} value={choice} onChange={(e) => setChoice(e.target.value)}>
+          <select aria-label="Task to depend on" className={`${inputClass} min-w-0`} value={choice} onChange={(e) => setChoice(e.target.value)}>
             <option value="">Add a dependency…</option>
             {candidates.map((t) => (
               <option key={t.task_id} value={t.task_id}>
-                {taskLabel(t)}
+                {labels.get(t.task_id)}
               </option>
             ))}
           </select>
           <button
             type="button"
             disabled={!choice}
-            className="rounded border border-slate-300 px-2 text-xs font-medium hover:bg-slate-50 disabled:opacity-50"
+            className="shrink-0 rounded border border-slate-300 px-2 text-xs font-medium hover:bg-slate-50 disabled:opacity-50"
             onClick={() => {
               if (store.getState().connect(choice, task.task_id)) setChoice('');
             }}
@@ -245,6 +272,7 @@ function Dependencies({ task, disabled, onReveal }: { task: PlannerTask; disable
 function Dependents({ task, onReveal }: { task: PlannerTask; onReveal: Reveal }) {
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
   const dependents = tasks.filter((t) => t.dependencies.includes(task.task_id));
+  const labels = labelsOfPlan(tasks);
   return (
     <section aria-labelledby="needed-by-title" className="space-y-2">
       <h3 id="needed-by-title" className="text-xs font-medium text-slate-600">
@@ -256,7 +284,7 @@ function Dependents({ task, onReveal }: { task: PlannerTask; onReveal: Reveal })
         <ul aria-labelledby="needed-by-title" className="space-y-1">
           {dependents.map((t) => (
             <li key={t.task_id} className="rounded bg-slate-50 px-2 py-1 text-xs">
-              <TaskLink id={t.task_id} label={taskLabel(t)} onReveal={onReveal} />
+              <TaskLink id={t.task_id} label={labels.get(t.task_id) ?? t.task_id} onReveal={onReveal} />
             </li>
           ))}
         </ul>
@@ -275,17 +303,26 @@ function PlanThreads() {
 function TaskThreads({ task }: { task: PlannerTask }) {
   // Runs on every store change: a lookup in the saved document's index, built once per save.
   const saved = useEditor((s) => tasksById(s.savedDoc.plan.planned_tasks).has(task.task_id));
-  return <TaskComments taskId={task.task_id} label={taskLabel(task)} commentable={saved} />;
+  const label = useEditor((s) => labelsOfPlan(s.doc.plan.planned_tasks).get(task.task_id) ?? task.task_id);
+  return <TaskComments taskId={task.task_id} label={label} commentable={saved} />;
 }
 
-export function Inspector({ onReveal }: { onReveal: Reveal }) {
+/** `focusDescriptionOf`: a task just added, whose inspector opens with its description focused. */
+export function Inspector({ onReveal, focusDescriptionOf = null }: { onReveal: Reveal; focusDescriptionOf?: string | null }) {
   const store = useEditorStore();
   const selectedIds = useEditor((s) => s.selectedTaskIds);
   const readOnly = useEditor((s) => s.readOnly);
   const task = useEditor((s) => (s.selectedTaskIds.length === 1 ? s.doc.plan.planned_tasks.find((t) => t.task_id === s.selectedTaskIds[0]) : undefined));
+  // Another task's fields start at their top, not where the last task's were scrolled to.
+  const aside = useRef<HTMLElement>(null);
+  const shownId = task?.task_id;
+  useLayoutEffect(() => {
+    const scroller = aside.current?.parentElement;
+    if (scroller) scroller.scrollTop = 0;
+  }, [shownId]);
   if (!task) {
     return (
-      <aside aria-label="Inspector" className="space-y-3 p-4 text-sm">
+      <aside ref={aside} aria-label="Inspector" className="space-y-3 p-4 text-sm">
         <p className="text-slate-600">{selectedIds.length > 1 ? `${selectedIds.length} tasks selected.` : 'Select a task to see and edit its fields.'}</p>
         <PlanThreads />
       </aside>
@@ -293,13 +330,21 @@ export function Inspector({ onReveal }: { onReveal: Reveal }) {
   }
   const apply: Apply = (patch) => store.getState().updateTask(task.task_id, patch);
   return (
-    <aside aria-label="Inspector" className="space-y-3 overflow-y-auto p-4" key={task.task_id}>
+    <aside ref={aside} aria-label="Inspector" className="space-y-3 overflow-y-auto p-4" key={task.task_id}>
       <header>
         <h2 className="text-sm font-semibold">Task</h2>
         <p className="font-mono text-[11px] text-slate-500">{task.task_id}</p>
       </header>
       <TaskThreads task={task} />
-      <TextField label="Description" field="description" value={task.description ?? ''} apply={apply} multiline disabled={readOnly} />
+      <TextField
+        label="Description"
+        field="description"
+        value={task.description ?? ''}
+        apply={apply}
+        multiline
+        disabled={readOnly}
+        autoFocus={!readOnly && focusDescriptionOf === task.task_id}
+      />
       <Field label="Execution type">
         {(id) => (
           <select id={id} disabled={readOnly} className={inputClass} value={task.execution_type ?? ''} onChange={(e) => apply({ execution_type: e.target.value })}>

@@ -29,14 +29,16 @@ export const IssuesPanel = memo(function IssuesPanel({ onReveal }: { onReveal: (
   const groups = useMemo(() => groupIssues(result.issues.filter((issue) => matchesIssueFilter(issue, filter))), [result, filter]);
   const errors = result.issues.filter((i) => i.severity === 'error').length;
   const warnings = result.issues.length - errors;
+  // A clean plan's pane is one line (while it is checked too), and the canvas gets the rest.
+  const empty = result.issues.length === 0;
   return (
-    <section aria-labelledby="issues-heading" className="flex h-full flex-col">
-      <header className="flex items-center justify-between border-b border-slate-200 px-3 py-2">
+    <section aria-labelledby="issues-heading" className={`flex flex-col ${empty ? '' : 'h-40'}`}>
+      <header className={`flex items-center justify-between px-3 ${empty ? 'py-1' : 'border-b border-slate-200 py-2'}`}>
         <h2 id="issues-heading" className="text-sm font-semibold">
           Issues
         </h2>
         <span className={`text-xs font-medium ${pending ? 'text-slate-600' : errors ? 'text-rose-700' : 'text-emerald-700'}`} aria-live="polite">
-          {pending ? 'Checking the plan…' : errors ? `${count(errors)} error${errors === 1 ? '' : 's'}` : 'No errors'}
+          {pending ? 'Checking the plan…' : empty ? 'No issues' : errors ? `${count(errors)} error${errors === 1 ? '' : 's'}` : 'No errors'}
           {!pending && warnings ? `, ${count(warnings)} warning${warnings === 1 ? '' : 's'}` : ''}
         </span>
       </header>
@@ -62,12 +64,14 @@ export const IssuesPanel = memo(function IssuesPanel({ onReveal }: { onReveal: (
           </select>
         </div>
       )}
-      <ul className="flex-1 overflow-y-auto" aria-label="Validation issues">
-        {groups.map((group) => (
-          <IssueGroupItem key={group.key} group={group} onReveal={onReveal} />
-        ))}
-        {groups.length === 0 && result.issues.length > 0 && <li className="px-3 py-2 text-xs text-slate-500">No issues match the filter</li>}
-      </ul>
+      {!empty && (
+        <ul className="flex-1 overflow-y-auto" aria-label="Validation issues">
+          {groups.map((group) => (
+            <IssueGroupItem key={group.key} group={group} onReveal={onReveal} />
+          ))}
+          {groups.length === 0 && result.issues.length > 0 && <li className="px-3 py-2 text-xs text-slate-500">No issues match the filter</li>}
+        </ul>
+      )}
     </section>
   );
 });

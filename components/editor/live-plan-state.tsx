@@ -196,8 +196,12 @@ function LiveBar() {
     <>
       <InlineSignInHost />
       {merging && <MergeDialog revision={merging.revision} author={merging.author} onClose={() => setMerging(null)} />}
-      <section aria-label="Live plan state" className={sessionEnded || newer || recent || others.length ? 'border-b border-sky-200 bg-sky-50 px-3 py-1.5 text-sm text-sky-950' : 'sr-only'}>
-        <div role="status" aria-live="polite" className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      {/* One line, its actions at the end: banners stacked above the canvas must not push it down. */}
+      <section
+        aria-label="Live plan state"
+        className={sessionEnded || newer || recent || others.length ? 'flex items-center gap-3 border-b border-sky-200 bg-sky-50 px-3 py-1 text-sm text-sky-950' : 'sr-only'}
+      >
+        <div role="status" aria-live="polite" className="flex min-w-0 flex-1 items-center gap-x-3 truncate [&>span]:truncate">
           {sessionEnded ? (
             <span>Your session ended. Sign in again to save; your changes here are kept.</span>
           ) : newer !== null && head ? (
@@ -218,7 +222,7 @@ function LiveBar() {
         </div>
         <ActionError message={loadError} />
         {(sessionEnded || newer !== null) && (
-          <div className="mt-1 flex gap-2">
+          <div className="flex shrink-0 gap-2">
             {sessionEnded && (
               <button
                 type="button"

@@ -1,7 +1,7 @@
 'use client';
 
 import { forwardRef, memo, useEffect, useMemo, useState } from 'react';
-import { taskLabel } from '@/lib/flow/task-label';
+import { labelsOfPlan, shortTag, splitDistinctLabel } from '@/lib/flow/task-label';
 import { executionKind } from '@/lib/plan';
 import { matchingTaskIds } from '@/lib/plan/task-search';
 import { useCanvasFocus, useCanvasFocusStore } from './canvas-focus';
@@ -19,6 +19,24 @@ function countText(total: number, matches: readonly string[] | null, current: nu
   if (!matches) return `${total} tasks`;
   const found = matches.length === 0 ? 'No matches' : `${matches.length} match${matches.length === 1 ? '' : 'es'}`;
   return current >= 0 ? `${found}, showing ${current + 1} of ${matches.length}` : found;
+}
+
+/** A task's name, cut to its row; the id that tells it from a task of the same name is never cut off. */
+function TaskName({ label, taskId }: { label: string; taskId: string }) {
+  const { name, tag } = splitDistinctLabel(label, taskId);
+  if (!tag) return <span className="block truncate">{label}</span>;
+  return (
+    <span className="flex min-w-0 overflow-hidden">
+      <span className="truncate">{name}</span>
+      {/* A space that is not collapsed: the row's name reads "name (id)", not "name(id)". */}
+      <span className="shrink-0 font-mono text-xs leading-5 text-slate-700">
+        {'\u00a0'}
+        {/* Read whole; drawn with its middle cut if long. */}
+        <span className="sr-only">{tag}</span>
+        <span aria-hidden>{shortTag(tag)}</span>
+      </span>
+    </span>
+  );
 }
 
 export const Outline = memo(
@@ -43,7 +61,7 @@ export const Outline = memo(
   }, [query]);
   const matchIds = useMemo(() => matchingTaskIds(tasks, settled), [tasks, settled]);
   useEffect(() => focus.getState().setMatches(matchIds), [focus, matchIds]);
-  const labels = useMemo(() => new Map(tasks.map((t) => [t.task_id, taskLabel(t)])), [tasks]);
+  const labels = labelsOfPlan(tasks);
   const matches = useMemo(() => (found ? tasks.filter((t) => matchSet.has(t.task_id)) : tasks), [tasks, found, matchSet]);
   const currentId = found?.[current];
 
@@ -89,7 +107,7 @@ export const Outline = memo(
               className={`block w-full px-3 py-2 text-left text-sm hover:bg-slate-50 ${selected.includes(task.task_id) ? 'bg-brand-50' : ''} ${task.task_id === currentId ? 'border-l-4 border-amber-500' : ''}`}
               onClick={(e) => (e.ctrlKey || e.metaKey || e.shiftKey ? toggle(task.task_id) : onReveal(task.task_id))}
             >
-              <span className="block truncate">{labels.get(task.task_id)}</span>
+              <TaskName label={labels.get(task.task_id) ?? task.task_id} taskId={task.task_id} />
               <span className="block truncate text-[11px] text-slate-600">
                 {executionKind(task) || 'no type'}
                 {task.dependencies.length > 0 && ` · after ${task.dependencies.map((d) => labels.get(d) ?? d).join(', ')}`}

@@ -1,13 +1,17 @@
 'use client';
 
-import { ReactFlowProvider, useReactFlow, type Viewport } from '@xyflow/react';
+import { ReactFlowProvider, useReactFlow, useStoreApi, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useStore } from 'zustand';
 import { useSearchParams } from 'next/navigation';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalGuard } from '@/lib/editor-store/approval-guard';
 import { createEditorStore, type EditorState } from '@/lib/editor-store/editor-store';
+import { NODE_SIZE } from '@/lib/flow/elk-graph';
+import { fallbackPosition } from '@/lib/flow/fallback-position';
+import { freeSpot } from '@/lib/flow/free-spot';
 import { layoutInWorker } from '@/lib/flow/layout-client';
+import { containsRect, visibleRect } from '@/lib/flow/view-window';
 import { OVERVIEW_TASKS, OVERVIEW_ZOOM, isGroupBy, type Aggregate } from '@/lib/flow/overview';
 import type { PlanDocument } from '@/lib/plan';
 import type { ReviewMarksData } from '@/lib/flow/review-marks';
@@ -216,6 +220,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
   const large = useEditor((s) => s.doc.plan.planned_tasks.length > OVERVIEW_TASKS);
   const reveal = useCallback(
     (taskIds: string[]) => {
+      focus.getState().leaveSearchFor(taskIds);
       store.getState().expandToShow(taskIds);
       store.getState().select(taskIds);
       // From the overview, the task canvas opens fitted to them once it has drawn them.
@@ -226,6 +231,29 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     [store, focus],
   );
   const revealOne = useCallback((id: string) => reveal([id]), [reveal]);
+
+  // "Add task": in free space beside the tasks in view, brought into view, its description
+  // focused in the inspector (which opens at its top).
+  const rf = useStoreApi();
+  const [added, setAdded] = useState<string | null>(null);
+  useEffect(
+    () => store.subscribe((state, before) => state.selectedTaskIds !== before.selectedTaskIds && setAdded((id) => (id !== null && state.selectedTaskIds[0] === id ? id : null))),
+    [store],
+  );
+  const addTask = useCallback(() => {
+    const { doc } = store.getState();
+    const onTasks = focus.getState().view === 'tasks';
+    const { transform, width, height } = rf.getState();
+    const view = onTasks && width && height ? visibleRect(transform, width, height) : null;
+    const nodes = doc.plan.planned_tasks.map((t, i) => ({ ...(doc.view.positions[t.task_id] ?? fallbackPosition(i)), ...NODE_SIZE }));
+    const at = freeSpot(nodes, view);
+    const id = store.getState().addTask({}, at);
+    if (!id) return;
+    setAdded(id);
+    if (!onTasks) return focus.getState().setView('tasks', [id]);
+    if (view && containsRect(view, { ...at, ...NODE_SIZE })) return;
+    void flowRef.current.setCenter(at.x + NODE_SIZE.width / 2, at.y + NODE_SIZE.height / 2, { zoom: transform[2], duration: 250 });
+  }, [store, focus, rf]);
   const openAggregate = useCallback((aggregate: Aggregate) => focus.getState().setView('tasks', aggregate.taskIds), [focus]);
   // The canvas is interactive from here; `npm run bench` reads this mark.
   const markReady = useCallback(() => requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), []);
@@ -367,6 +395,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
       <LivePlanState />
       <DecisionBanner onReveal={revealOne} />
       <EditorToolbar
+        onAddTask={addTask}
         onTidy={() => void tidy()}
         onFit={fit}
         onOptimise={() => setPanel((open) => (open?.kind === 'optimise' ? null : { kind: 'optimise' }))}
@@ -386,7 +415,7 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
           </>
         }
         issues={<IssuesPanel onReveal={reveal} />}
-        inspector={<Inspector onReveal={revealOne} />}
+        inspector={<Inspector onReveal={revealOne} focusDescriptionOf={added} />}
       />
     </div>
   );

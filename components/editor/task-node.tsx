@@ -3,6 +3,7 @@
 import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import { memo, useContext } from 'react';
 import type { TaskNode } from '@/lib/flow/plan-to-flow';
+import { shortTag, splitDistinctLabel } from '@/lib/flow/task-label';
 import { OTHER_EXECUTION_TYPE, executionKind, executionTypeDescriptor } from '@/lib/plan';
 import { CommentCountBadge } from '@/components/comments/comment-count-badge';
 import { RunStateContext } from '@/components/runs/run-state-context';
@@ -19,6 +20,7 @@ const zoomedOut = (s: { transform: [number, number, number] }) => s.transform[2]
 
 function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
   const { task, label, issueCount, hasError, highlighted, readOnly } = data;
+  const { name, tag } = splitDistinctLabel(label, task.task_id);
   // Seed 000's l2_task is drawn as its sub_type's kind; the stored spelling is unchanged.
   const kind = executionKind(task);
   const known = executionTypeDescriptor(kind);
@@ -85,7 +87,15 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
               )}
             </span>
           </div>
-          <div className="line-clamp-2 text-[13px] leading-snug text-slate-900">{label}</div>
+          {tag ? (
+            // A name another task shares: one line of it, and the id that tells them apart, whole.
+            <div className="min-w-0 text-[13px] leading-snug text-slate-900">
+              <div className="truncate">{name}</div>
+              <div className="truncate font-mono text-[11px] text-slate-700">{shortTag(tag, 34)}</div>
+            </div>
+          ) : (
+            <div className="line-clamp-2 text-[13px] leading-snug text-slate-900">{label}</div>
+          )}
           <div className="flex items-center justify-between gap-2 text-[11px] text-slate-500">
             <span className="truncate font-mono">{target ?? task.task_id}</span>
             {runState ? (

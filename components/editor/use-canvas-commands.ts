@@ -11,19 +11,38 @@ const NUDGE = 10;
 const NUDGE_FAR = 50;
 const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
+/**
+ * Where the keyboard goes when what it was on has just been deleted: to the task a deleted
+ * dependency led into, else to the canvas itself, never to the page's <body> (from where the
+ * next Tab starts at the top of the page).
+ */
+function keepFocusInCanvas(pane: HTMLElement | null, focused: Element | null, nextTaskIds: readonly string[]) {
+  if (!pane || !focused || !pane.contains(focused)) return;
+  requestAnimationFrame(() => {
+    if (focused.isConnected && pane.contains(document.activeElement)) return;
+    for (const id of nextTaskIds) {
+      const node = pane.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
+      if (node) return node.focus();
+    }
+    pane.focus();
+  });
+}
+
 /** The canvas's own commands on the plan: delete (keys), add a task (double-click the pane), nudge the selection (arrow keys). */
-export function useCanvasCommands(readOnly: boolean) {
+export function useCanvasCommands(readOnly: boolean, pane: React.RefObject<HTMLElement | null>) {
   const store = useEditorStore();
   const flow = useReactFlow();
 
   const onDelete = useCallback(
     ({ nodes: gone, edges: cut }: { nodes: CanvasNode[]; edges: Edge[] }) => {
+      const focused = document.activeElement;
       store.getState().deleteElements(
         gone.map((n) => n.id),
         cut.map((e) => ({ from: e.source, to: e.target })),
       );
+      keepFocusInCanvas(pane.current, focused, cut.flatMap((e) => [e.target, e.source]));
     },
-    [store],
+    [store, pane],
   );
 
   const onDoubleClick = useCallback(

@@ -8,6 +8,10 @@ import { dropTarget, subgraphIdOfNode, type SubgraphBox } from '@/lib/flow/subgr
 import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { useEditorStore } from './editor-context';
 
+function sameMembers(set: ReadonlySet<string>, list: readonly string[]): boolean {
+  return set.size === list.length && list.every((id) => set.has(id));
+}
+
 /** The expanded subgraph boxes among the canvas nodes, for dropping tasks into. */
 function expandedBoxes(nodes: readonly CanvasNode[]): SubgraphBox[] {
   const boxes: SubgraphBox[] = [];
@@ -63,7 +67,9 @@ export function useNodeDrag({ nodes, given, setDragging }: { nodes: CanvasNode[]
         );
         flow.setNodes(moved);
       }
-      if (selection) state.select([...selection]);
+      // React Flow reports an edge selected (Enter on a focused edge, a click) before the
+      // nodes it unselects; selecting "no tasks" again then would unselect that edge.
+      if (selection && !sameMembers(selection, store.getState().selectedTaskIds)) state.select([...selection]);
     },
     [store, rfStore],
   );

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { runDryRunAction } from '@/app/plans/[id]/dry-run-actions';
 import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
 import { useServerAction } from '@/components/query/use-server-action';
-import { taskLabel } from '@/lib/flow/task-label';
+import { labelsOfPlan } from '@/lib/flow/task-label';
 import type { PlanDocument } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { StoredDryRun } from '@/lib/api/operation-schemas';
@@ -71,8 +71,8 @@ export function DryRunWorkbench({ planId, revision, doc, registry, canRun, initi
   );
 
   const tasks = doc.plan.planned_tasks;
-  const labels = useMemo(() => new Map(tasks.map((t) => [t.task_id, taskLabel(t)])), [tasks]);
-  const pickable = useMemo(() => tasks.map((t) => ({ id: t.task_id, label: labels.get(t.task_id)! })), [tasks, labels]);
+  const labels = labelsOfPlan(tasks);
+  const pickable = useMemo(() => tasks.map((t) => ({ id: t.task_id, label: labels.get(t.task_id)!, text: t.description ?? '' })), [tasks, labels]);
   const costs = useMemo(() => {
     const estimates = estimateTasks(tasks, registry);
     // A task without any cost estimate has an unknown cost, never $0.
@@ -170,7 +170,7 @@ export function DryRunWorkbench({ planId, revision, doc, registry, canRun, initi
   );
 }
 
-function TaskList({ title, ids, labels, onSelect }: { title: string; ids: string[]; labels: Map<string, string>; onSelect: (id: string) => void }) {
+function TaskList({ title, ids, labels, onSelect }: { title: string; ids: string[]; labels: ReadonlyMap<string, string>; onSelect: (id: string) => void }) {
   return (
     <section aria-label={title} className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
       <h3 className="font-semibold">

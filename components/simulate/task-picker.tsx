@@ -1,46 +1,44 @@
 'use client';
 
-import { useId, useMemo, useRef, useState } from 'react';
+import { forwardRef, useId, useMemo, useState } from 'react';
+import { searchTasks, type SearchableTask } from './task-picker-search';
 
-// Picks tasks out of thousands by typing: a combobox that lists the tasks whose name or id
-// matches (at most MAX_OPTIONS at a time), with the picked ones as removable chips.
+// Picks tasks out of thousands by typing: a combobox that lists the tasks whose name, id or
+// description holds the words typed (at most MAX_OPTIONS at a time), with the picked ones as
+// removable chips. The text typed is the form's (controlled), so that a run can be refused
+// while text is typed but nothing was picked for it.
 
 const MAX_OPTIONS = 50;
 const MAX_CHIPS = 60;
 
-export interface PickableTask {
-  id: string;
-  label: string;
-}
+export type PickableTask = SearchableTask;
 
 export interface TaskPickerProps {
   label: string;
   tasks: readonly PickableTask[];
   selected: readonly string[];
   onChange: (ids: string[]) => void;
+  /** The text typed into the search. */
+  query: string;
+  onQueryChange: (query: string) => void;
+  /** Said under the field, which is then marked invalid (text typed but nothing picked for it). */
+  error?: string | null;
   /** The picker names what picking a task does, for its help text. */
   hint?: string;
 }
 
-export function TaskPicker({ label, tasks, selected, onChange, hint }: TaskPickerProps) {
+export const TaskPicker = forwardRef<HTMLInputElement, TaskPickerProps>(function TaskPicker({ label, tasks, selected, onChange, query, onQueryChange, error, hint }, input) {
   const id = useId();
   const listId = `${id}-list`;
-  const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
-  const input = useRef<HTMLInputElement>(null);
   const chosen = useMemo(() => new Set(selected), [selected]);
   const byId = useMemo(() => new Map(tasks.map((t) => [t.id, t])), [tasks]);
   const { options, more } = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    const matches: PickableTask[] = [];
-    let count = 0;
-    for (const task of tasks) {
-      if (q && !task.label.toLowerCase().includes(q) && !task.id.toLowerCase().includes(q)) continue;
-      if (++count <= MAX_OPTIONS) matches.push(task);
-    }
-    return { options: matches, more: count - matches.length };
+    const { options, total } = searchTasks(tasks, query, MAX_OPTIONS);
+    return { options, more: total - options.length };
   }, [tasks, query]);
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 
   const toggle = (taskId: string) => onChange(chosen.has(taskId) ? selected.filter((s) => s !== taskId) : [...selected, taskId]);
   const current = options[Math.min(active, options.length - 1)];
@@ -83,14 +81,15 @@ export function TaskPicker({ label, tasks, selected, onChange, hint }: TaskPicke
         aria-expanded={open && options.length > 0}
         aria-controls={open && options.length > 0 ? listId : undefined}
         aria-autocomplete="list"
-        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
         aria-activedescendant={open && current ? `${id}-opt-${options.indexOf(current)}` : undefined}
         autoComplete="off"
-        placeholder={`Search ${tasks.length.toLocaleString('en')} tasks by name or id`}
+        placeholder={`Search ${tasks.length.toLocaleString('en')} tasks by name, description or id`}
         value={query}
         className="mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm"
         onChange={(e) => {
-          setQuery(e.target.value);
+          onQueryChange(e.target.value);
           setActive(0);
           setOpen(true);
         }}
@@ -141,6 +140,11 @@ export function TaskPicker({ label, tasks, selected, onChange, hint }: TaskPicke
           {more > 0 && <p className="px-2 py-1 text-xs text-slate-500">{more.toLocaleString('en')} more match; type more to narrow them.</p>}
         </div>
       )}
+      {error && (
+        <p id={`${id}-error`} role="alert" className="mt-1 text-xs font-medium text-rose-700">
+          {error}
+        </p>
+      )}
     </div>
   );
-}
+});

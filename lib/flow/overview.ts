@@ -47,7 +47,8 @@ export interface Overview {
 }
 
 /** An aggregate's box, in px: big type, so labels stay readable when the whole overview fits the screen. */
-export const AGGREGATE_SIZE = Object.freeze({ width: 260, height: 140 });
+// Tall enough for a name on two lines (names are rarely spaced: "sG1IterDecon"), its count and a status line.
+export const AGGREGATE_SIZE = Object.freeze({ width: 260, height: 170 });
 const GAP_X = 60;
 const GAP_Y = 40;
 /** At most this many columns (level bands) and this many aggregates in a column. */

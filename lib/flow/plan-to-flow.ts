@@ -4,7 +4,7 @@ import { NODE_SIZE } from './elk-graph';
 import { fallbackPosition } from './fallback-position';
 import { markText, type RemovedTaskNode } from './review-marks';
 import { groupNodeId, subgraphBoxes } from './subgraph-boxes';
-import { taskLabel } from './task-label';
+import { labelsOfPlan } from './task-label';
 
 // Plan → React Flow nodes and edges. Objects are cached by their inputs so that, on a
 // 2,000-task plan, an edit re-creates only the nodes it touched and React Flow
@@ -63,6 +63,8 @@ export function parseEdgeId(id: string): { from: string; to: string } | null {
   }
 }
 
+const NODE_MEASURED = Object.freeze({ width: NODE_SIZE.width, height: NODE_SIZE.height });
+
 type NodeCacheEntry = { task: PlannerTask; x: number; y: number; selected: boolean; issues: string; highlighted: boolean; mark: TaskMark | undefined; node: TaskNode };
 
 export function createFlowMapper() {
@@ -99,6 +101,8 @@ export function createFlowMapper() {
         position: { x: box.x, y: box.y },
         width: collapsed ? NODE_SIZE.width : box.width,
         height: collapsed ? NODE_SIZE.height : box.height,
+        // As for task nodes: a collapsed group's edges stay mounted when it is redrawn.
+        measured: collapsed ? NODE_MEASURED : { width: box.width, height: box.height },
         draggable: false,
         selectable: false,
         deletable: false,
@@ -121,6 +125,7 @@ export function createFlowMapper() {
     const next = new Map<string, NodeCacheEntry>();
     const out: CanvasNode[] = groupNodes(input);
     const hidden = collapsedOwners(input);
+    const labels = labelsOfPlan(input.tasks);
     input.tasks.forEach((task, i) => {
       if (next.has(task.task_id)) return; // duplicate ids are reported by validation; draw the first
       if (hidden.has(task.task_id)) return;
@@ -130,6 +135,8 @@ export function createFlowMapper() {
       const issues = issueInfo ? `${issueInfo.count}:${issueInfo.hasError}` : '';
       const highlighted = input.highlighted.has(task.task_id);
       const mark = input.reviewMarks?.get(task.task_id);
+      // Another task's edit can change this one's label (two labels that now collide).
+      const label = labels.get(task.task_id) ?? task.task_id;
       const cached = nodeCache.get(task.task_id);
       if (
         cached &&
@@ -140,13 +147,13 @@ export function createFlowMapper() {
         cached.issues === issues &&
         cached.highlighted === highlighted &&
         cached.mark === mark &&
+        cached.node.data.label === label &&
         cached.node.data.readOnly === input.readOnly
       ) {
         next.set(task.task_id, cached);
         out.push(cached.node);
         return;
       }
-      const label = taskLabel(task);
       const node: TaskNode = {
         id: task.task_id,
         type: 'task',
@@ -154,6 +161,11 @@ export function createFlowMapper() {
         selected,
         width: NODE_SIZE.width,
         height: NODE_SIZE.height,
+        // Its size, known: React Flow keeps the measured handles of a node that says it was
+        // measured. A node object without it (every selection change makes a new one) loses
+        // them, and its edges are unmounted until measured again, taking the keyboard focus
+        // of a focused edge with them.
+        measured: NODE_MEASURED,
         ariaLabel: mark ? `Task ${label}, ${markText(mark)}` : `Task ${label}`,
         data: {
           task,
@@ -175,6 +187,7 @@ export function createFlowMapper() {
     const known = new Map(input.tasks.map((t) => [t.task_id, t]));
     const next = new Map<string, DependencyEdge>();
     const hidden = collapsedOwners(input);
+    const labels = labelsOfPlan(input.tasks);
     for (const task of input.tasks) {
       for (const dep of task.dependencies) {
         const from = known.get(dep);
@@ -194,7 +207,7 @@ export function createFlowMapper() {
         if (next.has(id)) continue;
         const selected = input.selectedEdgeId === id;
         const highlighted = input.highlighted.has(dep) && input.highlighted.has(task.task_id);
-        const ariaLabel = `Dependency ${taskLabel(from)} → ${taskLabel(task)}`;
+        const ariaLabel = `Dependency ${labels.get(dep)} → ${labels.get(task.task_id)}`;
         const cached = edgeCache.get(id);
         if (cached && cached.selected === selected && cached.data?.highlighted === highlighted && cached.ariaLabel === ariaLabel) {
           next.set(id, cached);

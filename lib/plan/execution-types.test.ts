@@ -12,6 +12,13 @@ const registry = Registry.parse(DEMO_REGISTRY);
 /** The first registered resource a task of this type may be routed to. */
 const firstTarget = (type: (typeof EXECUTION_TYPES)[number]) => resourceKey(registry[EXECUTION_TYPE_DESCRIPTORS[type].registryKinds[0]][0]);
 
+// As an operator reads them, articles by sound: "an agent task", "a dsl task".
+const MISSING_TARGET: Record<string, string> = {
+  agent: 'an agent task without an agent_id',
+  tool: 'a tool task without a tool_id',
+  dsl: 'a dsl task without a function_id',
+};
+
 describe('execution type descriptors', () => {
   it('describes each of the four types once, under its own name', () => {
     expect(EXECUTION_TYPE_LIST.map((d) => d.type)).toEqual([...EXECUTION_TYPES]);
@@ -52,7 +59,7 @@ describe('each type is read the same way by validation, planning and the dry run
     // Validation: the target is found among its registry kinds, and a missing one is an error unless Stage 2 may choose it.
     expect(validatePlan(TaskData.parse({ planned_tasks: [routed] }), registry).issues.filter((i) => i.severity === 'error')).toEqual([]);
     const missing = validatePlan(TaskData.parse({ planned_tasks: [unrouted] }), registry).issues.filter((i) => i.code === 'missing_target');
-    expect(missing.map((i) => i.message)).toEqual(d.requiredTarget ? [`Task "t" is a ${type} task without a ${d.targetField} (${d.requiredTarget})`] : []);
+    expect(missing.map((i) => i.message)).toEqual(d.requiredTarget ? [`Task "t" is ${MISSING_TARGET[type]} (${d.requiredTarget})`] : []);
     // Planning: Stage 2 offers the same resources; a controller request naming one routes it through the same field; seed 000 gets the sub_type.
     expect([...candidatesFor(routed, registry).keys()]).toEqual(d.registryKinds.flatMap((kind) => registry[kind].map(resourceKey)));
     const request = stage2RequestOf(`Use ${target} for this`, registry).task;

@@ -26,7 +26,7 @@ describe('registry-aware validation', () => {
       ['unknown_target', 'Task "a" is routed to tool "shipments_delete", which is not in the registry'],
     ]);
     expect(codes({ planned_tasks: [{ task_id: 'a', execution_type: 'agent', agent_id: 'shipments_list' }] })).toEqual([
-      ['target_type_mismatch', 'Task "a" is a agent task, but "shipments_list" (its agent_id) is a registered tool'],
+      ['target_type_mismatch', 'Task "a" is an agent task, but "shipments_list" (its agent_id) is a registered tool'],
     ]);
   });
 

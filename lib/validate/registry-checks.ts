@@ -16,6 +16,7 @@ import {
 import { resourceKey, schemaComplexityProblem, type JsonSchemaObject, type Registry, type Resource, type ResourceKind } from '@/lib/registry';
 import { schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
+import { withArticle } from './indefinite-article';
 
 // Seed 001's plan checks against the resource registry: each task's target exists and is
 // of its execution type, a tool's required parameters are present and typed, and every
@@ -205,7 +206,7 @@ export function* registryIssueSteps(
         issues.push({
           severity: 'error',
           code: 'target_type_mismatch',
-          message: `Task "${task.task_id}" is a ${executionKind(task)} task, but "${target.id}" (its ${target.field}) is a registered ${kinds.join(' and ')}`,
+          message: `Task "${task.task_id}" is ${withArticle(executionKind(task))} task, but "${target.id}" (its ${target.field}) is a registered ${kinds.join(' and ')}`,
           task_ids: [task.task_id],
         });
       } else if (target.kind === 'tool') {

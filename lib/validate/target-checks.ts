@@ -1,4 +1,5 @@
 import { EXECUTION_TYPE_DESCRIPTORS, executionKind, isExecutionType, type PlannerTask } from '@/lib/plan';
+import { withArticle } from './indefinite-article';
 import type { ValidationIssue } from './issue';
 
 // A task of a kind that is executed by a named resource must name it: an executor handed an
@@ -16,7 +17,7 @@ export function targetIssues(tasks: readonly PlannerTask[]): ValidationIssue[] {
     issues.push({
       severity: 'error',
       code: 'missing_target',
-      message: `Task "${task.task_id}" is a ${kind} task without a ${targetField} (${what})`,
+      message: `Task "${task.task_id}" is ${withArticle(kind)} task without ${withArticle(targetField)} (${what})`,
       task_ids: [task.task_id],
     });
   }

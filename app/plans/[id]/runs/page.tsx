@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { loadPagedList, pageHref, pageLinks } from '@/app/paged-list';
 import { ListPages, ListProblem } from '@/components/list/list-pages';
-import { RunTable } from '@/components/runs/run-table';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { listPlanRuns } from '@/lib/server/runs/run-queries';
 import { loadPlanSkeletonForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
+import { PlanRunsTable } from './plan-runs-table';
 
 export const metadata: Metadata = { title: 'Runs' };
 
@@ -35,7 +35,7 @@ export default async function PlanRunsPage({ params, searchParams }: PageProps<'
           </p>
         ) : (
           <>
-            <RunTable runs={list.page.runs} now={now} />
+            <PlanRunsTable runs={list.page.runs} now={now} />
             <ListPages {...pageLinks(path, {}, list.query, list.page.next_cursor)} />
           </>
         )}
