@@ -28,7 +28,7 @@ export function RunTable({ runs, now }: { runs: RunSummary[]; now: number }) {
             <Link href={`/runs/${run.run_id}`} className="font-mono font-medium text-brand-700 hover:underline">
               {run.run_id.slice(0, 8)}
             </Link>
-            {run.parent_run_id && <span className="ml-2 text-xs text-slate-500">continues {run.parent_run_id.slice(0, 8)}</span>}
+            {run.parent_run_id && <span className="ml-2 text-xs text-slate-600">continues {run.parent_run_id.slice(0, 8)}</span>}
           </>,
           <RunStateChip key="state" state={run.state} />,
           run.revision,

@@ -2,10 +2,13 @@
 
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PlanHead } from '@/components/plan/plan-head';
 import type { RunResponse } from '@/lib/api/run-schemas';
-import { taskLabel } from '@/lib/flow/task-label';
+import { PlanEditor } from '@/components/editor/plan-editor';
+import { OVERVIEW_TASKS } from '@/lib/flow/overview';
+import { labelsOfPlan } from '@/lib/flow/task-label';
+import type { Registry } from '@/lib/registry';
 import type { PlanDocument } from '@/lib/plan';
 import { gateAllowsEdit } from '@/lib/runs/task-policy';
 import { FINISHED_RUN_STATES } from '@/lib/runs/run-states';
@@ -13,6 +16,7 @@ import { GateCard, type GateRefusal } from './gate-card';
 import { RunCanvas } from './run-canvas';
 import { RunControls } from './run-controls';
 import { RunNextStep } from './run-next-step';
+import { RunStateContext } from './run-state-context';
 import { RunStateChip, taskCountsText } from './run-state-style';
 import { RunTimeline, type PredictedSpan } from './run-timeline';
 import { TaskRunPanel } from './task-run-panel';
@@ -28,6 +32,8 @@ export interface RunViewProps {
   gateRefusal: GateRefusal;
   /** The latest dry run of the same revision, per task; null without one. */
   predicted: Record<string, PredictedSpan> | null;
+  /** Given for a run of more than OVERVIEW_TASKS tasks, drawn by the editor's overview (aggregates with their tasks' states). */
+  registry: Registry | null;
 }
 
 /** "Now", ticking while the run goes, so running tasks' durations count up; still once it has finished. */
@@ -46,16 +52,18 @@ function useNow(live: boolean, tasks: number): number {
  * A run as it goes: the plan across the page, each task in its state; what to do next after a
  * failure; the gates to decide; the selected task's details beside the graph; the timeline below.
  */
-export function RunView({ initial, doc, head, canControl, gateRefusal, predicted }: RunViewProps) {
+export function RunView({ initial, doc, head, canControl, gateRefusal, predicted, registry }: RunViewProps) {
   const run = useLiveRun(initial);
   const live = !FINISHED_RUN_STATES.has(run.state);
   const now = useNow(live, run.tasks.length);
   const byId = useMemo(() => new Map(run.tasks.map((t) => [t.task_id, t])), [run.tasks]);
   const planTasks = useMemo(() => new Map(doc.plan.planned_tasks.map((t) => [t.task_id, t])), [doc]);
-  const labels = useMemo(() => new Map(doc.plan.planned_tasks.map((t) => [t.task_id, taskLabel(t)])), [doc]);
+  const labels = labelsOfPlan(doc.plan.planned_tasks);
+  const states = useMemo(() => new Map(run.tasks.map((t) => [t.task_id, t.state])), [run.tasks]);
   const predictedSpans = useMemo(() => (predicted ? new Map(Object.entries(predicted)) : null), [predicted]);
   // The task a link opened (?task=), then whichever is selected on the canvas or in the timeline.
   const [selectedId, setSelectedId] = useState(useSearchParams().get('task'));
+  const followCanvas = useCallback((ids: string[]) => setSelectedId(ids[0] ?? null), []);
   const selected = selectedId ? (byId.get(selectedId) ?? null) : null;
   const gates = run.tasks.filter((t) => t.state === 'awaiting_approval');
   return (
@@ -106,7 +114,13 @@ export function RunView({ initial, doc, head, canControl, gateRefusal, predicted
       )}
       <div className="relative h-[calc(100vh-13rem)] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
         <section aria-label="Plan as it runs" className="h-full">
-          <RunCanvas doc={doc} tasks={byId} labels={labels} selectedId={selectedId} onSelect={setSelectedId} now={now} />
+          {registry && doc.plan.planned_tasks.length > OVERVIEW_TASKS ? (
+            <RunStateContext.Provider value={states}>
+              <PlanEditor planId={run.plan_id} revision={run.revision} doc={doc} readOnly registry={registry} onSelectionChange={followCanvas} />
+            </RunStateContext.Provider>
+          ) : (
+            <RunCanvas doc={doc} tasks={byId} labels={labels} selectedId={selectedId} onSelect={setSelectedId} now={now} />
+          )}
         </section>
         {selected && (
           <aside aria-label="Selected task" className="absolute inset-y-0 right-0 z-10 w-[26rem] max-w-full overflow-y-auto border-l border-slate-200 bg-white shadow-xl">

@@ -6,7 +6,8 @@ import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/db/connection';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
 import { gateRefusalFor } from '@/lib/server/runs/gate-deciders';
-import { loadPlanForPage, loadPlanSkeletonForPage } from '../../plans/[id]/load-plan';
+import { loadPlanForPage, loadPlanSkeletonForPage, loadRegistryForPage } from '../../plans/[id]/load-plan';
+import { OVERVIEW_TASKS } from '@/lib/flow/overview';
 import { PlanHeader } from '../../plans/[id]/plan-header';
 import { loadRunForPage } from './load-run';
 
@@ -26,7 +27,14 @@ export default async function RunPage({ params, searchParams }: Props) {
   const plan = await loadPlanForPage(run.plan_id, run.revision);
   const { db } = await getDatabase();
   // The rule the service applies to a decision (four-eyes, roles, sock puppets), so the page offers no button it would refuse.
-  const [{ plan: head }, dryRun, gateRefusal] = await Promise.all([loadPlanSkeletonForPage(run.plan_id), latestDryRun(db, run.plan_id, run.revision), gateRefusalFor(db, run.run_id, user)]);
+  // A big run is drawn by the editor's overview, which needs the registry.
+  const big = plan.plan.planned_tasks.length > OVERVIEW_TASKS;
+  const [{ plan: head }, dryRun, gateRefusal, registry] = await Promise.all([
+    loadPlanSkeletonForPage(run.plan_id),
+    latestDryRun(db, run.plan_id, run.revision),
+    gateRefusalFor(db, run.run_id, user),
+    big ? loadRegistryForPage() : null,
+  ]);
   const predicted = dryRun ? Object.fromEntries(dryRun.result.tasks.map((t) => [t.task_id, { start_ms: t.start_ms, end_ms: t.end_ms }])) : null;
   return (
     <div className="flex min-h-full flex-col">
@@ -38,6 +46,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         canControl={hasRole(user.role, 'editor')}
         gateRefusal={gateRefusal}
         predicted={predicted}
+        registry={registry}
       />
     </div>
   );

@@ -6,7 +6,7 @@ import { getDatabase } from '@/lib/server/db/connection';
 import { listPlanRuns } from '@/lib/server/runs/run-queries';
 import { loadPlanSkeletonForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
-import { PlanRunsTable } from './plan-runs-table';
+import { RunTable } from '@/components/runs/run-table';
 
 export const metadata: Metadata = { title: 'Runs' };
 
@@ -35,7 +35,7 @@ export default async function PlanRunsPage({ params, searchParams }: PageProps<'
           </p>
         ) : (
           <>
-            <PlanRunsTable runs={list.page.runs} now={now} />
+            <RunTable runs={list.page.runs} now={now} />
             <ListPages {...pageLinks(path, {}, list.query, list.page.next_cursor)} />
           </>
         )}
