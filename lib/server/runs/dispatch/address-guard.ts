@@ -2,6 +2,7 @@ import 'server-only';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { indefiniteArticle } from '@/lib/validate/indefinite-article';
 
 // Where Plangate may send a request that an editor configured (a registry endpoint) or an
 // admin configured (an outgoing webhook): not into its own network. An address that is
@@ -113,7 +114,7 @@ export class AddressRefused extends Error {
     literal: boolean,
   ) {
     super(
-      `${literal ? `${host} is a ${addressClass} address` : `${host} resolves to a ${addressClass} address`}, which Plangate calls only when ${DISPATCH_ALLOW_VAR} lists the host or its network`,
+      `${literal ? `${host} is ${indefiniteArticle(addressClass)} ${addressClass} address` : `${host} resolves to ${indefiniteArticle(addressClass)} ${addressClass} address`}, which Plangate calls only when ${DISPATCH_ALLOW_VAR} lists the host or its network`,
     );
     this.name = 'AddressRefused';
   }
