@@ -2,11 +2,11 @@
 
 import { Background, Controls, Handle, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useEffect, useMemo, useState } from 'react';
-import { DEPENDENCY_EDGE_OPTIONS, PRO_OPTIONS } from '@/components/editor/canvas-chrome';
+import { memo, useEffect, useMemo } from 'react';
+import { DEPENDENCY_EDGE_OPTIONS, PRO_OPTIONS, READ_ONLY_CANVAS, openFocusedTask } from '@/components/editor/canvas-chrome';
+import { usePlanLayout } from '@/components/editor/use-plan-layout';
 import type { TaskRunView } from '@/lib/api/run-schemas';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
-import { layoutInWorker } from '@/lib/flow/layout-client';
 import type { PlanDocument } from '@/lib/plan';
 import { TASK_STATE_STYLE, attemptsText, taskDuration } from './run-state-style';
 
@@ -81,22 +81,8 @@ export function RunCanvas(props: RunCanvasProps) {
 
 function Canvas({ doc, tasks: states, labels, selectedId, onSelect, now }: RunCanvasProps) {
   const flow = useReactFlow();
-  const [laidOut, setLaidOut] = useState<Record<string, { x: number; y: number }> | null>(null);
   const tasks = doc.plan.planned_tasks;
-  // Positions the plan saved are used as they are; a plan made over the API has none, and is laid out here.
-  const unplaced = useMemo(() => tasks.some((t) => !doc.view.positions[t.task_id]), [tasks, doc.view.positions]);
-  useEffect(() => {
-    if (!unplaced) return;
-    let cancelled = false;
-    layoutInWorker(tasks)
-      .then(({ positions }) => !cancelled && setLaidOut(positions))
-      .catch(() => !cancelled && setLaidOut({}));
-    return () => {
-      cancelled = true;
-    };
-  }, [tasks, unplaced]);
-
-  const ready = !unplaced || laidOut !== null;
+  const { ready, positionOf } = usePlanLayout(doc);
   const nodes = useMemo<RunTaskNode[]>(() => {
     if (!ready) return [];
     return tasks.map((task, i) => {
@@ -105,7 +91,7 @@ function Canvas({ doc, tasks: states, labels, selectedId, onSelect, now }: RunCa
       return {
         id: task.task_id,
         type: 'runTask',
-        position: doc.view.positions[task.task_id] ?? laidOut?.[task.task_id] ?? { x: (i % 20) * 280, y: Math.floor(i / 20) * 120 },
+        position: positionOf(task.task_id, i),
         width: NODE_SIZE.width,
         height: NODE_SIZE.height,
         draggable: false,
@@ -114,7 +100,7 @@ function Canvas({ doc, tasks: states, labels, selectedId, onSelect, now }: RunCa
         data: { label, task: run, selected: task.task_id === selectedId, now },
       };
     });
-  }, [ready, tasks, doc.view.positions, laidOut, labels, states, selectedId, now]);
+  }, [ready, tasks, positionOf, labels, states, selectedId, now]);
   const edges = useMemo<Edge[]>(() => {
     const ids = new Set(tasks.map((t) => t.task_id));
     return tasks.flatMap((task) =>
@@ -141,14 +127,7 @@ function Canvas({ doc, tasks: states, labels, selectedId, onSelect, now }: RunCa
   return (
     <div
       className="relative h-full w-full"
-      onKeyDown={(event) => {
-        // A focused task (React Flow makes them focusable) opens with Enter or Space, as a click would.
-        const id = (event.target as HTMLElement).closest?.('.react-flow__node')?.getAttribute('data-id');
-        if (id && (event.key === 'Enter' || event.key === ' ')) {
-          event.preventDefault();
-          onSelect(id);
-        }
-      }}
+      onKeyDown={openFocusedTask(onSelect)}
     >
       {!ready && <p className="absolute inset-0 grid place-items-center text-sm text-slate-600">Laying out the plan…</p>}
       <ReactFlow
@@ -157,14 +136,11 @@ function Canvas({ doc, tasks: states, labels, selectedId, onSelect, now }: RunCa
         nodeTypes={NODE_TYPES}
         defaultEdgeOptions={DEPENDENCY_EDGE_OPTIONS}
         proOptions={PRO_OPTIONS}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        elementsSelectable={false}
+        {...READ_ONLY_CANVAS}
         onlyRenderVisibleElements={tasks.length > 300}
         minZoom={0.02}
         zoomOnScroll={false}
         preventScrolling={false}
-        zoomOnDoubleClick={false}
         onNodeClick={(_, node) => onSelect(node.id)}
       >
         <Background gap={24} size={1} />

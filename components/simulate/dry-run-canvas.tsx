@@ -4,11 +4,11 @@ import { Background, Controls, Handle, MarkerType, Position, ReactFlow, ReactFlo
 import '@xyflow/react/dist/style.css';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
-import { layoutInWorker } from '@/lib/flow/layout-client';
 import type { PlanDocument } from '@/lib/plan';
 import type { TaskVerdict } from '@/lib/simulate/task-verdicts';
 import { SIM_STYLE } from '@/components/editor/simulation-context';
-import { PRO_OPTIONS } from '@/components/editor/canvas-chrome';
+import { PRO_OPTIONS, READ_ONLY_CANVAS, openFocusedTask } from '@/components/editor/canvas-chrome';
+import { usePlanLayout } from '@/components/editor/use-plan-layout';
 
 // The plan as the dry run sees it: each task coloured by its verdict, read-only. It leaves
 // the mouse wheel to the page until the operator clicks into it (or tabs into it), so the
@@ -59,28 +59,15 @@ function Canvas({ doc, labels, verdicts, selectedId, onSelect }: DryRunCanvasPro
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(false);
-  const [laidOut, setLaidOut] = useState<Record<string, { x: number; y: number }> | null>(null);
   const tasks = doc.plan.planned_tasks;
-  const unplaced = useMemo(() => tasks.some((t) => !doc.view.positions[t.task_id]), [tasks, doc.view.positions]);
-
-  useEffect(() => {
-    if (!unplaced) return;
-    let cancelled = false;
-    layoutInWorker(tasks)
-      .then(({ positions }) => !cancelled && setLaidOut(positions))
-      .catch(() => !cancelled && setLaidOut({}));
-    return () => {
-      cancelled = true;
-    };
-  }, [tasks, unplaced]);
-
-  const ready = !unplaced || laidOut !== null;
+  const { ready, positionOf } = usePlanLayout(doc);
+  const openTask = openFocusedTask(onSelect);
   const nodes = useMemo<DryTaskNode[]>(() => {
     if (!ready) return [];
     return tasks.map((task, i) => ({
       id: task.task_id,
       type: 'dryTask',
-      position: doc.view.positions[task.task_id] ?? laidOut?.[task.task_id] ?? { x: (i % 20) * 280, y: Math.floor(i / 20) * 120 },
+      position: positionOf(task.task_id, i),
       width: NODE_SIZE.width,
       height: NODE_SIZE.height,
       draggable: false,
@@ -88,7 +75,7 @@ function Canvas({ doc, labels, verdicts, selectedId, onSelect }: DryRunCanvasPro
       ariaLabel: `${labels.get(task.task_id) ?? task.task_id}${verdicts?.[task.task_id] ? `, ${SIM_STYLE[verdicts[task.task_id]].label}` : ''}`,
       data: { label: labels.get(task.task_id) ?? task.task_id, verdict: verdicts?.[task.task_id], selected: task.task_id === selectedId, taskId: task.task_id },
     }));
-  }, [ready, tasks, doc.view.positions, laidOut, labels, verdicts, selectedId]);
+  }, [ready, tasks, positionOf, labels, verdicts, selectedId]);
   const edges = useMemo<Edge[]>(() => {
     const ids = new Set(tasks.map((t) => t.task_id));
     return tasks.flatMap((task) => task.dependencies.filter((d) => ids.has(d)).map((d) => ({ id: `${d}->${task.task_id}`, source: d, target: task.task_id })));
@@ -129,12 +116,7 @@ function Canvas({ doc, labels, verdicts, selectedId, onSelect }: DryRunCanvasPro
       onFocus={() => setActive(true)}
       onKeyDown={(event) => {
         if (event.key === 'Escape') setActive(false);
-        // A focused task (React Flow makes them focusable) is selected with Enter, as a click would.
-        const id = (event.target as HTMLElement).closest?.('.react-flow__node')?.getAttribute('data-id');
-        if (id && (event.key === 'Enter' || event.key === ' ')) {
-          event.preventDefault();
-          onSelect(id);
-        }
+        openTask(event);
       }}
       onBlur={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget as globalThis.Node | null)) setActive(false);
@@ -147,9 +129,7 @@ function Canvas({ doc, labels, verdicts, selectedId, onSelect }: DryRunCanvasPro
         nodeTypes={NODE_TYPES}
         defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
         proOptions={PRO_OPTIONS}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        elementsSelectable={false}
+        {...READ_ONLY_CANVAS}
         onlyRenderVisibleElements={tasks.length > 300}
         minZoom={0.02}
         // The wheel belongs to the page until the canvas is clicked or focused.
