@@ -71,6 +71,12 @@ test('every page and API response carries the security headers, and the app stil
   const missing = await page.request.get('/no-such-page');
   expect(missing.status()).toBe(404);
   expectSecurityHeaders(missing.headers(), '404');
+  // A plan or a revision that does not exist is a 404 too, not a 200 carrying a not-found page.
+  for (const path of ['/plans/no-such-plan', `/plans/${id}/r/99`, `/plans/${id}/r/0`, `/plans/${id}/r/x`]) {
+    const response = (await page.goto(path)) as Response;
+    expect(response.status(), path).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
 
   // API responses, with and without credentials.
   const responses: Array<[string, APIResponse]> = [

@@ -11,10 +11,10 @@ import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { decisionNotice } from '@/lib/server/comments/decision-notice';
 import { findOverviewTasks } from '@/lib/server/plans/overview-tasks';
 import { getTasksNear } from '@/lib/server/plans/tasks-near';
-import { loadApprovalGuard } from './approval-guard';
-import { loadPlanForPage, loadPlanSkeletonForPage, loadRegistryForPage } from './load-plan';
-import { PlanHeader } from './plan-header';
-import { replanFromRun } from './replan-from-run';
+import { loadApprovalGuard } from '../approval-guard';
+import { loadPlanForPage, loadPlanSkeletonForPage, loadRegistryForPage } from '../load-plan';
+import { PlanHeader } from '../plan-header';
+import { replanFromRun } from '../replan-from-run';
 
 type Props = PageProps<'/plans/[id]'>;
 

@@ -1,0 +1,5 @@
+import { PageSkeleton } from '@/components/loading/page-skeleton';
+
+export default function Loading() {
+  return <PageSkeleton label="the revision" shape="plan" />;
+}
