@@ -359,3 +359,15 @@ test('a broken import names the format and the place of the problem and creates 
   const titles = (await (await request.get('/api/plans')).json()).plans.map((p: { title: string }) => p.title);
   expect(titles).not.toContain('Broken planner import');
 });
+
+test('text no database row can hold, and absurd nesting, are a 400 naming the problem, never a 500', async ({ request }) => {
+  const nul = await request.put('/api/registry/tools/nul_probe', { headers: { 'content-type': 'application/json' }, data: Buffer.from('{"id":"nul_probe","description":"a\\u0000b"}') });
+  expect(nul.status()).toBe(400);
+  expect((await nul.json()).error.message).toBe('The resource contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored');
+  const surrogate = await request.post('/api/plans', { headers: { 'content-type': 'application/json' }, data: Buffer.from('{"title":"x","plan":{"planned_tasks":[{"task_id":"a\\ud800"}]}}') });
+  expect(surrogate.status()).toBe(400);
+  const deep = `{"title":"deep","plan":{"planned_tasks":[]},"job":{"job_goal":${'{"x":'.repeat(100_000)}1${'}'.repeat(100_000)}}}`;
+  const nested = await request.post('/api/plans', { headers: { 'content-type': 'application/json' }, data: Buffer.from(deep) });
+  expect(nested.status()).toBe(400);
+  expect((await nested.json()).error.message).toMatch(/nests deeper than \d+ levels/);
+});

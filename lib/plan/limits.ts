@@ -42,3 +42,29 @@ export function jsonDeeperThan(value: unknown, limit: number): boolean {
   }
   return false;
 }
+
+// PostgreSQL text cannot hold NUL, and jsonb refuses a UTF-16 surrogate without its pair.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * What a JSON value holds that no database row can: the first key or string with a NUL
+ * character or an unpaired surrogate, or a nesting deeper than `maxDepth`. Iterative, so
+ * any depth is safe to check; null when the value is fine.
+ */
+export function unstorableJson(value: unknown, maxDepth: number): 'depth' | 'text' | null {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (UNSTORABLE.test(item)) return 'text';
+      continue;
+    }
+    if (!item || typeof item !== 'object') continue;
+    if (depth > maxDepth) return 'depth';
+    for (const [key, child] of Object.entries(item)) {
+      if (UNSTORABLE.test(key)) return 'text';
+      stack.push([child, depth + 1]);
+    }
+  }
+  return null;
+}

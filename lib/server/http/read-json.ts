@@ -1,11 +1,13 @@
 import 'server-only';
 import type { z } from 'zod';
-import { PLAN_LIMITS, formatBytes } from '@/lib/plan';
+import { PLAN_LIMITS, formatBytes, unstorableJson } from '@/lib/plan';
 import { AppError, fromZodError } from '../errors';
 
 // A request body may carry a whole plan, so the cap is the plan limit plus room for the
 // envelope. Reading is streamed so an oversized body is refused without buffering it all.
 const MAX_BODY_BYTES = PLAN_LIMITS.maxPlanBytes + 64 * 1024;
+// Free-form JSON inside a plan nests at most maxJsonDepth levels; the request around it adds a few.
+const MAX_BODY_DEPTH = PLAN_LIMITS.maxJsonDepth + 16;
 
 function tooLarge(maxBytes: number): AppError {
   return new AppError('payload_too_large', 413, `The request body is larger than ${formatBytes(maxBytes)}`);
@@ -51,14 +53,23 @@ export async function readJsonText(request: Request, what = 'request body', maxB
   return readText(request, maxBytes);
 }
 
-/** Parses a body's text as JSON; every failure is a specific 400. */
+/**
+ * Parses a body's text as JSON; every failure is a specific 400, checked before anything
+ * acts on it: text no database row can hold (NUL, an unpaired surrogate) and nesting deeper
+ * than any plan needs, which a schema's recursion would otherwise turn into a 500.
+ */
 export function parseJsonText(text: string, what = 'request body'): unknown {
   if (!text.trim()) throw new AppError('invalid_json', 400, `The ${what} is empty; expected a JSON object`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new AppError('invalid_json', 400, `Malformed JSON in the ${what}: ${(error as Error).message}`);
   }
+  const problem = unstorableJson(value, MAX_BODY_DEPTH);
+  if (problem === 'depth') throw new AppError('bad_request', 400, `The ${what} nests deeper than ${MAX_BODY_DEPTH} levels`);
+  if (problem === 'text') throw new AppError('bad_request', 400, `The ${what} contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored`);
+  return value;
 }
 
 /** The body as parsed JSON, before any schema: for handlers that also need what was omitted. */
