@@ -76,6 +76,7 @@ function pagesFor({ draft, inReview, ran }: Plans): Visit[] {
     '/admin/users',
     '/admin/webhooks',
     '/inbox',
+    '/account',
     `/plans/${draft}`,
     `/plans/${draft}/r/1`,
     `/plans/${draft}/review`,

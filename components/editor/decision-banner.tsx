@@ -1,15 +1,16 @@
 'use client';
 
 import { useCommentsContext } from '@/components/comments/comments-context';
-import { taskLabel } from '@/lib/flow/task-label';
+import { labelsOfPlan } from '@/lib/flow/task-label';
 import { useEditor } from './editor-context';
 import { tasksById } from './task-index';
 
 const VERB = { changes_requested: 'requested changes to', rejected: 'rejected' } as const;
 
 /**
- * The newest request for changes (or rejection) where the editor works on it: who, on which
- * revision, their comment, and the tasks it is about as links that select and show them.
+ * The newest request for changes (or rejection) where the editor works on it, on one line so
+ * the canvas keeps its height: who, on which revision, the comment's first line (all of it
+ * on demand), and the tasks it is about as links that select and show them.
  */
 export function DecisionBanner({ onReveal }: { onReveal: (taskId: string) => void }) {
   const comments = useCommentsContext();
@@ -17,15 +18,26 @@ export function DecisionBanner({ onReveal }: { onReveal: (taskId: string) => voi
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
   if (!comments || !decision) return null;
   const byId = tasksById(tasks);
+  const labels = labelsOfPlan(tasks);
   const named = decision.taskIds.filter((id) => byId.has(id));
   const title = `${decision.reviewer} ${VERB[decision.decision]} revision ${decision.revision}`;
+  const firstLine = decision.comment.split('\n', 1)[0];
+  const more = decision.comment.length > firstLine.length || firstLine.length > 120;
   return (
-    <section aria-label={title} className="space-y-1 border-b border-rose-300 bg-rose-50 px-3 py-2 text-sm text-rose-950">
-      <p>
-        <strong>{title}</strong>
+    <section aria-label={title} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 border-b border-rose-300 bg-rose-50 px-3 py-1.5 text-sm text-rose-950">
+      <strong>
+        {title}
         {decision.comment ? ':' : '.'}
-      </p>
-      {decision.comment && <blockquote className="whitespace-pre-wrap break-words border-l-2 border-rose-300 pl-2">{decision.comment}</blockquote>}
+      </strong>
+      {decision.comment &&
+        (more ? (
+          <details className="min-w-0 max-w-full">
+            <summary className="cursor-pointer truncate">“{firstLine.slice(0, 120)}…”</summary>
+            <blockquote className="mt-1 whitespace-pre-wrap break-words border-l-2 border-rose-300 pl-2">{decision.comment}</blockquote>
+          </details>
+        ) : (
+          <span className="min-w-0 break-words">“{decision.comment}”</span>
+        ))}
       {named.length > 0 && (
         <nav aria-label="Tasks the decision names" className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <span className="text-xs font-medium">About:</span>
@@ -39,7 +51,7 @@ export function DecisionBanner({ onReveal }: { onReveal: (taskId: string) => voi
                 onReveal(id);
               }}
             >
-              {taskLabel(byId.get(id), id)}
+              {labels.get(id) ?? id}
             </a>
           ))}
         </nav>
