@@ -151,6 +151,8 @@ test('every operation answers with a status and a body its OpenAPI schema descri
   await check('putResource', await call('PUT', '/api/registry/gadgets/x', { id: 'x' }), [404]);
   await check('deleteResource', await call('DELETE', `/api/registry/tools/${tool.id}`), [204]);
   await check('putResource', await call('PUT', `/api/registry/tools/${tool.id}`, tool), [200]);
+  const keys = await check('listPublicKeys', await call('GET', '/api/keys'), [200]);
+  expect(Array.isArray(keys.keys)).toBe(true);
   // MCP: an answer streams as Server-Sent Events; the transport's own refusals are JSON-RPC errors.
   const mcp = { Accept: 'application/json, text/event-stream' };
   const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract', version: '1' } } };
