@@ -52,8 +52,8 @@ function callAction(request: APIRequestContext, action: ActionEntry, headers: Re
 // The inline sign-in is a sign-in: it takes credentials, not a session.
 const PUBLIC_ACTIONS = new Set(['signInAction', 'signInInlineAction', 'signOutAction']);
 /**
- * Actions a viewer may run: reading plans, and their own inbox and "viewed" marks (each
- * scoped to the caller). Presence on a plan they read is a route (/presence), not an action.
+ * Actions a viewer may run: reading plans, and their own inbox, "viewed" marks and passkeys
+ * (each scoped to the caller). Presence on a plan they read is a route (/presence), not an action.
  */
 const VIEWER_ACTIONS = new Set([
   'loadPlanAction',
@@ -61,6 +61,10 @@ const VIEWER_ACTIONS = new Set([
   'markInboxReadAction',
   'listTaskViewsAction',
   'setTaskViewedAction',
+  'passkeyStatusAction',
+  'passkeyRegistrationOptionsAction',
+  'registerPasskeyAction',
+  'revokePasskeyAction',
 ]);
 
 test('no endpoint or server action lets an anonymous caller, a viewer, an expired token or a foreign origin through', async ({
