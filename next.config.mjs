@@ -1,25 +1,6 @@
-const development = process.env.NODE_ENV === 'development';
-
-// Sent with every page, route handler and static file. Next's pages carry inline scripts
-// (the RSC payload), so scripts need 'unsafe-inline'; React Flow positions nodes with
-// inline styles; the layout Web Worker is a bundled file ('self'), and a worker may also
-// start from a blob: URL. 'unsafe-eval' and the dev server's websocket only in `next dev`.
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${development ? " 'unsafe-eval'" : ''}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  `connect-src 'self'${development ? ' ws: wss:' : ''}`,
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
+// Sent with every page, route handler and static file. The Content-Security-Policy, with its
+// per-request script nonce, is the proxy's (proxy.ts).
 const SECURITY_HEADERS = [
-  { key: 'Content-Security-Policy', value: contentSecurityPolicy },
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'X-Content-Type-Options', value: 'nosniff' },
   { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },

@@ -21,6 +21,10 @@ function expectSecurityHeaders(headers: Record<string, string>, where: string) {
     expect(csp, `${where}: ${directive}`).toContain(directive);
   }
   expect(csp, `${where}: no eval in production`).not.toContain('unsafe-eval');
+  // Scripts run with the request's nonce, never inline without it.
+  const scripts = csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
+  expect(scripts, `${where}: script-src`).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
+  expect(scripts, `${where}: no inline scripts`).not.toContain('unsafe-inline');
   expect(headers['x-frame-options'], `${where}: X-Frame-Options`).toBe('DENY');
   expect(headers['x-content-type-options'], `${where}: X-Content-Type-Options`).toBe('nosniff');
   expect(headers['referrer-policy'], `${where}: Referrer-Policy`).toBe('strict-origin-when-cross-origin');
