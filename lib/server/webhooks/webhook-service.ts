@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import {
   WebhookId,
   type CreateWebhookRequest,
@@ -14,6 +14,7 @@ import type { Database } from '../db/client';
 import { webhookDeliveries, webhooks } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { newWebhookSecret } from './signature';
+import { isSealed, sealWebhookSecret } from './webhook-secret-box';
 
 // Admin configuration of outgoing webhooks and their delivery log. Routes and actions
 // check the admin role before calling these.
@@ -51,17 +52,27 @@ export async function listWebhooks(db: Database): Promise<Webhook[]> {
 /** Stores a webhook with a new secret; the answer is the only place the secret is shown. */
 export async function createWebhook(db: Database, request: CreateWebhookRequest, actor: string): Promise<CreatedWebhook> {
   const secret = newWebhookSecret();
+  const id = `wh_${randomBytes(12).toString('base64url')}`;
   // Audited: a webhook receives every approval it subscribes to, so who added it matters.
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(webhooks)
-      .values({ id: `wh_${randomBytes(12).toString('base64url')}`, url: request.url, events: request.events, secret, createdBy: actor })
+      .values({ id, url: request.url, events: request.events, secret: sealWebhookSecret(secret, id), createdBy: actor })
       .returning();
     if (!inserted) throw new AppError('internal', 500, 'The webhook was not stored');
     await appendAudit(tx, { kind: 'webhook_created', actor, detail: { webhook_id: inserted.id, url: inserted.url, events: inserted.events } });
     return inserted;
   });
   return { ...toWebhook(row), secret };
+}
+
+/** Seals the secrets of webhooks stored before secrets were sealed at rest (at every start; usually none). */
+export async function sealStoredWebhookSecrets(db: Database): Promise<number> {
+  const plain = (await db.select({ id: webhooks.id, secret: webhooks.secret }).from(webhooks)).filter((row) => !isSealed(row.secret));
+  for (const row of plain) {
+    await db.update(webhooks).set({ secret: sealWebhookSecret(row.secret, row.id) }).where(and(eq(webhooks.id, row.id), eq(webhooks.secret, row.secret)));
+  }
+  return plain.length;
 }
 
 /** Deletes a webhook and its delivery log; pending deliveries are never sent. */

@@ -14,6 +14,8 @@ import {
   type WebhookRetryPolicy,
 } from './webhook-queue';
 import { sendDelivery, type SendOutcome } from './webhook-sender';
+import { openWebhookSecret } from './webhook-secret-box';
+import { sealStoredWebhookSecrets } from './webhook-service';
 
 // Sends the queued deliveries. pg-boss hands each job to one worker of one instance; the
 // HTTP request runs outside any transaction (a slow receiver holds no lock and, on PGlite,
@@ -48,7 +50,7 @@ function settledAny(response: unknown): boolean {
 
 async function deliver(handle: DatabaseHandle, boss: PgBoss, job: Job<DeliveryJob>): Promise<void> {
   const [row] = await handle.db
-    .select({ id: webhookDeliveries.id, event: webhookDeliveries.event, body: webhookDeliveries.body, status: webhookDeliveries.status, url: webhooks.url, secret: webhooks.secret })
+    .select({ id: webhookDeliveries.id, event: webhookDeliveries.event, body: webhookDeliveries.body, status: webhookDeliveries.status, url: webhooks.url, secret: webhooks.secret, webhookId: webhooks.id })
     .from(webhookDeliveries)
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .where(eq(webhookDeliveries.id, job.data.delivery_id));
@@ -57,7 +59,7 @@ async function deliver(handle: DatabaseHandle, boss: PgBoss, job: Job<DeliveryJo
     await boss.complete(WEBHOOK_QUEUE, job);
     return;
   }
-  const outcome = await sendDelivery(row, job.retryCount + 1, job.signal);
+  const outcome = await sendDelivery({ ...row, secret: openWebhookSecret(row.secret, row.webhookId) }, job.retryCount + 1, job.signal);
   // pg-boss took the attempt back (it outlived its expiry, or the process is stopping) and settles it itself.
   if (job.signal.aborted) return;
   await record(handle, boss, job, outcome).catch((error: unknown) => {
@@ -143,6 +145,7 @@ export async function startWebhookWorker(handle: DatabaseHandle, boss: PgBoss): 
  * the database stops the sending and the queue first.
  */
 export async function startWebhooks(handle: DatabaseHandle, options: WebhookOptions = {}): Promise<WebhookWorker | null> {
+  await sealStoredWebhookSecrets(handle.db);
   const boss = await openWebhookQueue(handle, options.policy);
   const worker = options.work !== false && process.env.PLANGATE_WEBHOOKS !== 'off' ? await startWebhookWorker(handle, boss) : null;
   const close = handle.close;

@@ -18,7 +18,8 @@ import { emitWebhookEvent } from './events';
 import { verifySent } from './signature';
 import { DEAD_WEBHOOK_QUEUE, enqueuePendingDeliveries, openWebhookQueue, retrySummary, WEBHOOK_QUEUE, WEBHOOK_RETRY_POLICY, type WebhookRetryPolicy } from './webhook-queue';
 import { startWebhooks, startWebhookWorker, type WebhookOptions } from './webhook-worker';
-import { createWebhook, deleteWebhook, listDeliveries, listWebhooks } from './webhook-service';
+import { isSealed, openWebhookSecret } from './webhook-secret-box';
+import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, sealStoredWebhookSecrets } from './webhook-service';
 
 // The receivers listen on 127.0.0.1, which the address guard refuses unless the operator allows it.
 process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
@@ -104,6 +105,23 @@ describe.each(testDatabases())('webhooks on $name', (database) => {
   afterEach(async () => {
     vi.unstubAllEnvs();
     await db().delete(webhooks);
+  });
+
+  it('keeps each signing secret sealed at rest, bound to its webhook, and seals one stored before sealing', async () => {
+    const hook = await createWebhook(db(), CreateWebhookRequest.parse({ url: NOWHERE, events: ['plan.submitted'] }), 'root');
+    const [row] = await db().select().from(webhooks).where(eq(webhooks.id, hook.id));
+    expect(row.secret.startsWith('enc:v1:')).toBe(true);
+    expect(row.secret).not.toContain(hook.secret);
+    expect(openWebhookSecret(row.secret, hook.id)).toBe(hook.secret);
+    // Copied onto another webhook's row, it does not open.
+    expect(() => openWebhookSecret(row.secret, 'wh_other')).toThrow();
+
+    await db().insert(webhooks).values({ id: 'wh_legacy', url: NOWHERE, events: ['plan.submitted'], secret: 'whsec_plain-from-before', createdBy: 'root' });
+    expect(await sealStoredWebhookSecrets(db())).toBe(1);
+    const [legacy] = await db().select().from(webhooks).where(eq(webhooks.id, 'wh_legacy'));
+    expect(isSealed(legacy.secret)).toBe(true);
+    expect(openWebhookSecret(legacy.secret, 'wh_legacy')).toBe('whsec_plain-from-before');
+    expect(await sealStoredWebhookSecrets(db())).toBe(0);
   });
 
   it('sends nothing to an address the operator did not allow, and gives the delivery up at once', async () => {
