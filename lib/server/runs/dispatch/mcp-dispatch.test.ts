@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESOURCE_SCHEMAS } from '@/lib/registry';
 import { MAX_OUTPUT_BYTES } from './dispatch-types';
 import { dispatchMcp } from './mcp-dispatch';
-import { closeMcpSessions } from './mcp-sessions';
+import { guardedFetch } from './address-guard';
+import { closeMcpSessions, withMcpSession } from './mcp-sessions';
 import { testDispatchRequest, unreachableUrl } from './dispatch-test-support';
 import { startMcpTestServer, type McpTestServer } from './test-servers/mcp-server-test-support';
 
@@ -98,6 +99,19 @@ describe('MCP dispatch against a real MCP server', () => {
       });
     } finally {
       vi.unstubAllEnvs();
+      await guarded.close();
+    }
+  });
+
+  it('sends the token with every message of a kept session, also those outside a call (a cancellation, the close)', async () => {
+    const guarded = await startMcpTestServer({ token: 's3cret' });
+    try {
+      const client = await withMcpSession(guarded.url, 'Bearer s3cret', guardedFetch, { signal: new AbortController().signal, timeout: 5_000 }, async (c) => c);
+      // What the SDK sends on its own once a request timed out: outside any call's fetch.
+      await client.notification({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'timed out' } });
+      await closeMcpSessions();
+      expect(guarded.unauthorized()).toBe(0);
+    } finally {
       await guarded.close();
     }
   });

@@ -36,9 +36,14 @@ function retire(key: string, session: Session): void {
   closeWhenIdle(session);
 }
 
-function open(key: string, url: string, options: { signal: AbortSignal; timeout: number }): Session {
+function open(key: string, url: string, authorization: string | undefined, options: { signal: AbortSignal; timeout: number }): Session {
   const client = new Client({ name: 'plangate', version: '1' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: sessionFetch });
+  // The credential is the transport's own, so what it sends outside any call (a request's
+  // cancellation after its timeout, the session's DELETE at close) carries it too.
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: sessionFetch,
+    ...(authorization ? { requestInit: { headers: { Authorization: authorization } } } : {}),
+  });
   const session: Session = { client: Promise.resolve(client), active: 0, retired: false };
   session.client = client.connect(transport, options).then(
     () => client,
@@ -77,7 +82,7 @@ export async function withMcpSession<T>(
   return runningCall.run(callFetch, async () => {
     for (let attempt = 0; ; attempt += 1) {
       const kept = sessions.get(key);
-      const session = kept ?? open(key, url, options);
+      const session = kept ?? open(key, url, authorization, options);
       session.active += 1;
       try {
         return await callWith(await session.client);

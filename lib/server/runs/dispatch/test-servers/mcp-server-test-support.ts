@@ -26,6 +26,8 @@ export interface McpTestServer {
   callCount(tool?: string, idempotencyKey?: string): number;
   /** How many MCP sessions clients opened (initialize handshakes completed). */
   sessionsOpened(): number;
+  /** How many requests came without the token the server was started with (refused with 401). */
+  unauthorized(): number;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ function toolServer(record: (tool: string, args: Record<string, unknown>, meta: 
 export async function startMcpTestServer(options: McpTestServerOptions = {}): Promise<McpTestServer> {
   const calls: McpToolCall[] = [];
   let initialized = 0;
+  let refused = 0;
   const record = (tool: string, args: Record<string, unknown>, meta: Record<string, unknown> | undefined, headers: IncomingMessage['headers']) => {
     const fromMeta = meta?.['plangate/idempotency_key'];
     const fromHeader = headers['idempotency-key'];
@@ -91,6 +94,7 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
       return;
     }
     if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
+      refused += 1;
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
       return;
     }
@@ -125,6 +129,7 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
     calls,
     callCount: (tool, key) => calls.filter((call) => (tool === undefined || call.tool === tool) && (key === undefined || call.idempotencyKey === key)).length,
     sessionsOpened: () => initialized,
+    unauthorized: () => refused,
     close: () =>
       new Promise<void>((resolve) => {
         httpServer.closeAllConnections();
