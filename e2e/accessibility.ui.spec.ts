@@ -129,7 +129,7 @@ test('the sign-in page has no WCAG 2.2 AA violations, before and after a failed 
   await expect(page.getByRole('region', { name: 'Demo accounts' })).toContainText('approver');
   await page.getByRole('textbox', { name: 'Username' }).fill('editor');
   await page.getByLabel('Password').fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Wrong username or password.' })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Username' })).toHaveValue('editor');
   expect(await axeViolations(page), '/sign-in after a wrong password').toEqual([]);

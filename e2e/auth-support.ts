@@ -19,6 +19,6 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
   await page.goto('/sign-in');
   await page.getByRole('textbox', { name: 'Username' }).fill(username);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('banner').getByText(`Signed in as ${username}`)).toBeVisible();
 }

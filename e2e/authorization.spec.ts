@@ -61,7 +61,7 @@ function refusalOf(body: { success?: boolean; error: string | { code: string } }
 }
 
 // The inline sign-in is a sign-in: it takes credentials, not a session.
-const PUBLIC_ACTIONS = new Set(['signInAction', 'signInInlineAction', 'signOutAction']);
+const PUBLIC_ACTIONS = new Set(['signInAction', 'signInInlineAction', 'signOutAction', 'passkeySignInOptionsAction', 'passkeySignInAction']);
 /**
  * Actions a viewer may run: reading plans, and their own inbox, "viewed" marks and passkeys
  * (each scoped to the caller). Presence on a plan they read is a route (/presence), not an action.

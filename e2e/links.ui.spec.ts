@@ -30,7 +30,7 @@ async function signInAndGetRedirect(page: Page, username: string, password: stri
   await page.getByLabel('Password').fill(password);
   const [answer] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/sign-in'),
-    page.getByRole('button', { name: 'Sign in' }).click(),
+    page.getByRole('button', { name: 'Sign in', exact: true }).click(),
   ]);
   const headers = await answer.allHeaders();
   const redirect = headers['x-action-redirect'] ?? headers['location'];
@@ -60,7 +60,7 @@ test.describe('signed out', () => {
     // A refused attempt keeps the username.
     await page.getByRole('textbox', { name: 'Username' }).fill('approver2');
     await page.getByLabel('Password').fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Wrong username or password.' })).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Username' })).toHaveValue('approver2');
 

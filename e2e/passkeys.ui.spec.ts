@@ -149,3 +149,40 @@ test('an approver registers passkeys, approves signed, and both verifiers accept
   for (const verdict of Object.values(verifyBoth(dir, 'after-revoking', approved, afterRevoking))) expect(verdict.status, verdict.output).toBe(0);
   await context.close();
 });
+
+test('a person signs in with their passkey instead of the password; another account, or a revoked passkey, signs nobody in', async ({ browser, baseURL, request }) => {
+  const username = `pk${Date.now().toString(36)}`;
+  const created = await request.post('/api/users', { headers: adminHeaders, data: { username, password: 'passkey-person-pass', role: 'viewer' } });
+  expect(created.status()).toBe(201);
+  const context = await browser.newContext({ baseURL: baseURL!.replace('127.0.0.1', 'localhost'), storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await withVirtualAuthenticator(page);
+  await signIn(page, username, 'passkey-person-pass');
+  await page.goto('/account');
+  await addPasskey(page, 'Desk key');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  await page.goto('/sign-in?next=%2Finbox');
+  // Another account's name: this device's passkey does not sign it in.
+  await page.getByRole('textbox', { name: 'Username' }).fill('approver');
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page.getByRole('alert')).toContainText(/No passkey answered|did not sign you in/);
+
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page).toHaveURL(/\/inbox$/);
+  await expect(page.getByRole('banner').getByText(`Signed in as ${username}`)).toBeVisible();
+
+  // Revoked, it signs nobody in.
+  await page.goto('/account');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Revoke passkey Desk key' }).click();
+  await expect(page.getByRole('row', { name: /Desk key/ })).toContainText('Revoked');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.goto('/sign-in');
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page.getByRole('alert')).toContainText(/No passkey answered|did not sign you in/);
+  await expect(page).toHaveURL(/\/sign-in/);
+  await context.close();
+});

@@ -46,7 +46,7 @@ test('sign-in limits hold across instances: twelve wrong passwords alternating b
     await page.getByLabel('Password').fill(`wrong-password-${i}`);
     const [answer] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/sign-in'),
-      page.getByRole('button', { name: 'Sign in' }).click(),
+      page.getByRole('button', { name: 'Sign in', exact: true }).click(),
     ]);
     expect(answer.status(), `attempt ${i}`).toBeLessThan(500);
     const alert = page.locator('#sign-in-error');

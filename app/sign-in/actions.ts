@@ -21,6 +21,10 @@ import {
   signInSucceeded,
 } from '@/lib/server/auth/sign-in-limiter';
 import { getDatabase } from '@/lib/server/db/connection';
+import { signInOptions, verifySignIn } from '@/lib/server/passkeys/passkey-sign-in';
+import { relyingPartyOf } from '@/lib/server/passkeys/relying-party';
+import { AuthenticationResponse } from '@/lib/api/passkey-schemas';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { findUserByUsername } from '@/lib/server/auth/users';
 import type { ActionResult } from '@/lib/server/action';
 import { roleOf, type Role } from '@/lib/auth/roles';
@@ -53,11 +57,14 @@ function refusalMessage(error: unknown): string | null {
 
 type Attempt = { ok: true; username: string } | { ok: false; error: string; username?: string };
 
+/** How a sign-in proves who it is; it starts the session when it does, and refuses otherwise. */
+type Proof = { missing: string | null; start: (username: string, requestHeaders: Headers) => Promise<void>; refused: string };
+
 /**
  * Signs in with the session cookie set on this response, under the sign-in limits and the
- * known-device rules. One path for the sign-in page and the editor's inline sign-in.
+ * known-device rules. One path for the sign-in page, the editor's inline sign-in and passkeys.
  */
-async function attemptSignIn(typedName: unknown, typedPassword: unknown): Promise<Attempt> {
+async function attemptSignIn(typedName: unknown, proof: Proof): Promise<Attempt> {
   const requestHeaders = await headers();
   try {
     checkOrigin('POST', requestHeaders);
@@ -68,24 +75,22 @@ async function attemptSignIn(typedName: unknown, typedPassword: unknown): Promis
   }
   const typed = String(typedName ?? '').slice(0, 200);
   const username = typed.trim().toLowerCase();
-  const password = String(typedPassword ?? '');
-  if (!username || !password) return { ok: false, error: 'Enter your username and password.', username: typed };
+  if (!username || proof.missing) return { ok: false, error: proof.missing ?? 'Enter your username.', username: typed };
   // No account can have another name; nothing to count or check.
-  if (!USERNAME_PATTERN.test(username)) return { ok: false, error: WRONG, username: typed };
+  if (!USERNAME_PATTERN.test(username)) return { ok: false, error: proof.refused, username: typed };
 
   const { db } = await getDatabase();
   // A browser this user has signed in from before is limited on its own, never by others' guesses.
   const secret = authSecret();
   const jar = await cookies();
   const device = knownDevice(secret, username, jar.get(deviceCookieName(username))?.value);
-  // Counted before the (deliberately slow) password check, so parallel guesses cannot all pass.
+  // Counted before the (deliberately slow) check, so parallel guesses cannot all pass.
   const attempt = await beginSignInAttempt(db, username, clientAddress(requestHeaders), new Date(), device);
   if (!attempt.allowed) return { ok: false, error: retryMessage(attempt.retryAfterSeconds), username: typed };
   try {
-    const auth = await getAuth();
-    await auth.api.signInUsername({ body: { username, password }, headers: requestHeaders });
+    await proof.start(username, requestHeaders);
   } catch (error) {
-    if (isRefusal(error)) return { ok: false, error: WRONG, username: typed }; // the attempt stays counted
+    if (isRefusal(error) || refusalMessage(error) !== null) return { ok: false, error: proof.refused, username: typed }; // the attempt stays counted
     await signInAborted(db, attempt).catch(() => undefined);
     throw error;
   }
@@ -95,8 +100,21 @@ async function attemptSignIn(typedName: unknown, typedPassword: unknown): Promis
   return { ok: true, username };
 }
 
+/** A password: better-auth checks it and starts the session. */
+function passwordProof(typedPassword: unknown): Proof {
+  const password = String(typedPassword ?? '');
+  return {
+    missing: password ? null : 'Enter your username and password.',
+    refused: WRONG,
+    start: async (username, requestHeaders) => {
+      const auth = await getAuth();
+      await auth.api.signInUsername({ body: { username, password }, headers: requestHeaders });
+    },
+  };
+}
+
 export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
-  const result = await attemptSignIn(form.get('username'), form.get('password'));
+  const result = await attemptSignIn(form.get('username'), passwordProof(form.get('password')));
   if (!result.ok) return { error: result.error, username: result.username };
   redirect(safeNext(form.get('next')));
 }
@@ -119,11 +137,50 @@ export async function signInInlineAction(input: {
   if (!expected.trim()) return { ok: false, error: { code: 'bad_request', message: 'Open the sign-in page to sign in.' } };
   const refusal = inlineAccountRefusal(expected, String(fields.username ?? ''));
   if (refusal) return { ok: false, error: { code: 'forbidden', message: refusal } };
-  const result = await attemptSignIn(fields.username, fields.password);
+  const result = await attemptSignIn(fields.username, passwordProof(fields.password));
   if (!result.ok) return { ok: false, error: { code: 'unauthenticated', message: result.error } };
   const { db } = await getDatabase();
   const account = await findUserByUsername(db, result.username);
   return { ok: true, data: { username: result.username, role: roleOf(account?.role) } };
+}
+
+const PASSKEY_REFUSED = 'The passkey did not sign you in. Try again, or use your password.';
+
+/** Starts a passkey sign-in for the named account: the options for navigator.credentials.get(). */
+export async function passkeySignInOptionsAction(input: { username: string }): Promise<ActionResult<PublicKeyCredentialRequestOptionsJSON>> {
+  const requestHeaders = await headers();
+  const username = String(input?.username ?? '').trim().toLowerCase().slice(0, 64);
+  if (!USERNAME_PATTERN.test(username)) return { ok: false, error: { code: 'bad_request', message: 'Enter your username first, then use your passkey.' } };
+  try {
+    checkOrigin('POST', requestHeaders);
+  } catch (error) {
+    return { ok: false, error: { code: 'forbidden', message: refusalMessage(error) ?? 'Refused' } };
+  }
+  const { db } = await getDatabase();
+  try {
+    return { ok: true, data: await signInOptions(db, username, relyingPartyOf(requestHeaders)) };
+  } catch (error) {
+    const message = refusalMessage(error);
+    if (message === null) throw error;
+    return { ok: false, error: { code: 'rate_limited', message } };
+  }
+}
+
+/** Signs in with the authenticator's answer, under the same limits as a password; answers where to go next (a path on this site). */
+export async function passkeySignInAction(input: { username: string; response: unknown; next: string }): Promise<ActionResult<{ next: string }>> {
+  const response = AuthenticationResponse.safeParse(input?.response);
+  const result = await attemptSignIn(input?.username, {
+    missing: response.success ? null : PASSKEY_REFUSED,
+    refused: PASSKEY_REFUSED,
+    start: async (username, requestHeaders) => {
+      const { db } = await getDatabase();
+      await verifySignIn(db, username, relyingPartyOf(requestHeaders), response.data!);
+      const auth = await getAuth();
+      await auth.api.startPasskeySession({ body: { username }, headers: requestHeaders });
+    },
+  });
+  if (!result.ok) return { ok: false, error: { code: 'unauthenticated', message: result.error } };
+  return { ok: true, data: { next: safeNext(input?.next) } };
 }
 
 export async function signOutAction(): Promise<void> {

@@ -6,6 +6,7 @@ import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
 import { PRIMARY_BUTTON } from '@/components/form/styles';
 import { SubmitButton } from '@/components/form/submit-button';
 import { CredentialFields } from './credential-fields';
+import { PasskeySignInButton } from './passkey-sign-in-button';
 
 const INITIAL: SignInState = { error: null };
 
@@ -22,6 +23,7 @@ export function SignInForm({ next }: { next: string }) {
       <SubmitButton pending={pending} pendingLabel="Signing in…" className={`w-full ${PRIMARY_BUTTON}`}>
         Sign in
       </SubmitButton>
+      <PasskeySignInButton next={next} />
     </form>
   );
 }

@@ -81,3 +81,19 @@ export const RegistrationResponse = z.object({
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
 });
 export type RegistrationResponse = z.infer<typeof RegistrationResponse>;
+
+/** A browser's answer to navigator.credentials.get() when signing in, as @simplewebauthn/browser gives it. */
+export const AuthenticationResponse = z.object({
+  id: Base64Url(1400).min(1),
+  rawId: Base64Url(1400).min(1),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: Base64Url(8192),
+    authenticatorData: Base64Url(4096),
+    signature: Base64Url(1024),
+    userHandle: Base64Url(1024).optional(),
+  }),
+  clientExtensionResults: z.object({}).passthrough(),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+});
+export type AuthenticationResponse = z.infer<typeof AuthenticationResponse>;

@@ -57,6 +57,8 @@ export const AUDIT_KINDS = [
   // A person's passkeys for signing decisions (their keys are published at GET /api/keys).
   'passkey_registered',
   'passkey_revoked',
+  // A sign-in with a passkey instead of a password.
+  'passkey_sign_in',
   // An operator trusted a chain that had no signed head (one from before heads were signed).
   'audit_adopted',
 ] as const;

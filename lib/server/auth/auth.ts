@@ -3,6 +3,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { nextCookies } from 'better-auth/next-js';
 import { username } from 'better-auth/plugins';
+import { passkeySession } from './passkey-session-plugin';
 import { ROLES } from '@/lib/auth/roles';
 import { getDatabase } from '../db/connection';
 import type { Database } from '../db/client';
@@ -35,6 +36,7 @@ export function createAuth(db: Database, secret: string) {
     telemetry: { enabled: false },
     plugins: [
       username({ minUsernameLength: 3, maxUsernameLength: 32, usernameValidator: (name) => USERNAME_PATTERN.test(name) }),
+      passkeySession(),
       // Last, as better-auth asks: lets server actions set the session cookie.
       nextCookies(),
     ],
