@@ -166,7 +166,7 @@ test('a person signs in with their passkey instead of the password; another acco
   // Another account's name: this device's passkey does not sign it in.
   await page.getByRole('textbox', { name: 'Username' }).fill('approver');
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-  await expect(page.getByRole('alert')).toContainText(/No passkey answered|did not sign you in/);
+  await expect(page.getByRole('alert').filter({ hasText: /No passkey answered|did not sign you in/ })).toBeVisible();
 
   await page.getByRole('textbox', { name: 'Username' }).fill(username);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
@@ -182,7 +182,7 @@ test('a person signs in with their passkey instead of the password; another acco
   await page.goto('/sign-in');
   await page.getByRole('textbox', { name: 'Username' }).fill(username);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-  await expect(page.getByRole('alert')).toContainText(/No passkey answered|did not sign you in/);
+  await expect(page.getByRole('alert').filter({ hasText: /No passkey answered|did not sign you in/ })).toBeVisible();
   await expect(page).toHaveURL(/\/sign-in/);
   await context.close();
 });
