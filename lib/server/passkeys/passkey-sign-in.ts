@@ -40,12 +40,13 @@ export async function signInOptions(db: Database, username: string, rp: RelyingP
 
 /** Checks the authenticator's answer for `username`; the challenge is spent whatever the outcome. Throws a 401 that says nothing more than that it failed. */
 export async function verifySignIn(db: Database, username: string, rp: RelyingParty, response: AuthenticationResponse): Promise<void> {
+  const { challenge, type } = readClientData(response.response.clientDataJSON);
+  // Spent before anything is checked, in its own statement: a refused answer does not keep it alive.
+  const [issued] = await db
+    .delete(passkeyChallenges)
+    .where(and(eq(passkeyChallenges.username, username), eq(passkeyChallenges.challenge, challenge)))
+    .returning();
   await db.transaction(async (tx) => {
-    const { challenge, type } = readClientData(response.response.clientDataJSON);
-    const [issued] = await tx
-      .delete(passkeyChallenges)
-      .where(and(eq(passkeyChallenges.username, username), eq(passkeyChallenges.challenge, challenge)))
-      .returning();
     const [key] = await tx.select().from(passkeys).where(eq(passkeys.kid, response.id)).for('update');
     if (!issued || issued.expiresAt < new Date() || type !== 'webauthn.get' || !key || key.username !== username || key.revokedAt) {
       throw new AppError('unauthenticated', 401, REFUSED);

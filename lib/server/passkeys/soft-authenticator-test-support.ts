@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash, generateKeyPairSync, randomBytes, sign, type JsonWebKey } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
-import type { DecisionSignature, SignedDecision } from '@/lib/api/passkey-schemas';
+import type { AuthenticationResponse, DecisionSignature, SignedDecision } from '@/lib/api/passkey-schemas';
 import type { passkeys } from '../db/schema';
 import { challengeText } from './decision-signatures';
 
@@ -19,7 +19,11 @@ export interface SoftAuthenticator {
   row(username: string): typeof passkeys.$inferInsert;
   /** Signs `signed` as navigator.credentials.get() would on `origin`. */
   sign(signed: SignedDecision, options?: { origin?: string; flags?: number; type?: string }): DecisionSignature;
+  /** Answers a sign-in's challenge as navigator.credentials.get() would, in @simplewebauthn/browser's shape. */
+  answer(challenge: string, options?: AssertionOptions): AuthenticationResponse;
 }
+
+type AssertionOptions = { origin?: string; flags?: number; type?: string };
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest();
 
@@ -33,6 +37,16 @@ export function softAuthenticator({ rpId, origin, alg = 'ES256' }: { rpId: strin
       : new Map<number, number | Uint8Array>([[1, 1], [3, -8], [-1, 6], [-2, x]]);
   const kid = randomBytes(16).toString('base64url');
   let counter = 0;
+  const assert = (challenge: string, { origin: at = origin, flags = UP | UV, type = 'webauthn.get' }: AssertionOptions = {}) => {
+    counter += 1;
+    const counterBytes = Buffer.alloc(4);
+    counterBytes.writeUInt32BE(counter);
+    const authenticatorData = Buffer.concat([sha256(rpId), Buffer.from([flags]), counterBytes]);
+    const clientDataJSON = Buffer.from(JSON.stringify({ type, challenge, origin: at, crossOrigin: false }));
+    const data = Buffer.concat([authenticatorData, sha256(clientDataJSON)]);
+    const signature = alg === 'ES256' ? sign('sha256', data, privateKey) : sign(null, data, privateKey);
+    return { authenticatorData: authenticatorData.toString('base64url'), clientDataJSON: clientDataJSON.toString('base64url'), signature: signature.toString('base64url') };
+  };
   return {
     kid,
     jwk,
@@ -45,19 +59,12 @@ export function softAuthenticator({ rpId, origin, alg = 'ES256' }: { rpId: strin
       alg,
       rpId,
     }),
-    sign(signed, { origin: at = origin, flags = UP | UV, type = 'webauthn.get' } = {}) {
-      counter += 1;
-      const counterBytes = Buffer.alloc(4);
-      counterBytes.writeUInt32BE(counter);
-      const authenticatorData = Buffer.concat([sha256(rpId), Buffer.from([flags]), counterBytes]);
-      const clientDataJSON = Buffer.from(JSON.stringify({ type, challenge: challengeText(signed), origin: at, crossOrigin: false }));
-      const data = Buffer.concat([authenticatorData, sha256(clientDataJSON)]);
-      const signature = alg === 'ES256' ? sign('sha256', data, privateKey) : sign(null, data, privateKey);
-      return {
-        kid,
-        signed,
-        webauthn: { authenticatorData: authenticatorData.toString('base64url'), clientDataJSON: clientDataJSON.toString('base64url'), signature: signature.toString('base64url') },
-      };
+    sign(signed, options) {
+      return { kid, signed, webauthn: assert(challengeText(signed), options) };
+    },
+    answer(challenge, options) {
+      const webauthn = assert(challenge, options);
+      return { id: kid, rawId: kid, type: 'public-key', response: webauthn, clientExtensionResults: {} };
     },
   };
 }
