@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
-import { startMcpTestServer, type McpTestServer } from '../lib/server/runs/dispatch/test-servers/mcp-server-test-support';
+import { startMcpTestServer, type McpTestServer } from '../scripts/test-servers/mcp-server-test-support';
 import { signIn } from './auth-support';
 
 // Support for the specs in which runs outlive their servers: every task is an MCP call to a

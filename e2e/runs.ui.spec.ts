@@ -1,4 +1,4 @@
-import { startOpenAiTestServer, type OpenAiTestServer } from '../lib/server/runs/dispatch/test-servers/openai-server-test-support';
+import { startOpenAiTestServer, type OpenAiTestServer } from '../scripts/test-servers/openai-server-test-support';
 import { adminHeaders } from './auth-support';
 import { axeViolations, expect, test, uniqueTitle } from './fixtures';
 

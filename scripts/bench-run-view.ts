@@ -13,7 +13,7 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { DEMO_PASSWORDS, E2E_ADMIN_TOKEN, signIn } from '../e2e/auth-support';
 import { startServer } from '../e2e/server-process';
-import { startMcpTestServer } from '../lib/server/runs/dispatch/test-servers/mcp-server-test-support';
+import { startMcpTestServer } from './test-servers/mcp-server-test-support';
 import { ensureBuild } from './lib/setup.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4110);

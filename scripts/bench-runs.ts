@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseWfFormat } from '../lib/formats/wfformat';
 import { openDatabase } from '../lib/server/db/client';
-import { startMcpTestServer } from '../lib/server/runs/dispatch/test-servers/mcp-server-test-support';
+import { startMcpTestServer } from './test-servers/mcp-server-test-support';
 import { closeMcpSessions } from '../lib/server/runs/dispatch/mcp-sessions';
 import { runEventStream } from '../lib/server/runs/run-event-stream';
 import { getRun } from '../lib/server/runs/run-queries';

@@ -14,7 +14,7 @@ import { auditEvents, plans } from '@/lib/server/db/schema';
 import { testDatabases } from '@/lib/server/db/test-databases';
 import { serveOverHttp, type HttpTestServer } from '@/lib/server/mcp/mcp-http-test-support';
 import { replaceRegistry } from '@/lib/server/registry/registry-service';
-import { startMcpTestServer, type McpTestServer } from '@/lib/server/runs/dispatch/test-servers/mcp-server-test-support';
+import { startMcpTestServer, type McpTestServer } from '@/scripts/test-servers/mcp-server-test-support';
 import { startRunWorkers, stopRunWorkers } from '@/lib/server/runs/run-workers';
 import * as route from './route';
 

@@ -14,7 +14,7 @@ import { listInbox } from '../inbox/inbox-service';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { replaceRegistry } from '../registry/registry-service';
 import { refusal } from '../test-support';
-import { startMcpTestServer, type McpTestServer } from './dispatch/test-servers/mcp-server-test-support';
+import { startMcpTestServer, type McpTestServer } from '@/scripts/test-servers/mcp-server-test-support';
 import { gateDeciders, gateRefusalFor } from './gate-deciders';
 import { decideGate } from './run-control';
 import { getRun } from './run-queries';

@@ -3,7 +3,7 @@ import type { TaskDataInput } from '@/lib/plan';
 import type { DatabaseHandle } from '../db/client';
 import { testDatabases } from '../db/test-databases';
 import { refusal } from '../test-support';
-import { startWebhookReceiver, type WebhookReceiver } from './dispatch/test-servers/webhook-receiver-test-support';
+import { startWebhookReceiver, type WebhookReceiver } from '@/scripts/test-servers/webhook-receiver-test-support';
 import { cancelRun, retryTask } from './run-control';
 import { getRun, runEventsAfter } from './run-queries';
 import { approvedPlan, runApprover, runEditor } from './run-test-support';

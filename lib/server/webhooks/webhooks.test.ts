@@ -11,7 +11,7 @@ import { webhookDeliveries, webhooks } from '../db/schema';
 import { testDatabases, type TestDatabase } from '../db/test-databases';
 import { createPlan, savePlan } from '../plans/plan-service';
 import { putResource } from '../registry/registry-service';
-import { startWebhookReceiver, type WebhookReceiver } from '../runs/dispatch/test-servers/webhook-receiver-test-support';
+import { startWebhookReceiver, type WebhookReceiver } from '@/scripts/test-servers/webhook-receiver-test-support';
 import { getJobQueue, jobsIn, openJobQueue } from '../runs/job-queue';
 import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
 import { emitWebhookEvent } from './events';

@@ -3,7 +3,7 @@ import { RESOURCE_SCHEMAS } from '@/lib/registry';
 import { dispatchA2a } from './a2a-dispatch';
 import { MAX_OUTPUT_BYTES } from './dispatch-types';
 import { testDispatchRequest, unreachableUrl } from './dispatch-test-support';
-import { startA2aTestAgent, type A2aTestAgent } from './test-servers/a2a-agent-test-support';
+import { startA2aTestAgent, type A2aTestAgent } from '@/scripts/test-servers/a2a-agent-test-support';
 
 // The agent listens on 127.0.0.1, which the address guard refuses unless the operator allows it.
 process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';

@@ -5,10 +5,10 @@ import { RESOURCE_SCHEMAS, type Resource } from '@/lib/registry';
 import { dispatch, dispatcherFor } from './dispatch';
 import { closeMcpSessions } from './mcp-sessions';
 import { testDispatchRequest } from './dispatch-test-support';
-import { startA2aTestAgent, type A2aTestAgent } from './test-servers/a2a-agent-test-support';
-import { startMcpTestServer, type McpTestServer } from './test-servers/mcp-server-test-support';
-import { startOpenAiTestServer, type OpenAiTestServer } from './test-servers/openai-server-test-support';
-import { startWebhookReceiver, type WebhookReceiver } from './test-servers/webhook-receiver-test-support';
+import { startA2aTestAgent, type A2aTestAgent } from '@/scripts/test-servers/a2a-agent-test-support';
+import { startMcpTestServer, type McpTestServer } from '@/scripts/test-servers/mcp-server-test-support';
+import { startOpenAiTestServer, type OpenAiTestServer } from '@/scripts/test-servers/openai-server-test-support';
+import { startWebhookReceiver, type WebhookReceiver } from '@/scripts/test-servers/webhook-receiver-test-support';
 
 // The test servers listen on 127.0.0.1, which the address guard refuses unless the operator
 // allows it; each test that needs otherwise stubs the variables and afterEach restores these.

@@ -5,7 +5,7 @@ import { dispatchMcp } from './mcp-dispatch';
 import { guardedFetch } from './address-guard';
 import { closeMcpSessions, withMcpSession } from './mcp-sessions';
 import { testDispatchRequest, unreachableUrl } from './dispatch-test-support';
-import { startMcpTestServer, type McpTestServer } from './test-servers/mcp-server-test-support';
+import { startMcpTestServer, type McpTestServer } from '@/scripts/test-servers/mcp-server-test-support';
 
 // The servers listen on 127.0.0.1, which the address guard refuses unless the operator allows it.
 process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';

@@ -3,7 +3,7 @@ import { RESOURCE_SCHEMAS } from '@/lib/registry';
 import { MAX_OUTPUT_BYTES } from './dispatch-types';
 import { testDispatchRequest, unreachableUrl } from './dispatch-test-support';
 import { dispatchOpenAi } from './openai-dispatch';
-import { startOpenAiTestServer, type OpenAiTestServer } from './test-servers/openai-server-test-support';
+import { startOpenAiTestServer, type OpenAiTestServer } from '@/scripts/test-servers/openai-server-test-support';
 
 // The server listens on 127.0.0.1, which the address guard refuses unless the operator allows it.
 process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';

@@ -6,7 +6,7 @@ import { MAX_OUTPUT_BYTES } from './dispatch-types';
 import { testDispatchRequest, unreachableUrl } from './dispatch-test-support';
 import { resultSigningString, signatureMatches, timestampProblem } from '../../webhooks/signature';
 import { dispatchWebhook } from './webhook-dispatch';
-import { startWebhookReceiver, type WebhookReceiver } from './test-servers/webhook-receiver-test-support';
+import { startWebhookReceiver, type WebhookReceiver } from '@/scripts/test-servers/webhook-receiver-test-support';
 
 // The receivers listen on 127.0.0.1, which the address guard refuses unless the operator allows it.
 process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
