@@ -14,7 +14,7 @@ export function serverActions(planId: string): ActionEntry[] {
   const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '.next', 'server', 'server-reference-manifest.json'), 'utf8'));
   return Object.entries<{ exportedName: string; workers: Record<string, unknown> }>(manifest.node).map(([id, entry]) => {
     const worker = Object.keys(entry.workers).find((w) => !w.includes('_not-found')) ?? 'app/sign-in/page';
-    const page = worker.replace(/^app/, '').replace(/\/page$/, '').replace('[id]', planId).replace('[rev]', '1') || '/';
+    const page = worker.replace(/^app/, '').replace(/\/\([^)]+\)/g, '').replace(/\/page$/, '').replace('[id]', planId).replace('[rev]', '1') || '/';
     return { id, name: entry.exportedName, page };
   });
 }

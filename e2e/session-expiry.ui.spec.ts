@@ -106,3 +106,10 @@ test('the inline sign-in refuses another account before signing it in, even with
     await anonymous.dispose();
   }
 });
+
+test('a server action refuses input no database row can hold, naming the problem, before anything acts on it', async ({ api, page, baseURL }) => {
+  const { id } = await api.create('Unstorable action input', plan);
+  const action = serverActions(id).find((a) => a.name === 'markInboxReadAction')!;
+  const refused = await page.request.post(action.page, actionRequest(action, [{ ids: [1], note: 'a\u0000b' }], { Origin: baseURL! }));
+  expect(await refused.text()).toContain('The input contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored');
+});

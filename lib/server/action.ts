@@ -7,6 +7,8 @@ import { checkOrigin } from './auth/origin';
 import { requireRole, type Principal } from './auth/principal';
 import { AppError, fromZodError } from './errors';
 import { logError } from './http/log-error';
+import { checkStorable } from './http/read-json';
+
 
 // Server actions are public endpoints like any route: parse the input, run the service,
 // and hand back a typed result instead of throwing across the network boundary.
@@ -24,6 +26,8 @@ export async function runAction<S extends z.ZodType, T>(
     const requestHeaders = await headers();
     checkOrigin('POST', requestHeaders);
     const principal = await requireRole(requestHeaders, role);
+    // What a JSON body may not carry, an action's input may not either.
+    checkStorable(input, 'input');
     const parsed = schema.safeParse(input);
     if (!parsed.success) throw fromZodError(parsed.error, 'input');
     return { ok: true, data: await fn(parsed.data, principal) };

@@ -66,10 +66,15 @@ export function parseJsonText(text: string, what = 'request body'): unknown {
   } catch (error) {
     throw new AppError('invalid_json', 400, `Malformed JSON in the ${what}: ${(error as Error).message}`);
   }
+  checkStorable(value, what);
+  return value;
+}
+
+/** Refuses (400) what no database row can hold, or nesting deeper than any plan needs: for JSON bodies and server actions' input alike. */
+export function checkStorable(value: unknown, what: string): void {
   const problem = unstorableJson(value, MAX_BODY_DEPTH);
   if (problem === 'depth') throw new AppError('bad_request', 400, `The ${what} nests deeper than ${MAX_BODY_DEPTH} levels`);
   if (problem === 'text') throw new AppError('bad_request', 400, `The ${what} contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored`);
-  return value;
 }
 
 /** The body as parsed JSON, before any schema: for handlers that also need what was omitted. */
