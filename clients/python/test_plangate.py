@@ -93,6 +93,17 @@ class HandOff(unittest.TestCase):
             verify_hand_off(none)
 
 
+class SignedHandOff(unittest.TestCase):
+    def test_a_signature_that_does_not_verify_refuses_the_hand_off(self):
+        signed = hand_off()
+        signed["plan_id"] = "p1"
+        signed["approvals"][0]["id"] = 1
+        signed["approvals"][0]["revision"] = 1
+        signed["approvals"][0]["signature"] = {"kid": "nope", "signed": {}, "webauthn": {"authenticatorData": "", "clientDataJSON": "", "signature": ""}}
+        with self.assertRaisesRegex(HandOffError, "signatures do not verify"):
+            verify_hand_off(signed, {"keys": []})
+
+
 class Signatures(unittest.TestCase):
     def test_a_result_is_signed_as_docs_security_md_works_it_out(self):
         signature = result_signature("whsec-test", "/api/runs/r1/tasks/t1/result", "1.1", "1700000000", '{"state":"succeeded","output":42}')
