@@ -21,7 +21,7 @@ import {
   signInSucceeded,
 } from '@/lib/server/auth/sign-in-limiter';
 import { getDatabase } from '@/lib/server/db/connection';
-import { signInOptions, verifySignIn } from '@/lib/server/passkeys/passkey-sign-in';
+import { PASSKEY_SIGN_IN_REFUSED, signInOptions, verifySignIn } from '@/lib/server/passkeys/passkey-sign-in';
 import { relyingPartyOf } from '@/lib/server/passkeys/relying-party';
 import { AuthenticationResponse } from '@/lib/api/passkey-schemas';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
@@ -144,8 +144,6 @@ export async function signInInlineAction(input: {
   return { ok: true, data: { username: result.username, role: roleOf(account?.role) } };
 }
 
-const PASSKEY_REFUSED = 'The passkey did not sign you in. Try again, or use your password.';
-
 /** Starts a passkey sign-in for the named account: the options for navigator.credentials.get(). */
 export async function passkeySignInOptionsAction(input: { username: string }): Promise<ActionResult<PublicKeyCredentialRequestOptionsJSON>> {
   const requestHeaders = await headers();
@@ -170,8 +168,8 @@ export async function passkeySignInOptionsAction(input: { username: string }): P
 export async function passkeySignInAction(input: { username: string; response: unknown; next: string }): Promise<ActionResult<{ next: string }>> {
   const response = AuthenticationResponse.safeParse(input?.response);
   const result = await attemptSignIn(input?.username, {
-    missing: response.success ? null : PASSKEY_REFUSED,
-    refused: PASSKEY_REFUSED,
+    missing: response.success ? null : PASSKEY_SIGN_IN_REFUSED,
+    refused: PASSKEY_SIGN_IN_REFUSED,
     start: async (username, requestHeaders) => {
       const { db } = await getDatabase();
       await verifySignIn(db, username, relyingPartyOf(requestHeaders), response.data!);

@@ -1,10 +1,14 @@
 'use client';
 
-import { useEffect, useMemo, useState } from 'react';
+import { useReactFlow } from '@xyflow/react';
+import { useEffect, useMemo, useState, type RefObject } from 'react';
+import { NODE_SIZE } from '@/lib/flow/elk-graph';
 import { layoutInWorker } from '@/lib/flow/layout-client';
 import type { PlanDocument } from '@/lib/plan';
 
 type Position = { x: number; y: number };
+
+// Where the tasks of a read-only canvas (the dry run, the run view) stand, and what its view shows.
 
 /**
  * Where each task of a read-only canvas stands: the positions the plan saved, and for a plan
@@ -31,4 +35,26 @@ export function usePlanLayout(doc: PlanDocument): { ready: boolean; positionOf: 
     [saved, laidOut],
   );
   return { ready: !unplaced || laidOut !== null, positionOf };
+}
+
+/**
+ * The view of a read-only canvas: the first layout fits the plan, and a task selected
+ * elsewhere (a timeline, a `?task=` link) is brought into view when it is not in view already.
+ */
+export function useCanvasView(ready: boolean, selectedId: string | null, wrapper: RefObject<HTMLElement | null>, fit: { padding: number; maxZoom: number }): void {
+  const flow = useReactFlow();
+  useEffect(() => {
+    if (ready) requestAnimationFrame(() => void flow.fitView(fit));
+  }, [ready, flow, fit]);
+  useEffect(() => {
+    if (!ready || !selectedId) return;
+    const node = flow.getNode(selectedId);
+    if (!node) return;
+    const { x, y, zoom } = flow.getViewport();
+    const box = wrapper.current?.getBoundingClientRect();
+    const left = node.position.x * zoom + x;
+    const top = node.position.y * zoom + y;
+    if (box && left >= 0 && top >= 0 && left + NODE_SIZE.width * zoom <= box.width && top + NODE_SIZE.height * zoom <= box.height) return;
+    void flow.setCenter(node.position.x + NODE_SIZE.width / 2, node.position.y + NODE_SIZE.height / 2, { zoom: Math.max(zoom, 0.6), duration: 250 });
+  }, [selectedId, ready, flow, wrapper]);
 }

@@ -1,10 +1,10 @@
 'use client';
 
-import { Background, Controls, Handle, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { Background, Controls, Handle, Position, ReactFlow, ReactFlowProvider, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useEffect, useMemo } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { DEPENDENCY_EDGE_OPTIONS, PRO_OPTIONS, READ_ONLY_CANVAS, openFocusedTask } from '@/components/editor/canvas-chrome';
-import { usePlanLayout } from '@/components/editor/use-plan-layout';
+import { useCanvasView, usePlanLayout } from '@/components/editor/use-plan-layout';
 import type { TaskRunView } from '@/lib/api/run-schemas';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
 import type { PlanDocument } from '@/lib/plan';
@@ -80,7 +80,7 @@ export function RunCanvas(props: RunCanvasProps) {
 }
 
 function Canvas({ doc, tasks: states, labels, selectedId, onSelect, now }: RunCanvasProps) {
-  const flow = useReactFlow();
+  const wrapper = useRef<HTMLDivElement>(null);
   const tasks = doc.plan.planned_tasks;
   const { ready, positionOf } = usePlanLayout(doc);
   const nodes = useMemo<RunTaskNode[]>(() => {
@@ -114,18 +114,11 @@ function Canvas({ doc, tasks: states, labels, selectedId, onSelect, now }: RunCa
     );
   }, [tasks, states]);
 
-  useEffect(() => {
-    if (ready) requestAnimationFrame(() => void flow.fitView(FIT));
-  }, [ready, flow]);
-  // A task selected elsewhere (the timeline, a ?task= link) is brought into view.
-  useEffect(() => {
-    if (!ready || !selectedId) return;
-    const node = flow.getNode(selectedId);
-    if (node) void flow.setCenter(node.position.x + NODE_SIZE.width / 2, node.position.y + NODE_SIZE.height / 2, { zoom: Math.max(flow.getZoom(), 0.7), duration: 250 });
-  }, [selectedId, ready, flow]);
+  useCanvasView(ready, selectedId, wrapper, FIT);
 
   return (
     <div
+      ref={wrapper}
       className="relative h-full w-full"
       onKeyDown={openFocusedTask(onSelect)}
     >

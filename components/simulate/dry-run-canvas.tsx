@@ -1,6 +1,6 @@
 'use client';
 
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, ReactFlowProvider, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
@@ -8,7 +8,7 @@ import type { PlanDocument } from '@/lib/plan';
 import type { TaskVerdict } from '@/lib/simulate/task-verdicts';
 import { SIM_STYLE } from '@/components/editor/simulation-context';
 import { PRO_OPTIONS, READ_ONLY_CANVAS, openFocusedTask } from '@/components/editor/canvas-chrome';
-import { usePlanLayout } from '@/components/editor/use-plan-layout';
+import { useCanvasView, usePlanLayout } from '@/components/editor/use-plan-layout';
 
 // The plan as the dry run sees it: each task coloured by its verdict, read-only. It leaves
 // the mouse wheel to the page until the operator clicks into it (or tabs into it), so the
@@ -56,7 +56,6 @@ export function DryRunCanvas(props: DryRunCanvasProps) {
 }
 
 function Canvas({ doc, labels, verdicts, selectedId, onSelect }: DryRunCanvasProps) {
-  const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(false);
   const tasks = doc.plan.planned_tasks;
@@ -81,21 +80,7 @@ function Canvas({ doc, labels, verdicts, selectedId, onSelect }: DryRunCanvasPro
     return tasks.flatMap((task) => task.dependencies.filter((d) => ids.has(d)).map((d) => ({ id: `${d}->${task.task_id}`, source: d, target: task.task_id })));
   }, [tasks]);
 
-  // The first layout fits the plan; a selection made elsewhere is brought into view.
-  useEffect(() => {
-    if (ready) requestAnimationFrame(() => void flow.fitView(FIT));
-  }, [ready, flow]);
-  useEffect(() => {
-    if (!ready || !selectedId) return;
-    const node = flow.getNode(selectedId);
-    if (!node) return;
-    const { x, y, zoom } = flow.getViewport();
-    const box = wrapper.current?.getBoundingClientRect();
-    const left = node.position.x * zoom + x;
-    const top = node.position.y * zoom + y;
-    if (box && left >= 0 && top >= 0 && left + NODE_SIZE.width * zoom <= box.width && top + NODE_SIZE.height * zoom <= box.height) return;
-    void flow.setCenter(node.position.x + NODE_SIZE.width / 2, node.position.y + NODE_SIZE.height / 2, { zoom: Math.max(zoom, 0.6), duration: 250 });
-  }, [selectedId, ready, flow]);
+  useCanvasView(ready, selectedId, wrapper, FIT);
 
   // Active from a click or focus inside until focus or a click goes elsewhere.
   useEffect(() => {

@@ -63,11 +63,12 @@ export type PublicKeysResponse = z.infer<typeof PublicKeysResponse>;
 
 export const PasskeyLabel = z.string().trim().max(100, 'A passkey\'s name is at most 100 characters').default('');
 
+/** What names the credential in any answer a browser gives. */
+const Credential = { id: Base64Url(1400).min(1), rawId: Base64Url(1400).min(1), type: z.literal('public-key') };
+
 /** A browser's answer to navigator.credentials.create(), as @simplewebauthn/browser gives it. */
 export const RegistrationResponse = z.object({
-  id: Base64Url(1400).min(1),
-  rawId: Base64Url(1400).min(1),
-  type: z.literal('public-key'),
+  ...Credential,
   response: z.object({
     clientDataJSON: Base64Url(8192),
     attestationObject: Base64Url(65536),
@@ -84,15 +85,8 @@ export type RegistrationResponse = z.infer<typeof RegistrationResponse>;
 
 /** A browser's answer to navigator.credentials.get() when signing in, as @simplewebauthn/browser gives it. */
 export const AuthenticationResponse = z.object({
-  id: Base64Url(1400).min(1),
-  rawId: Base64Url(1400).min(1),
-  type: z.literal('public-key'),
-  response: z.object({
-    clientDataJSON: Base64Url(8192),
-    authenticatorData: Base64Url(4096),
-    signature: Base64Url(1024),
-    userHandle: Base64Url(1024).optional(),
-  }),
+  ...Credential,
+  response: WebAuthnAssertion.extend({ userHandle: Base64Url(1024).optional() }),
   clientExtensionResults: z.object({}).passthrough(),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
 });

@@ -465,17 +465,6 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
   });
 }
 
-/** The newest revision that was ever approved (superseded or not), for "diff since last approval". */
-export async function lastApprovedRevision(db: Database, id: string): Promise<number | null> {
-  const [row] = await db
-    .select({ revision: planReviews.revision })
-    .from(planReviews)
-    .where(and(eq(planReviews.planId, id), eq(planReviews.decision, 'approved')))
-    .orderBy(desc(planReviews.revision))
-    .limit(1);
-  return row?.revision ?? null;
-}
-
 /** Plans in review, oldest first (ties by id), after the cursor's (updated_at, id). */
 async function reviewQueueRows(db: Database, query: PageQuery) {
   const list = 'reviews';

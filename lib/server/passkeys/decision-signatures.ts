@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { DecisionSignature, SignedDecision } from '@/lib/api/passkey-schemas';
 import { canonicalJson } from '../audit/digests';
 import type { Principal } from '../auth/principal-type';
@@ -9,6 +9,7 @@ import type { Database } from '../db/client';
 import { decisionSignatures, passkeys } from '../db/schema';
 import { AppError } from '../errors';
 import { checkedOrigin, type RelyingParty } from './relying-party';
+import { verifyAssertion } from './verify-assertion';
 
 // A decision signed with a passkey: the WebAuthn challenge is the SHA-256 of the RFC 8785
 // JSON of what was decided (SignedDecision), so the authenticator's signature binds that
@@ -119,22 +120,9 @@ export async function verifyDecisionSignature(
   const [used] = await tx.select({ id: decisionSignatures.id }).from(decisionSignatures).where(eq(decisionSignatures.challenge, challenge));
   if (used) throw refused('This signed decision was submitted before; a signature backs one decision only.');
   const origin = checkedOrigin(rp, webauthn.clientDataJSON, key.rpId, 'Nothing was recorded.');
-  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-  try {
-    verification = await verifyAuthenticationResponse({
-      response: { id: kid, rawId: kid, type: 'public-key', response: webauthn, clientExtensionResults: {} },
-      expectedChallenge: challenge,
-      expectedOrigin: origin,
-      expectedRPID: key.rpId,
-      expectedType: 'webauthn.get',
-      credential: { id: key.kid, publicKey: new Uint8Array(Buffer.from(key.publicKey, 'base64url')), counter: key.counter, transports: key.transports as never },
-      requireUserVerification: true,
-    });
-  } catch (error) {
-    throw refused(`The passkey signature does not verify: ${error instanceof Error ? error.message : String(error)}.`);
-  }
-  if (!verification.verified) throw refused('The passkey signature does not verify.');
-  await tx.update(passkeys).set({ counter: verification.authenticationInfo.newCounter }).where(eq(passkeys.kid, kid));
+  const outcome = await verifyAssertion(key, webauthn, challenge, origin);
+  if (!outcome.verified) throw refused(`The passkey signature does not verify: ${outcome.reason}.`);
+  await tx.update(passkeys).set({ counter: outcome.newCounter }).where(eq(passkeys.kid, kid));
   return { kid, challenge, signed, authenticatorData: webauthn.authenticatorData, clientDataJson: webauthn.clientDataJSON, signature: webauthn.signature };
 }
 

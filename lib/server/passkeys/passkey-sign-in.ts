@@ -1,13 +1,14 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { and, count, eq, isNull, lt } from 'drizzle-orm';
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { AuthenticationResponse } from '@/lib/api/passkey-schemas';
 import { appendAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { passkeyChallenges, passkeys } from '../db/schema';
 import { AppError } from '../errors';
 import { checkedOrigin, readClientData, type RelyingParty } from './relying-party';
+import { verifyAssertion } from './verify-assertion';
 
 // Signing in with a passkey instead of a password: the person names their account, their
 // authenticator answers a one-use challenge with one of that account's keys (user verified),
@@ -16,7 +17,8 @@ import { checkedOrigin, readClientData, type RelyingParty } from './relying-part
 
 const SIGN_IN_TTL_MS = 5 * 60_000;
 const MAX_OPEN_CHALLENGES = 5;
-const REFUSED = 'The passkey did not sign you in. Try again, or use your password.';
+/** The one answer to a refused passkey sign-in, whatever was wrong. */
+export const PASSKEY_SIGN_IN_REFUSED = 'The passkey did not sign you in. Try again, or use your password.';
 
 /** The options for navigator.credentials.get(): the account's keys, and a challenge kept for one answer. */
 export async function signInOptions(db: Database, username: string, rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
@@ -49,28 +51,12 @@ export async function verifySignIn(db: Database, username: string, rp: RelyingPa
   await db.transaction(async (tx) => {
     const [key] = await tx.select().from(passkeys).where(eq(passkeys.kid, response.id)).for('update');
     if (!issued || issued.expiresAt < new Date() || type !== 'webauthn.get' || !key || key.username !== username || key.revokedAt) {
-      throw new AppError('unauthenticated', 401, REFUSED);
+      throw new AppError('unauthenticated', 401, PASSKEY_SIGN_IN_REFUSED);
     }
     const origin = checkedOrigin(rp, response.response.clientDataJSON, key.rpId, 'You were not signed in.');
-    let verified = false;
-    let counter = key.counter;
-    try {
-      const verification = await verifyAuthenticationResponse({
-        response: response as never,
-        expectedChallenge: issued.challenge,
-        expectedOrigin: origin,
-        expectedRPID: key.rpId,
-        expectedType: 'webauthn.get',
-        credential: { id: key.kid, publicKey: new Uint8Array(Buffer.from(key.publicKey, 'base64url')), counter: key.counter, transports: key.transports as never },
-        requireUserVerification: true,
-      });
-      verified = verification.verified;
-      counter = verification.authenticationInfo.newCounter;
-    } catch {
-      verified = false;
-    }
-    if (!verified) throw new AppError('unauthenticated', 401, REFUSED);
-    await tx.update(passkeys).set({ counter }).where(eq(passkeys.kid, key.kid));
+    const outcome = await verifyAssertion(key, response.response, issued.challenge, origin);
+    if (!outcome.verified) throw new AppError('unauthenticated', 401, PASSKEY_SIGN_IN_REFUSED);
+    await tx.update(passkeys).set({ counter: outcome.newCounter }).where(eq(passkeys.kid, key.kid));
     await appendAudit(tx, { kind: 'passkey_sign_in', actor: username, detail: { username, kid: key.kid } });
   });
 }
