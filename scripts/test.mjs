@@ -1,9 +1,8 @@
 // `npm test`: everything CI checks, from a fresh clone: install, browser, lint, import
 // cycles, typecheck, the generated API client's types, unit tests, build, browser and API
-// tests. Stages that do not depend on each other run side by side in lanes (most of the
-// unit tests' time is spent waiting on databases and servers); the browser tests run last,
-// alone, since their servers and browsers want the whole machine. A table of each stage's
-// time closes the run.
+// tests. Stages that do not depend on each other run side by side in two lanes, since most
+// of the tests' time is spent waiting on databases, servers and pages rather than computing.
+// A table of each stage's time closes the run.
 import { spawn } from 'node:child_process';
 import { buildStatus, ensureInstall, fileExists, isRoot, root, run, writeBuildStamp } from './lib/setup.mjs';
 
@@ -78,17 +77,22 @@ const began = Date.now();
 try {
   await timed('Dependencies', ensureInstall);
   await timed('Chromium', ensureChromium);
+  // Two lanes from the start: the build and then the browser tests (which wait on servers and
+  // pages more than they compute) beside the static checks and then the unit tests (which wait
+  // on databases). The type check stays before the build: both write Next's generated types.
   await lanes(
+    [
+      () => stage('Typecheck', 'npm', ['run', '--silent', 'typecheck']),
+      build,
+      () => stage('Browser and API tests', 'npx', ['playwright', 'test', '-c', 'e2e']),
+    ],
     [
       () => stage('Lint', 'npm', ['run', '--silent', 'lint']),
       () => stage('Import cycles', 'npm', ['run', '--silent', 'lint:cycles']),
-      () => stage('Typecheck', 'npm', ['run', '--silent', 'typecheck']),
       () => stage('API client types from the OpenAPI document', 'node', ['scripts/api-client-check.mjs']),
-      build,
+      () => stage('Unit tests', 'npm', ['run', '--silent', 'test:unit']),
     ],
-    [() => stage('Unit tests', 'npm', ['run', '--silent', 'test:unit'])],
   );
-  await stage('Browser and API tests', 'npx', ['playwright', 'test', '-c', 'e2e'], { stream: true });
   table();
   console.log(`\n✓ All checks passed in ${seconds(Date.now() - began)} s`);
 } catch (error) {
