@@ -365,8 +365,8 @@ describe.each(testDatabases())('audit log on $name', (database) => {
     it('a forged revision row', async () => {
       const { id } = await approvedPlan();
       await db().execute(
-        sql`insert into plan_revisions (plan_id, revision, parent_revision, body, content_hash, author, message)
-            select plan_id, 3, 2, body, content_hash, 'eddie', 'sneaky' from plan_revisions where plan_id = ${id} and revision = 2`,
+        sql`insert into plan_revisions (plan_id, revision, parent_revision, body, content_hash, hash_version, page_hashes, task_count, author, message)
+            select plan_id, 3, 2, body, content_hash, hash_version, page_hashes, task_count, 'eddie', 'sneaky' from plan_revisions where plan_id = ${id} and revision = 2`,
       );
       expect(await failure(db())).toMatchObject({ problem: 'revision_unrecorded' });
       expect(await verifyPlanRevision(db(), id, 3)).toMatchObject({ ok: false, problem: 'revision_unrecorded' });

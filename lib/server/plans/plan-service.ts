@@ -119,22 +119,23 @@ async function baseRevision(db: Database, id: string, revision: number) {
 
 /**
  * The base's tasks by id and hash, its whole view, its hash under today's definition and
- * what it stores already. A version-1 revision, or one written under an older document
- * schema, is read whole once and hashed.
+ * what it stores already. A revision hashed under version 1 (its task hashes are not what its
+ * content hash is taken over, and it has no document size), or one written under an older
+ * document schema (its tasks read differently today), is read whole once and hashed.
  */
 async function baseRefs(db: Database, base: repo.RevisionRow) {
   const current = base.documentBytes !== null && base.hashVersion === HASH_VERSION && base.schemaVersion === CURRENT_SCHEMA_VERSION;
-  const refs = current ? await repo.findReferences(db, base) : undefined;
-  if (refs) {
-    const { taskIds, taskHashes, pagePositions, pages } = refs;
+  if (current) {
+    const { taskIds, taskHashes, pagePositions, pages } = await repo.findReferences(db, base);
     const known = { tasks: new Set(taskHashes), pages };
     return { skeleton: withPagePositions(repo.revisionDocument(base), pagePositions), taskIds, taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known, unstored: [] };
   }
   const whole = await repo.findRevision(db, base.planId, base.revision);
   const document = repo.revisionDocument(whole!);
   const parts = await partsOfDocument(document, NOTHING_KNOWN);
-  // Nothing was known, so every task is new, in plan order. A version-1 body holds its tasks
-  // itself, so the new revision must store the ones it keeps (`unstored`): it references them.
+  // Nothing was known, so every task is new, in plan order. The tasks as read today need not
+  // be the rows the base references (a migrated schema), so the new revision stores the ones
+  // it keeps (`unstored`): it references them.
   const taskIds = document.plan.planned_tasks.map((task) => task.task_id);
   const taskHashes = parts.newTasks.map((task) => task.hash);
   const known = { tasks: new Set<string>(), pages: [] };
@@ -149,7 +150,7 @@ function withPagePositions<T extends Pick<PlanDocument, 'view'>>(revision: T, po
 /** What the base revision stores already, so a whole-plan save does not write it again. */
 async function storedParts(db: Database, base: repo.RevisionRow): Promise<KnownParts> {
   const refs = await repo.findReferences(db, base);
-  return { tasks: new Set(refs?.taskHashes), pages: refs?.pages ?? [] };
+  return { tasks: new Set(refs.taskHashes), pages: refs.pages };
 }
 
 /** Writes the new revision, or says why it was not written. */
@@ -237,7 +238,7 @@ export async function patchPlan(db: Database, id: string, input: PatchPlanReques
   let bytes = refs.documentBytes - skeletonBytes(withoutPositions(refs.skeleton));
   for (const taskId of removed) bytes -= priorOf(taskId)?.bytes ?? 0;
   const defaults = documentDefaults();
-  // The base's tasks that are not stored yet (a version-1 base), but for those removed.
+  // The base's tasks as read whole and hashed again (baseRefs' `unstored`), but for those removed.
   const removedHashes = new Set([...removed].map((taskId) => refs.taskHashes[index.get(taskId)!]));
   const newTasks = refs.unstored.filter((task) => !removedHashes.has(task.hash));
   for (const sent of upserts) {
@@ -323,8 +324,7 @@ export async function getPlan(db: Database, id: string, revision?: number): Prom
 
 /**
  * A revision without its tasks (`plan.planned_tasks` is empty) and its task ids in plan
- * order, read without the task bodies: what a page shows before the tasks arrive. A
- * version-1 row keeps its tasks in its body, so it is read whole.
+ * order, read without the task bodies: what a page shows before the tasks arrive.
  */
 export async function getPlanSkeleton(db: Database, id: string, revision?: number): Promise<{ plan: PlanResponse; taskIds: string[] }> {
   checkPlanId(id);
@@ -335,9 +335,7 @@ export async function getPlanSkeleton(db: Database, id: string, revision?: numbe
   if (!refs) throw notFound(`Revision ${revision} of plan "${id}"`);
   const response = toResponse(plan, refs);
   const references = await repo.findReferences(db, refs);
-  if (references) return { plan: withPagePositions(response, references.pagePositions), taskIds: references.taskIds };
-  // A version-1 row: the body just read is the whole document.
-  return { plan: { ...response, plan: { ...response.plan, planned_tasks: [] } }, taskIds: response.plan.planned_tasks.map((task) => task.task_id) };
+  return { plan: withPagePositions(response, references.pagePositions), taskIds: references.taskIds };
 }
 
 export async function getRevisions(db: Database, id: string) {
