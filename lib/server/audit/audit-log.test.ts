@@ -134,7 +134,9 @@ describe.each(testDatabases())('audit log on $name', (database) => {
     const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Audited', plan: chain }), editor.username);
     await submitForReview(db(), created.id, {}, editor);
     const first = await decide(db(), created.id, 'approved', { revision: 1, content_hash: created.content_hash, comment: 'Fine' }, approver);
-    const saved = await savePlan(db(), created.id, SavePlanRequest.parse({ base_revision: 1, plan: { ...chain, status: 'edited' } }), editor.username);
+    // Revision 2 changes its first task, so that task's row is its own, not revision 1's too.
+    const edited = chain.planned_tasks!.map((task, i) => (i === 0 ? { ...task, description: 'Fetch, edited' } : task));
+    const saved = await savePlan(db(), created.id, SavePlanRequest.parse({ base_revision: 1, plan: { ...chain, status: 'edited', planned_tasks: edited } }), editor.username);
     await submitForReview(db(), created.id, {}, editor);
     const second = await decide(db(), created.id, 'approved', { revision: 2, content_hash: saved.content_hash, comment: 'Still fine' }, approver);
     return { id: created.id, supersededReview: first.review.id, liveReview: second.review.id };

@@ -4,14 +4,13 @@ import {
   PLAN_LIMITS,
   PlanDocument,
   PlanDocumentInput,
-  TaskDataInput,
   completeDocument,
   completeTask,
   nowTimestamp,
   type DocumentDefaults,
   type ParsedTaskDataInput,
   type PlannerTask,
-  type TaskData,
+  type TaskDataUpdate,
 } from '@/lib/plan';
 import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
 import type { CreatePlanRequest, PatchPlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
@@ -20,7 +19,7 @@ import { titleIssue, validatePlanAsync, type ValidationResult } from '@/lib/vali
 import type { Database } from '../db/client';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { getRegistry } from '../registry/registry-service';
-import { AppError, fromZodError, notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
 import { serverContentHash } from './document-hashes';
 import { NOTHING_KNOWN, checkStorableJson, partsOfDocument, positionBytes, revisionParts, skeletonBytes, skeletonOf, storedTask, withoutPositions, type KnownParts, type RevisionParts } from './revision-parts';
@@ -34,8 +33,6 @@ export function checkPlanId(id: string): void {
   if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
 }
 
-const TASK_DATA_FIELDS = (Object.keys(TaskDataInput.shape) as Array<keyof TaskData>).filter((field) => field !== 'planned_tasks');
-
 /**
  * The ids and the time this create or save fills in where the client sent none: one
  * timestamp for the whole save, in Python's `utcnow().isoformat()` form (lib/plan/timestamps).
@@ -45,28 +42,24 @@ function documentDefaults(): DocumentDefaults {
 }
 
 /**
- * Fills what a client left out of a saved plan from the base revision, instead of from
- * defaults: otherwise a random task_id and "now" timestamps would change the content hash
- * of a plan whose content did not change, and `plan: {}` would delete every task. Omitted
- * `planned_tasks` keep the base's tasks; tasks sent without timestamps keep theirs.
+ * Fills what a client left out of a saved plan (TaskDataUpdate leaves it unset) from the base
+ * revision, instead of from defaults: otherwise a random task_id and "now" timestamps would
+ * change the content hash of a plan whose content did not change, and `plan: {}` would
+ * delete every task. Omitted `planned_tasks` keep the base's tasks; tasks sent without
+ * timestamps keep theirs. What is still missing after this (a new task's id and times) the
+ * save fills (completeDocument).
  */
-function withBaseDefaults(raw: unknown, base: PlanDocument['plan']): unknown {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-  const merged: Record<string, unknown> = {
-    ...Object.fromEntries(TASK_DATA_FIELDS.map((f) => [f, base[f]])),
-    planned_tasks: base.planned_tasks,
-    ...raw,
-  };
-  const baseTasks = new Map(base.planned_tasks.map((t) => [t.task_id, t]));
-  const tasks = (raw as { planned_tasks?: unknown }).planned_tasks;
-  if (Array.isArray(tasks)) {
-    merged.planned_tasks = tasks.map((task: unknown) => {
-      const id = task && typeof task === 'object' ? (task as { task_id?: unknown }).task_id : undefined;
-      const prior = typeof id === 'string' ? baseTasks.get(id) : undefined;
-      return prior ? { creation_time: prior.creation_time, last_update_time: prior.last_update_time, ...(task as object) } : task;
-    });
-  }
-  return merged;
+function withBaseDefaults(sent: TaskDataUpdate, base: PlanDocument['plan']): ParsedTaskDataInput {
+  const baseTasks = new Map(base.planned_tasks.map((task) => [task.task_id, task]));
+  const planned_tasks =
+    sent.planned_tasks?.map((task) => {
+      const prior = task.task_id === undefined ? undefined : baseTasks.get(task.task_id);
+      if (!prior) return task;
+      return { ...task, creation_time: task.creation_time ?? prior.creation_time, last_update_time: task.last_update_time ?? prior.last_update_time };
+    }) ?? base.planned_tasks;
+  // A key present but undefined is a field left out (JSON has no undefined; a caller in code may).
+  const given = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined));
+  return { ...base, ...given, planned_tasks };
 }
 
 function toIso(date: Date): string {
@@ -177,22 +170,15 @@ async function writeRevision(db: Database, id: string, input: { base_revision: n
   return { revision: result.plan.headRevision, content_hash: parts.contentHash, layout_only: result.layoutOnly };
 }
 
-/** `rawPlan`, when given, is the plan as the client sent it, so omitted fields keep their stored values. */
-export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor: string, rawPlan?: unknown) {
+/** Saves the whole plan on top of `input.base_revision`; what `input` leaves out keeps the base's values (withBaseDefaults). */
+export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor: string) {
   const base = await baseRevision(db, id, input.base_revision);
   const whole = await repo.findRevision(db, id, input.base_revision);
   const previous = repo.revisionDocument(whole!);
   await yieldToEventLoop();
-  let plan: ParsedTaskDataInput = input.plan;
-  if (rawPlan !== undefined) {
-    const merged = TaskDataInput.safeParse(withBaseDefaults(rawPlan, previous.plan));
-    if (!merged.success) throw fromZodError(merged.error, 'request body', ['plan']);
-    plan = merged.data;
-    await yieldToEventLoop();
-  }
   const document = completeDocument(
     PlanDocumentInput.parse({
-      plan,
+      plan: withBaseDefaults(input.plan, previous.plan),
       job: input.job ?? previous.job,
       subgraphs: input.subgraphs ?? previous.subgraphs,
       view: input.view ?? previous.view,
