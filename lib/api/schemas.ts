@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORMAT_IDS } from '@/lib/formats/format';
-import { Job, PLAN_LIMITS, PlanDocument, PlannerTaskInput, Position, StoredTaskData, SubGraph, TaskData, ViewData } from '@/lib/plan';
+import { Job, PLAN_LIMITS, PlanDocument, PlannerTaskInput, Position, SubGraph, TaskData, TaskDataUpdate, ViewData } from '@/lib/plan';
 import { ValidationResult } from '@/lib/validate';
 import { PlanStatus } from '@/lib/approval/plan-status';
 
@@ -34,7 +34,9 @@ export type CreatePlanRequest = z.infer<typeof CreatePlanRequest>;
 
 export const SavePlanRequest = z.strictObject({
   base_revision: RevisionNumber,
-  plan: TaskData,
+  plan: TaskDataUpdate.describe(
+    'Fields left out keep the base revision\'s values (planned_tasks left out keeps its tasks); a task sent without creation_time or last_update_time keeps those of the base\'s task with its task_id.',
+  ),
   job: Job.optional().describe('Kept from the base revision when omitted.'),
   subgraphs: z.array(SubGraph).optional().describe('Kept from the base revision when omitted.'),
   view: ViewData.optional().describe('Kept from the base revision when omitted.'),
@@ -57,7 +59,7 @@ export const PatchPlanRequest = z.strictObject({
     .optional()
     .describe('Whole tasks, matched by task_id: a task of the base is replaced where it stands (timestamps not sent are kept), a new one is appended.'),
   remove_tasks: TaskIds.optional().describe('Ids of tasks of the base to remove.'),
-  plan_fields: StoredTaskData.omit({ planned_tasks: true }).partial().optional().describe("The plan's own fields (not its tasks) that changed."),
+  plan_fields: TaskDataUpdate.omit({ planned_tasks: true }).optional().describe("The plan's own fields (not its tasks) that changed."),
   job: Job.optional().describe('Kept from the base revision when omitted.'),
   subgraphs: z.array(SubGraph).optional().describe('Kept from the base revision when omitted.'),
   positions: z

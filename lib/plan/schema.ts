@@ -147,6 +147,17 @@ const taskDataInputFields = {
 export const TaskDataInput = z.strictObject(taskDataInputFields);
 export type TaskDataInput = z.input<typeof TaskDataInput>;
 
+/**
+ * The plan a save sends on top of a base revision: a field it leaves out keeps the base's
+ * value, so none has a default here (TaskDataInput's would overwrite the base, and
+ * `plan: {}` would empty it). Tasks are sent whole, as PlannerTaskInput; their ids and
+ * timestamps may be absent until the save fills them (see savePlan).
+ */
+export const TaskDataUpdate = StoredTaskData.omit({ planned_tasks: true })
+  .partial()
+  .extend({ planned_tasks: PlannedTasks(PlannerTaskInput).optional() });
+export type TaskDataUpdate = z.output<typeof TaskDataUpdate>;
+
 /** A plan made in-process: missing ids and timestamps are fresh. */
 export const TaskData = z.strictObject({
   ...taskDataInputFields,

@@ -134,7 +134,9 @@ describe.each(testDatabases())('audit log on $name', (database) => {
     const created = await createPlan(db(), CreatePlanRequest.parse({ title: 'Audited', plan: chain }), editor.username);
     await submitForReview(db(), created.id, {}, editor);
     const first = await decide(db(), created.id, 'approved', { revision: 1, content_hash: created.content_hash, comment: 'Fine' }, approver);
-    const saved = await savePlan(db(), created.id, SavePlanRequest.parse({ base_revision: 1, plan: { ...chain, status: 'edited' } }), editor.username);
+    // Revision 2 changes its first task, so that task's row is its own, not revision 1's too.
+    const edited = chain.planned_tasks!.map((task, i) => (i === 0 ? { ...task, description: 'Fetch, edited' } : task));
+    const saved = await savePlan(db(), created.id, SavePlanRequest.parse({ base_revision: 1, plan: { ...chain, status: 'edited', planned_tasks: edited } }), editor.username);
     await submitForReview(db(), created.id, {}, editor);
     const second = await decide(db(), created.id, 'approved', { revision: 2, content_hash: saved.content_hash, comment: 'Still fine' }, approver);
     return { id: created.id, supersededReview: first.review.id, liveReview: second.review.id };
@@ -365,8 +367,8 @@ describe.each(testDatabases())('audit log on $name', (database) => {
     it('a forged revision row', async () => {
       const { id } = await approvedPlan();
       await db().execute(
-        sql`insert into plan_revisions (plan_id, revision, parent_revision, body, content_hash, author, message)
-            select plan_id, 3, 2, body, content_hash, 'eddie', 'sneaky' from plan_revisions where plan_id = ${id} and revision = 2`,
+        sql`insert into plan_revisions (plan_id, revision, parent_revision, body, content_hash, hash_version, page_hashes, task_count, author, message)
+            select plan_id, 3, 2, body, content_hash, hash_version, page_hashes, task_count, 'eddie', 'sneaky' from plan_revisions where plan_id = ${id} and revision = 2`,
       );
       expect(await failure(db())).toMatchObject({ problem: 'revision_unrecorded' });
       expect(await verifyPlanRevision(db(), id, 3)).toMatchObject({ ok: false, problem: 'revision_unrecorded' });

@@ -2,11 +2,11 @@ import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planRevisions } from '../db/schema';
-import { revisionHoldsTasks, revisionTaskRefs } from '../plans/revision-pages';
+import { revisionTaskRefs } from '../plans/revision-pages';
 
 // Comments are listed on every poll of every open tab, and each list says which threads sit
 // on a task the revision no longer holds. A revision never changes, and its task ids follow
-// from its content hash, so the ids are read from the body once per content and kept here.
+// from its content hash, so the ids are read from its pages once per content and kept here.
 // The cache is bounded by entries and by ids held, so a few 20,000-task plans cannot crowd
 // the process's memory.
 
@@ -48,8 +48,7 @@ export async function revisionTaskIds(db: Database, planId: string, revision: nu
   const known = recall(row.hash);
   if (known) return known;
   const result = await db.execute(sql`
-    select case when ${revisionHoldsTasks} then array(select t->>'task_id' from jsonb_array_elements("plan_revisions"."body"->'plan'->'planned_tasks') t)
-      else array(select ref.task_id from ${revisionTaskRefs} as ref order by ref.ord) end as task_ids
+    select array(select ref.task_id from ${revisionTaskRefs} as ref order by ref.ord) as task_ids
     from plan_revisions
     where "plan_revisions"."plan_id" = ${planId} and "plan_revisions"."revision" = ${revision}`);
   const [found] = (result as unknown as { rows: Array<{ task_ids: Array<string | null> | null }> }).rows;

@@ -34,7 +34,7 @@ export function databaseConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Dat
 // makes them apply migrations one after another instead of racing on CREATE TABLE.
 const MIGRATION_LOCK_KEY = 7_316_002;
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
+async function openPostgres(url: string, migrations: string): Promise<DatabaseHandle> {
   const { Pool } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
@@ -46,7 +46,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     const client = await pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      await migrate(drizzle({ client }), { migrationsFolder });
+      await migrate(drizzle({ client }), { migrationsFolder: migrations });
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
       client.release();
@@ -59,7 +59,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   return { db: drizzle({ client: pool, schema: dbSchema }), kind: 'postgres', jobs: { kind: 'postgres', url }, close: () => pool.end() };
 }
 
-async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<DatabaseHandle> {
+async function openPglite(migrations: string, dataDir: string | null, snapshot?: Blob): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
@@ -69,7 +69,7 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
   try {
     const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create(snapshot ? { loadDataDir: snapshot } : {});
     const db = drizzle({ client, schema: dbSchema });
-    await migrate(db, { migrationsFolder });
+    await migrate(db, { migrationsFolder: migrations });
     return { db, kind: 'pglite', jobs: { kind: 'pglite', client }, close: () => client.close().finally(release) };
   } catch (error) {
     release();
@@ -77,7 +77,10 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
   }
 }
 
-/** Opens a database and brings its schema up to date. */
-export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
-  return config.kind === 'postgres' ? openPostgres(config.url) : openPglite(config.dataDir, config.snapshot);
+/**
+ * Opens a database and brings its schema up to date: applies the migrations of `migrations`
+ * it has not had (a migration test passes an older release's, see migrationsUpTo).
+ */
+export async function openDatabase(config: DatabaseConfig, migrations = migrationsFolder): Promise<DatabaseHandle> {
+  return config.kind === 'postgres' ? openPostgres(config.url, migrations) : openPglite(migrations, config.dataDir, config.snapshot);
 }

@@ -27,7 +27,10 @@ export const plans = pgTable(
   (t) => [index('plans_updated_at_idx').on(t.updatedAt)],
 );
 
-/** Immutable: a row is written once and never updated or deleted. */
+/**
+ * Immutable: a row is written once and never updated or deleted (migration 0017 moved the
+ * older rows to pages, leaving the document each reads back as it was).
+ */
 export const planRevisions = pgTable(
   'plan_revisions',
   {
@@ -45,18 +48,23 @@ export const planRevisions = pgTable(
     // Same content hash as its parent: only view data (positions, collapsed groups) moved.
     layoutOnly: boolean('layout_only').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`now()`),
-    /** Which definition of lib/plan/hash `content_hash` follows (1: whole document; 2: over task hashes). */
+    /**
+     * Which definition of lib/plan/hash `content_hash` follows (1: whole document; 2: over
+     * task hashes). It says how the hash is computed, not how the row is laid out: every
+     * row, of either version, stores its tasks the same way (page_hashes).
+     */
     hashVersion: integer('hash_version').notNull().default(1),
-    // Version 2 keeps its tasks in plan_tasks, referenced here in plan order, and the body
-    // holds everything else (its planned_tasks empty); a version-1 body holds its tasks.
-    taskIds: text('task_ids').array(),
-    taskHashes: text('task_hashes').array(),
-    /** The whole document's size as JSON, so a save of a few tasks checks the plan limit without reading the rest. */
+    /**
+     * The whole document's size as JSON, so a save of a few tasks checks the plan limit
+     * without reading the rest. Null on a row hashed under version 1 (such a base is read whole).
+     */
     documentBytes: integer('document_bytes'),
-    // Written since pages (lib/server/plans/revision-pages): the revision's tasks by page,
-    // in plan order, in place of task_ids and task_hashes, and how many tasks they hold.
-    pageHashes: text('page_hashes').array(),
-    taskCount: integer('task_count'),
+    // The revision's tasks (lib/server/plans/revision-pages): its pages of task references in
+    // plan order, each a plan_pages row holding the ids, task hashes and task positions; the
+    // tasks themselves are plan_tasks rows. The body holds the rest of the document, its
+    // planned_tasks empty and only the positions that are not a task's.
+    pageHashes: text('page_hashes').array().notNull(),
+    taskCount: integer('task_count').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.planId, t.revision] }),

@@ -3,8 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PlannerTask } from '@/lib/plan';
 import type { Database } from '../db/client';
 import { planRevisions } from '../db/schema';
-import { revisionBody } from './revision-body';
-import { revisionHoldsTasks, revisionTaskRefs } from './revision-pages';
+import { revisionTaskRefs } from './revision-pages';
 
 // What the overview of a big plan is drawn from: each task's id, routing and dependencies,
 // projected by the database so the page can draw the overview before (and without) reading
@@ -31,11 +30,11 @@ export type OverviewTask = Pick<PlannerTask, 'task_id' | 'execution_type' | 'age
 /** The revision's tasks as the overview needs them, in plan order; undefined when there is no such revision. */
 export async function findOverviewTasks(db: Database, id: string, revision: number): Promise<OverviewTask[] | undefined> {
   const [row] = await db
-    .select({ tasks: sql<unknown>`case when ${revisionHoldsTasks} then null else ${stored} end`, body: sql<unknown>`case when ${revisionHoldsTasks} then ${revisionBody} end` })
+    .select({ tasks: stored })
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
   if (!row) return undefined;
-  const tasks = (row.tasks ?? (row.body as { plan?: { planned_tasks?: unknown } } | null)?.plan?.planned_tasks ?? []) as OverviewTask[];
-  // A version-1 body written under an older schema may lack a task's dependencies.
+  const tasks = row.tasks as OverviewTask[];
+  // A task written under an older schema may lack its dependencies.
   return tasks.map((task) => (Array.isArray(task.dependencies) ? task : { ...task, dependencies: [] }));
 }

@@ -6,11 +6,10 @@ import type { Database } from '../db/client';
 import { TimestampKey, decodeCursor, encodeCursor, pageOf, timestampKey } from '../db/page-cursor';
 import { planRevisions, plans } from '../db/schema';
 import { revisionSummaryColumns } from './plan-repository';
-import { revisionTaskCount } from './revision-body';
 
 // The plan list and a plan's revisions, one bounded page at a time: filtering, sorting and
-// paging happen in SQL, and no plan body leaves the database (task counts are computed
-// there, for the page's rows only).
+// paging happen in SQL, and no plan body leaves the database (task counts are read from the
+// head revisions' rows, for the page's rows only).
 
 const SORT_COLUMNS = {
   updated: { column: plans.updatedAt, key: timestampKey(plans.updatedAt), keyShape: TimestampKey, cast: (v: string) => sql`${v}::timestamptz` },
@@ -83,7 +82,7 @@ export async function listPlanPage(db: Database, query: PlanListQuery): Promise<
 async function headTaskCounts(db: Database, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const rows = await db
-    .select({ id: planRevisions.planId, count: revisionTaskCount })
+    .select({ id: planRevisions.planId, count: planRevisions.taskCount })
     .from(planRevisions)
     .innerJoin(plans, and(eq(plans.id, planRevisions.planId), eq(plans.headRevision, planRevisions.revision)))
     .where(inArray(planRevisions.planId, ids));

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { contentHash, taskHash, type TaskDataInput } from '@/lib/plan';
+import { contentHash, type TaskDataInput } from '@/lib/plan';
 import { CreatePlanRequest, PatchPlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { AppError } from '../errors';
@@ -138,35 +138,14 @@ describe.each(testDatabases())('saving a change (PATCH) on $name', (database) =>
     expect(after.content_hash).toBe(contentHash(after));
   });
 
-  it('continues a plan whose head references its tasks by two arrays on the row (stored before pages)', async () => {
-    const positions = { fetch: { x: 1, y: 1 }, summarise: { x: 2, y: 2 }, box: { x: 3, y: 3 } };
-    const { id, content_hash } = await createPlan(db(), CreatePlanRequest.parse({ title: 'Arrays', plan: chain, view: { positions, collapsed: [] } }), 'tester');
-    const whole = await getPlan(db(), id);
-    const array = (values: string[]) => sql`(select coalesce(array_agg(v order by n), '{}') from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb) with ordinality as e(v, n))`;
-    await db().execute(sql`update plan_revisions set body = ${JSON.stringify({ plan: { ...whole.plan, planned_tasks: [] }, job: whole.job, subgraphs: whole.subgraphs, view: whole.view })}::jsonb,
-      task_ids = ${array(whole.plan.planned_tasks.map((task) => task.task_id))}, task_hashes = ${array(whole.plan.planned_tasks.map(taskHash))}, page_hashes = null, task_count = null
-      where plan_id = ${id}`);
-    await db().execute(sql`delete from plan_pages where plan_id = ${id}`);
-    expect(await getPlan(db(), id)).toMatchObject({ content_hash, plan: whole.plan, view: whole.view });
-
-    const edited = await patchPlan(db(), id, patch({ base_revision: 1, upsert_tasks: [{ ...whole.plan.planned_tasks[0], description: 'Fetch it' }], positions: { box: null } }), 'tester');
-    const head = await getPlan(db(), id);
-    expect(head.plan.planned_tasks.map((task) => task.description)).toEqual(['Fetch it', 'Summarise', 'Report']);
-    expect(head.view.positions).toEqual({ fetch: { x: 1, y: 1 }, summarise: { x: 2, y: 2 } });
-    expect(edited.content_hash).toBe(contentHash(head));
-  });
-
-  it('continues a plan whose head was stored whole under hash version 1', async () => {
+  it('continues a plan whose head is hashed under version 1', async () => {
     const { id } = await createPlan(db(), CreatePlanRequest.parse({ title: 'Legacy', plan: chain }), 'tester');
     const whole = await getPlan(db(), id);
-    // A revision as every revision was stored before tasks were stored by hash.
+    // A revision saved before tasks were stored by hash, as migration 0017 left it: stored in
+    // pages like any other, its hash over the whole document and its size not recorded.
     const v1 = contentHash(whole, 1);
-    await db().execute(sql`update plan_revisions set body = ${JSON.stringify({ plan: whole.plan, job: whole.job, subgraphs: whole.subgraphs, view: whole.view })}::jsonb,
-      task_ids = null, task_hashes = null, page_hashes = null, task_count = null, document_bytes = null, hash_version = 1, content_hash = ${v1} where plan_id = ${id}`);
+    await db().execute(sql`update plan_revisions set document_bytes = null, hash_version = 1, content_hash = ${v1} where plan_id = ${id}`);
     await db().execute(sql`update plans set head_content_hash = ${v1} where id = ${id}`);
-    // Written before tasks were stored by hash, it has no task or page rows.
-    await db().execute(sql`delete from plan_tasks where plan_id = ${id}`);
-    await db().execute(sql`delete from plan_pages where plan_id = ${id}`);
     expect((await getPlan(db(), id)).content_hash).toBe(v1);
 
     // Same content under the new definition: still layout-only, so approvals would stand.

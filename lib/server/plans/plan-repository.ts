@@ -202,7 +202,7 @@ export async function findRevision(db: Database, id: string, revision: number): 
   return row;
 }
 
-/** A revision as stored, its tasks by reference only (null for a version-1 row, whose body holds them). */
+/** A revision as stored: its body without tasks, which it references by its pages (findReferences). */
 export async function findRevisionRefs(db: Database, id: string, revision: number): Promise<RevisionRow | undefined> {
   const [row] = await db
     .select()
@@ -255,19 +255,11 @@ export async function findPages(db: Database, id: string, hashes: string[]): Pro
   });
 }
 
-/**
- * How a version-2 revision row references its tasks: their ids and hashes in plan order, the
- * positions its pages hold, and its pages (none for a row written before pages, which holds
- * two arrays instead). Undefined for a version-1 row, whose body holds its tasks.
- */
-export async function findReferences(db: Database, row: RevisionRow) {
-  if (row.pageHashes) {
-    const pages = await findPages(db, row.planId, row.pageHashes);
-    const { taskIds, taskHashes, positions } = joinPages(pages);
-    return { taskIds, taskHashes, pagePositions: positions, pages };
-  }
-  if (row.taskIds && row.taskHashes) return { taskIds: row.taskIds, taskHashes: row.taskHashes, pagePositions: {}, pages: [] };
-  return undefined;
+/** How a revision row references its tasks: their ids and hashes in plan order, the positions its pages hold, and its pages. */
+export async function findReferences(db: Database, row: Pick<RevisionRow, 'planId' | 'pageHashes'>) {
+  const pages = await findPages(db, row.planId, row.pageHashes);
+  const { taskIds, taskHashes, positions } = joinPages(pages);
+  return { taskIds, taskHashes, pagePositions: positions, pages };
 }
 
 function pageIntegrityError(planId: string, hash: string, problem: string): AppError {

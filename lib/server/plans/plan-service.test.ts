@@ -125,8 +125,8 @@ describe.each(testDatabases())('plan service input hygiene on $name', (database)
   it('keeps the content hash when the same content is saved again with fields left out', async () => {
     const { id, content_hash } = await createPlan(db(), create('Stable hash'), 'tester');
     const raw = { planned_tasks: [{ task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'http_get' }, { task_id: 'summarise', description: 'Summarise', execution_type: 'llm', dependencies: ['fetch'] }] };
-    const first = await savePlan(db(), id, save(1, raw), 'tester', raw);
-    const second = await savePlan(db(), id, save(2, raw), 'tester', raw);
+    const first = await savePlan(db(), id, save(1, raw), 'tester');
+    const second = await savePlan(db(), id, save(2, raw), 'tester');
     expect(first.content_hash).toBe(content_hash);
     expect(second.content_hash).toBe(content_hash);
   });
@@ -140,20 +140,38 @@ describe.each(testDatabases())('plan service input hygiene on $name', (database)
   it('keeps every task and field of the base revision when PUT sends plan: {} (omitted fields are not defaults)', async () => {
     const { id, content_hash } = await createPlan(db(), create('Empty save'), 'tester');
     const before = await getPlan(db(), id);
-    const saved = await savePlan(db(), id, save(1, {}), 'tester', {});
+    const saved = await savePlan(db(), id, save(1, {}), 'tester');
     const after = await getPlan(db(), id);
     expect(after.revision).toBe(2);
     expect(after.plan).toEqual(before.plan);
     expect(saved.content_hash).toBe(content_hash);
     // A field that is given still wins, and the tasks it leaves out are kept.
-    const renamed = await savePlan(db(), id, save(2, { status: 'in_progress' }), 'tester', { status: 'in_progress' });
+    const renamed = await savePlan(db(), id, save(2, { status: 'in_progress' }), 'tester');
     expect(renamed.revision).toBe(3);
     const latest = await getPlan(db(), id);
     expect(latest.plan.status).toBe('in_progress');
     expect(latest.plan.planned_tasks.map((t) => t.task_id)).toEqual(['fetch', 'summarise']);
     // An explicit empty list still empties the plan.
-    await savePlan(db(), id, save(3, { planned_tasks: [] }), 'tester', { planned_tasks: [] });
+    await savePlan(db(), id, save(3, { planned_tasks: [] }), 'tester');
     expect((await getPlan(db(), id)).plan.planned_tasks).toEqual([]);
+  });
+
+  it('parses a save once, leaving out what was left out, and fills it from the base: plan fields, and task times by task_id', async () => {
+    const at = '2026-01-02T03:04:05.123456';
+    const stamped = { ...chain, creation_time: at, update_time: at, planned_tasks: chain.planned_tasks!.map((task) => ({ ...task, creation_time: at, last_update_time: at })) };
+    const { id } = await createPlan(db(), create('Base times', stamped), 'tester');
+    const request = save(1, { planned_tasks: [{ task_id: 'fetch', description: 'Fetch it' }, { task_id: 'new', description: 'New' }] });
+    // No id, no clock, no default list: the parsed request holds only what was sent.
+    expect(Object.keys(request.plan)).toEqual(['planned_tasks']);
+    expect(request.plan.planned_tasks![0]).not.toHaveProperty('creation_time');
+    await savePlan(db(), id, request, 'tester');
+    const saved = (await getPlan(db(), id)).plan;
+    expect([saved.task_id, saved.creation_time, saved.update_time]).toEqual(['job-1', at, at]);
+    expect(saved.planned_tasks[0]).toMatchObject({ task_id: 'fetch', description: 'Fetch it', creation_time: at, last_update_time: at });
+    // A task the base lacks is stamped once, with the save's time.
+    expect(saved.planned_tasks[1].task_id).toBe('new');
+    expect(saved.planned_tasks[1].creation_time).not.toBe(at);
+    expect(saved.planned_tasks[1].last_update_time).toBe(saved.planned_tasks[1].creation_time);
   });
 
   it('stores seed 000 fields as sent: l2_task, client timestamps, free-form estimate_data', async () => {

@@ -4,14 +4,13 @@ import {
   PLAN_LIMITS,
   PlanDocument,
   PlanDocumentInput,
-  TaskDataInput,
   completeDocument,
   completeTask,
   nowTimestamp,
   type DocumentDefaults,
   type ParsedTaskDataInput,
   type PlannerTask,
-  type TaskData,
+  type TaskDataUpdate,
 } from '@/lib/plan';
 import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
 import type { CreatePlanRequest, PatchPlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
@@ -20,7 +19,7 @@ import { titleIssue, validatePlanAsync, type ValidationResult } from '@/lib/vali
 import type { Database } from '../db/client';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { getRegistry } from '../registry/registry-service';
-import { AppError, fromZodError, notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
 import { serverContentHash } from './document-hashes';
 import { NOTHING_KNOWN, checkStorableJson, partsOfDocument, positionBytes, revisionParts, skeletonBytes, skeletonOf, storedTask, withoutPositions, type KnownParts, type RevisionParts } from './revision-parts';
@@ -34,8 +33,6 @@ export function checkPlanId(id: string): void {
   if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
 }
 
-const TASK_DATA_FIELDS = (Object.keys(TaskDataInput.shape) as Array<keyof TaskData>).filter((field) => field !== 'planned_tasks');
-
 /**
  * The ids and the time this create or save fills in where the client sent none: one
  * timestamp for the whole save, in Python's `utcnow().isoformat()` form (lib/plan/timestamps).
@@ -45,28 +42,24 @@ function documentDefaults(): DocumentDefaults {
 }
 
 /**
- * Fills what a client left out of a saved plan from the base revision, instead of from
- * defaults: otherwise a random task_id and "now" timestamps would change the content hash
- * of a plan whose content did not change, and `plan: {}` would delete every task. Omitted
- * `planned_tasks` keep the base's tasks; tasks sent without timestamps keep theirs.
+ * Fills what a client left out of a saved plan (TaskDataUpdate leaves it unset) from the base
+ * revision, instead of from defaults: otherwise a random task_id and "now" timestamps would
+ * change the content hash of a plan whose content did not change, and `plan: {}` would
+ * delete every task. Omitted `planned_tasks` keep the base's tasks; tasks sent without
+ * timestamps keep theirs. What is still missing after this (a new task's id and times) the
+ * save fills (completeDocument).
  */
-function withBaseDefaults(raw: unknown, base: PlanDocument['plan']): unknown {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-  const merged: Record<string, unknown> = {
-    ...Object.fromEntries(TASK_DATA_FIELDS.map((f) => [f, base[f]])),
-    planned_tasks: base.planned_tasks,
-    ...raw,
-  };
-  const baseTasks = new Map(base.planned_tasks.map((t) => [t.task_id, t]));
-  const tasks = (raw as { planned_tasks?: unknown }).planned_tasks;
-  if (Array.isArray(tasks)) {
-    merged.planned_tasks = tasks.map((task: unknown) => {
-      const id = task && typeof task === 'object' ? (task as { task_id?: unknown }).task_id : undefined;
-      const prior = typeof id === 'string' ? baseTasks.get(id) : undefined;
-      return prior ? { creation_time: prior.creation_time, last_update_time: prior.last_update_time, ...(task as object) } : task;
-    });
-  }
-  return merged;
+function withBaseDefaults(sent: TaskDataUpdate, base: PlanDocument['plan']): ParsedTaskDataInput {
+  const baseTasks = new Map(base.planned_tasks.map((task) => [task.task_id, task]));
+  const planned_tasks =
+    sent.planned_tasks?.map((task) => {
+      const prior = task.task_id === undefined ? undefined : baseTasks.get(task.task_id);
+      if (!prior) return task;
+      return { ...task, creation_time: task.creation_time ?? prior.creation_time, last_update_time: task.last_update_time ?? prior.last_update_time };
+    }) ?? base.planned_tasks;
+  // A key present but undefined is a field left out (JSON has no undefined; a caller in code may).
+  const given = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined));
+  return { ...base, ...given, planned_tasks };
 }
 
 function toIso(date: Date): string {
@@ -119,22 +112,23 @@ async function baseRevision(db: Database, id: string, revision: number) {
 
 /**
  * The base's tasks by id and hash, its whole view, its hash under today's definition and
- * what it stores already. A version-1 revision, or one written under an older document
- * schema, is read whole once and hashed.
+ * what it stores already. A revision hashed under version 1 (its task hashes are not what its
+ * content hash is taken over, and it has no document size), or one written under an older
+ * document schema (its tasks read differently today), is read whole once and hashed.
  */
 async function baseRefs(db: Database, base: repo.RevisionRow) {
   const current = base.documentBytes !== null && base.hashVersion === HASH_VERSION && base.schemaVersion === CURRENT_SCHEMA_VERSION;
-  const refs = current ? await repo.findReferences(db, base) : undefined;
-  if (refs) {
-    const { taskIds, taskHashes, pagePositions, pages } = refs;
+  if (current) {
+    const { taskIds, taskHashes, pagePositions, pages } = await repo.findReferences(db, base);
     const known = { tasks: new Set(taskHashes), pages };
     return { skeleton: withPagePositions(repo.revisionDocument(base), pagePositions), taskIds, taskHashes, documentBytes: base.documentBytes!, contentHash: base.contentHash, known, unstored: [] };
   }
   const whole = await repo.findRevision(db, base.planId, base.revision);
   const document = repo.revisionDocument(whole!);
   const parts = await partsOfDocument(document, NOTHING_KNOWN);
-  // Nothing was known, so every task is new, in plan order. A version-1 body holds its tasks
-  // itself, so the new revision must store the ones it keeps (`unstored`): it references them.
+  // Nothing was known, so every task is new, in plan order. The tasks as read today need not
+  // be the rows the base references (a migrated schema), so the new revision stores the ones
+  // it keeps (`unstored`): it references them.
   const taskIds = document.plan.planned_tasks.map((task) => task.task_id);
   const taskHashes = parts.newTasks.map((task) => task.hash);
   const known = { tasks: new Set<string>(), pages: [] };
@@ -149,7 +143,7 @@ function withPagePositions<T extends Pick<PlanDocument, 'view'>>(revision: T, po
 /** What the base revision stores already, so a whole-plan save does not write it again. */
 async function storedParts(db: Database, base: repo.RevisionRow): Promise<KnownParts> {
   const refs = await repo.findReferences(db, base);
-  return { tasks: new Set(refs?.taskHashes), pages: refs?.pages ?? [] };
+  return { tasks: new Set(refs.taskHashes), pages: refs.pages };
 }
 
 /** Writes the new revision, or says why it was not written. */
@@ -176,22 +170,15 @@ async function writeRevision(db: Database, id: string, input: { base_revision: n
   return { revision: result.plan.headRevision, content_hash: parts.contentHash, layout_only: result.layoutOnly };
 }
 
-/** `rawPlan`, when given, is the plan as the client sent it, so omitted fields keep their stored values. */
-export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor: string, rawPlan?: unknown) {
+/** Saves the whole plan on top of `input.base_revision`; what `input` leaves out keeps the base's values (withBaseDefaults). */
+export async function savePlan(db: Database, id: string, input: SavePlanRequest, actor: string) {
   const base = await baseRevision(db, id, input.base_revision);
   const whole = await repo.findRevision(db, id, input.base_revision);
   const previous = repo.revisionDocument(whole!);
   await yieldToEventLoop();
-  let plan: ParsedTaskDataInput = input.plan;
-  if (rawPlan !== undefined) {
-    const merged = TaskDataInput.safeParse(withBaseDefaults(rawPlan, previous.plan));
-    if (!merged.success) throw fromZodError(merged.error, 'request body', ['plan']);
-    plan = merged.data;
-    await yieldToEventLoop();
-  }
   const document = completeDocument(
     PlanDocumentInput.parse({
-      plan,
+      plan: withBaseDefaults(input.plan, previous.plan),
       job: input.job ?? previous.job,
       subgraphs: input.subgraphs ?? previous.subgraphs,
       view: input.view ?? previous.view,
@@ -237,7 +224,7 @@ export async function patchPlan(db: Database, id: string, input: PatchPlanReques
   let bytes = refs.documentBytes - skeletonBytes(withoutPositions(refs.skeleton));
   for (const taskId of removed) bytes -= priorOf(taskId)?.bytes ?? 0;
   const defaults = documentDefaults();
-  // The base's tasks that are not stored yet (a version-1 base), but for those removed.
+  // The base's tasks as read whole and hashed again (baseRefs' `unstored`), but for those removed.
   const removedHashes = new Set([...removed].map((taskId) => refs.taskHashes[index.get(taskId)!]));
   const newTasks = refs.unstored.filter((task) => !removedHashes.has(task.hash));
   for (const sent of upserts) {
@@ -323,8 +310,7 @@ export async function getPlan(db: Database, id: string, revision?: number): Prom
 
 /**
  * A revision without its tasks (`plan.planned_tasks` is empty) and its task ids in plan
- * order, read without the task bodies: what a page shows before the tasks arrive. A
- * version-1 row keeps its tasks in its body, so it is read whole.
+ * order, read without the task bodies: what a page shows before the tasks arrive.
  */
 export async function getPlanSkeleton(db: Database, id: string, revision?: number): Promise<{ plan: PlanResponse; taskIds: string[] }> {
   checkPlanId(id);
@@ -335,9 +321,7 @@ export async function getPlanSkeleton(db: Database, id: string, revision?: numbe
   if (!refs) throw notFound(`Revision ${revision} of plan "${id}"`);
   const response = toResponse(plan, refs);
   const references = await repo.findReferences(db, refs);
-  if (references) return { plan: withPagePositions(response, references.pagePositions), taskIds: references.taskIds };
-  // A version-1 row: the body just read is the whole document.
-  return { plan: { ...response, plan: { ...response.plan, planned_tasks: [] } }, taskIds: response.plan.planned_tasks.map((task) => task.task_id) };
+  return { plan: withPagePositions(response, references.pagePositions), taskIds: references.taskIds };
 }
 
 export async function getRevisions(db: Database, id: string) {

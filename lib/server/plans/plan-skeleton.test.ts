@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { TaskDataInput } from '@/lib/plan';
 import { CreatePlanRequest } from '@/lib/api/schemas';
@@ -41,16 +40,5 @@ describe.each(testDatabases())('a plan read for its page on $name', (database) =
       { task_id: 'report', execution_type: 'agent', agent_id: 'writer', parameters: {}, dependencies: ['summarise', 'fetch'] },
     ]);
     expect(await findOverviewTasks(db(), id, 2)).toBeUndefined();
-  });
-
-  it('reads a revision stored whole (hash version 1) the same way', async () => {
-    const { id } = await createPlan(db(), CreatePlanRequest.parse({ title: 'Legacy', plan }), 'tester');
-    const whole = await getPlan(db(), id);
-    const stored = await findOverviewTasks(db(), id, 1);
-    await db().execute(sql`update plan_revisions set body = ${JSON.stringify({ plan: whole.plan, job: whole.job, subgraphs: whole.subgraphs, view: whole.view })}::jsonb,
-      task_ids = null, task_hashes = null, page_hashes = null, task_count = null where plan_id = ${id}`);
-    expect((await getPlanSkeleton(db(), id)).taskIds).toEqual(['fetch', 'summarise', 'report']);
-    const legacy = await findOverviewTasks(db(), id, 1);
-    expect(legacy!.map((task) => [task.task_id, task.dependencies])).toEqual(stored!.map((task) => [task.task_id, task.dependencies]));
   });
 });

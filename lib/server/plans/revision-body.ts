@@ -1,33 +1,30 @@
 import 'server-only';
 import { getTableColumns, sql } from 'drizzle-orm';
 import { planRevisions } from '../db/schema';
-import { revisionHoldsTasks, revisionPagePositions, revisionTaskRefs } from './revision-pages';
+import { revisionPagePositions, revisionTaskRefs } from './revision-pages';
 
-// How a revision's whole document is read back. A version-2 revision stores its tasks in
-// plan_tasks, referenced by hash in plan order (revision-pages.ts); the database puts them,
-// and the positions its pages hold, back into the body, so every reader gets one JSON
-// document, as from a version-1 row. A task or page row that is missing or edited changes
-// what comes back, and the content hash recomputed from it no longer matches: the binding
-// holds.
+// How a revision's whole document is read back. Every revision stores its tasks in
+// plan_tasks, referenced by hash in plan order through its pages (revision-pages.ts); the
+// database puts them, and the positions its pages hold, back into the body, so every reader
+// gets one JSON document, the one that was written. A task or page row that is missing or
+// edited changes what comes back, and the content hash recomputed from it no longer matches:
+// the binding holds.
 
 /**
  * The revision's document as JSON, its tasks and positions in place. The outer row is
  * named in full: drizzle writes a column of a one-table query unqualified, which inside the
  * subquery would be plan_tasks' own plan_id.
  */
-export const revisionBody = sql<unknown>`case when ${revisionHoldsTasks} then "plan_revisions"."body" else jsonb_set(jsonb_set("plan_revisions"."body", '{plan,planned_tasks}', coalesce((
+export const revisionBody = sql<unknown>`jsonb_set(jsonb_set("plan_revisions"."body", '{plan,planned_tasks}', coalesce((
     select jsonb_agg(stored.body order by ref.ord)
     from ${revisionTaskRefs} as ref
     join plan_tasks stored on stored.plan_id = "plan_revisions"."plan_id" and stored.hash = ref.hash
-  ), '[]'::jsonb)), '{view,positions}', coalesce("plan_revisions"."body"->'view'->'positions', '{}'::jsonb) || ${revisionPagePositions}) end`;
+  ), '[]'::jsonb)), '{view,positions}', coalesce("plan_revisions"."body"->'view'->'positions', '{}'::jsonb) || ${revisionPagePositions})`;
 
 /** Every column of plan_revisions, with `body` the whole document. */
 export const revisionColumns = { ...getTableColumns(planRevisions), body: revisionBody };
 
-/** How many tasks the revision holds, without reading them. */
-export const revisionTaskCount = sql<number>`coalesce(${planRevisions.taskCount}, cardinality(${planRevisions.taskHashes}), jsonb_array_length(${planRevisions.body}->'plan'->'planned_tasks'), 0)::int`;
-
 /** Whether the revision holds a task with this id, without reading its tasks. */
 export function revisionHasTask(taskId: string) {
-  return sql<boolean>`case when ${revisionHoldsTasks} then "plan_revisions"."body" -> 'plan' -> 'planned_tasks' @> ${JSON.stringify([{ task_id: taskId }])}::jsonb else exists (select 1 from ${revisionTaskRefs} as ref where ref.task_id = ${taskId}) end`;
+  return sql<boolean>`exists (select 1 from ${revisionTaskRefs} as ref where ref.task_id = ${taskId})`;
 }

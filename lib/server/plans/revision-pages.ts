@@ -118,29 +118,21 @@ export function joinPages(pages: StoredPage[]): { taskIds: string[]; taskHashes:
 
 // SQL over the row of plan_revisions in the enclosing query, named in full: plan_pages has
 // columns of the same names, which an unqualified name inside these subqueries would mean.
+// Every revision stores its tasks this way, whichever hash version it carries (migration
+// 0017 moved the rows written before pages).
 
-/**
- * The row's task references in plan order (task_id, hash, ord), from either way a
- * version-2 revision stores them: pages, or (written before pages) two arrays on the row.
- * A version-1 row has neither and yields none.
- */
+/** The row's task references in plan order (task_id, hash, ord), from its pages. */
 export const revisionTaskRefs = sql.raw(`(
-    select ref.task_id, ref.hash, ref.ord
-    from unnest("plan_revisions"."task_ids", "plan_revisions"."task_hashes") with ordinality as ref(task_id, hash, ord)
-    union all
-    select t.task_id, t.hash, pg.ord * ${MAX_PAGE * 2} + t.ord
+    select t.task_id, t.hash, pg.ord * ${MAX_PAGE * 2} + t.ord as ord
     from unnest("plan_revisions"."page_hashes") with ordinality as pg(hash, ord)
     join plan_pages page on page.plan_id = "plan_revisions"."plan_id" and page.hash = pg.hash
     cross join lateral unnest(page.task_ids, page.task_hashes) with ordinality as t(task_id, hash, ord)
   )`);
 
-/** The positions the row's pages hold, as one jsonb object ('{}' for a row without pages). */
+/** The positions the row's pages hold, as one jsonb object ('{}' for a revision without tasks). */
 export const revisionPagePositions = sql.raw(`coalesce((
     select jsonb_object_agg(e.key, e.value)
     from unnest("plan_revisions"."page_hashes") as pg(hash)
     join plan_pages page on page.plan_id = "plan_revisions"."plan_id" and page.hash = pg.hash
     cross join lateral jsonb_each(page.positions) as e
   ), '{}'::jsonb)`);
-
-/** Whether the row's body holds its tasks (version 1) rather than referencing them. */
-export const revisionHoldsTasks = sql.raw(`("plan_revisions"."task_hashes" is null and "plan_revisions"."page_hashes" is null)`);

@@ -26,8 +26,7 @@ export async function getTasksNear(db: Database, id: string, revision: number, t
   const row = await repo.findRevisionRefs(db, id, revision);
   if (!row) return undefined;
   const refs = await repo.findReferences(db, row);
-  if (!refs) return undefined;
-  // The body's own positions (a row written before pages holds them all), then its pages'.
+  // The body's own positions (those that are not a task's), then its pages'.
   const saved = (row.body as { view?: { positions?: Record<string, Position> } }).view?.positions ?? {};
   const positions: Record<string, Position> = { ...saved, ...refs.pagePositions };
   const center = Object.hasOwn(positions, taskId) ? positions[taskId] : undefined;

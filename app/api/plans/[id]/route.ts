@@ -13,9 +13,9 @@ export const GET = endpoint(routes.getPlan, async ({ params, request }) => {
   return etagged(request, plan, planEtag(plan));
 });
 
-export const PUT = endpoint(routes.savePlan, async ({ params, body, rawBody, principal }) => {
+export const PUT = endpoint(routes.savePlan, async ({ params, body, principal }) => {
   const { db } = await getDatabase();
-  return json(await savePlan(db, params.id, body, principal.username, (rawBody as { plan?: unknown }).plan));
+  return json(await savePlan(db, params.id, body, principal.username));
 });
 
 export const PATCH = endpoint(routes.patchPlan, async ({ params, body, principal }) => {
