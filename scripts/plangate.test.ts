@@ -37,8 +37,10 @@ async function plangateIn(env: Record<string, string>, ...args: string[]): Promi
 }
 
 // Every call is a fresh process that compiles the CLI and opens PGlite (seconds each on a busy
-// 2-core machine), so the tests' bounds count calls, not milliseconds.
-describe('plangate CLI', () => {
+// 2-core machine), so the tests' bounds count calls, not milliseconds. The two tests use
+// their own data and key directories, so they run side by side: their time is mostly spent
+// starting processes, one after another within each test.
+describe.concurrent('plangate CLI', () => {
   it('adds a user, creates a token, verifies the audit trail, and catches a row altered by hand', { timeout: 180_000 }, async () => {
     const added = await plangate('user', 'add', 'alice', '--role', 'approver', '--password', 'alice-password-1');
     expect(added.code, added.stderr).toBe(0);

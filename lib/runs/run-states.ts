@@ -17,6 +17,15 @@ export const FINISHED_TASK_STATES: ReadonlySet<TaskState> = new Set(['succeeded'
 export const FINISHED_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 'failed', 'cancelled']);
 
 /**
+ * A run that will change no more: finished, with no call still under way. A cancelled run's
+ * calls in flight are aborted after the run itself is marked, and record how they ended a
+ * moment later, so whoever follows a run (its event feed, its page) waits for those too.
+ */
+export function isRunSettled(state: RunState, tasksRunning: number): boolean {
+  return FINISHED_RUN_STATES.has(state) && tasksRunning === 0;
+}
+
+/**
  * A run in one of these may start a task's call: branches that do not depend on a waiting
  * gate or a failed task go on. Paused and finished runs start none.
  */

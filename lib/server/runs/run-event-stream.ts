@@ -1,16 +1,16 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
-import { FINISHED_RUN_STATES, type RunState } from '@/lib/runs/run-states';
+import { and, count, eq } from 'drizzle-orm';
+import { isRunSettled, type RunState } from '@/lib/runs/run-states';
 import type { DatabaseHandle } from '../db/client';
-import { runs } from '../db/schema';
+import { runs, taskRuns } from '../db/schema';
 import { notFound } from '../errors';
 import { nextRunEvent } from './run-events';
 import { runEventsAfter } from './run-queries';
 
 // A run's events as Server-Sent Events: what is recorded after `after`, then each new event
 // as it commits (woken by the feed's NOTIFY, and at least every POLL_MS in case a wake-up is
-// lost). The stream ends once the run has finished and its last events are sent, or when
-// the client goes away.
+// lost). The stream ends once the run has settled (finished, with no call still under way)
+// and its last events are sent, or when the client goes away.
 
 const POLL_MS = 2_000;
 const COALESCE_MS = 50;
@@ -19,6 +19,10 @@ const KEEPALIVE_MS = 15_000;
 
 export async function runEventStream(handle: DatabaseHandle, runId: string, after: number, signal: AbortSignal): Promise<Response> {
   const stateOf = async () => (await handle.db.select({ state: runs.state }).from(runs).where(eq(runs.id, runId)))[0]?.state as RunState | undefined;
+  const settled = async (state: RunState) => {
+    const [{ running }] = await handle.db.select({ running: count() }).from(taskRuns).where(and(eq(taskRuns.runId, runId), eq(taskRuns.state, 'running')));
+    return isRunSettled(state, running);
+  };
   if (!(await stateOf())) throw notFound(`Run "${runId}"`);
   const encoder = new TextEncoder();
   let seq = after;
@@ -40,7 +44,7 @@ export async function runEventStream(handle: DatabaseHandle, runId: string, afte
             if (events.length < 500) break;
           }
           // Read before the events, so an event recorded with the final state was sent above.
-          if (!state || FINISHED_RUN_STATES.has(state)) break;
+          if (!state || (await settled(state))) break;
           if (Date.now() - lastWrite > KEEPALIVE_MS) write(': keepalive\n\n');
           await nextRunEvent(handle, runId, POLL_MS, signal);
           // A busy run commits events in bursts: one read a little later sends them together.
