@@ -4,12 +4,12 @@ import type { Database } from '../db/client';
 import { planPages, planReviews, planRevisions, planTasks, plans } from '../db/schema';
 import { LRUCache } from 'lru-cache';
 import { joinPages, pageIntact, type StoredPage } from './revision-pages';
-import { revisionColumns } from './revision-body';
+import { revisionBody, revisionColumns } from './revision-body';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
 import { HASH_VERSION, type PlanDocument } from '@/lib/plan';
-import { CURRENT_SCHEMA_VERSION, documentSchema, readStoredDocument, type DocumentSchemaRegistry } from '@/lib/plan/migrations';
+import { CURRENT_SCHEMA_VERSION, documentSchema, readRevisionDocument, type DocumentSchemaRegistry } from '@/lib/plan/migrations';
 import { AppError } from '../errors';
 
 // Data access only: callers hand in parsed, hashed documents. Every write is one
@@ -202,6 +202,19 @@ export async function findRevision(db: Database, id: string, revision: number): 
   return row;
 }
 
+/**
+ * A revision with its whole document as JSON text, unparsed: for work done off the event
+ * loop (a compute worker parses it), so this thread only copies a string.
+ */
+export async function findRevisionText(db: Database, id: string, revision: number): Promise<(Omit<RevisionRow, 'body'> & { bodyText: string }) | undefined> {
+  const { body: _body, ...columns } = revisionColumns;
+  const [row] = await db
+    .select({ ...columns, bodyText: sql<string>`(${revisionBody})::text` })
+    .from(planRevisions)
+    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
+  return row;
+}
+
 /** A revision as stored, its tasks by reference only (null for a version-1 row, whose body holds them). */
 export async function findRevisionRefs(db: Database, id: string, revision: number): Promise<RevisionRow | undefined> {
   const [row] = await db
@@ -294,15 +307,9 @@ export function revisionDocument<T = PlanDocument>(
   row: Pick<RevisionRow, 'planId' | 'revision' | 'body' | 'schemaVersion'>,
   registry: DocumentSchemaRegistry<T> = documentSchema as unknown as DocumentSchemaRegistry<T>,
 ): T {
-  const read = readStoredDocument(row.body, row.schemaVersion, registry);
+  const read = readRevisionDocument(row, registry);
   if (read.success) return read.data;
-  throw new AppError(
-    'integrity',
-    409,
-    `plan_revisions row (plan "${row.planId}", revision ${row.revision}, schema version ${row.schemaVersion}) cannot be read: ${read.error}`,
-    undefined,
-    { reason: 'integrity', table: 'plan_revisions', plan_id: row.planId, revision: row.revision },
-  );
+  throw new AppError('integrity', 409, read.message, undefined, read.extra);
 }
 
 /** findRevision with its document read through the migrations (see revisionDocument). */

@@ -16,10 +16,11 @@ import {
 import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
 import type { CreatePlanRequest, PatchPlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
 import { PlanListQuery, type PageQuery, type PlanListPage } from '@/lib/api/list-schemas';
-import { titleIssue, validatePlanAsync, type ValidationResult } from '@/lib/validate';
+import { titleIssue, type ValidationResult } from '@/lib/validate';
 import type { Database } from '../db/client';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { getRegistry } from '../registry/registry-service';
+import { runComputeJob } from '../compute/compute-pool';
 import { AppError, fromZodError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
 import { serverContentHash } from './document-hashes';
@@ -313,12 +314,34 @@ export async function listPlanSummaries(db: Database) {
 
 /** The head revision, or the given one. */
 export async function getPlan(db: Database, id: string, revision?: number): Promise<PlanResponse> {
+  const { plan, row } = await findRevisionOf(db, id, revision, repo.findRevision);
+  return toResponse(plan, row);
+}
+
+/** The plan and one of its revisions (the head when none is named), or the 404 naming which is missing. */
+async function findRevisionOf<R>(db: Database, id: string, revision: number | undefined, find: (db: Database, id: string, revision: number) => Promise<R | undefined>) {
   checkPlanId(id);
   const plan = await repo.findPlan(db, id);
   if (!plan) throw notFound(`Plan "${id}"`);
-  const row = await repo.findRevision(db, id, revision ?? plan.headRevision);
+  const row = await find(db, id, revision ?? plan.headRevision);
   if (!row) throw notFound(`Revision ${revision} of plan "${id}"`);
-  return toResponse(plan, row);
+  return { plan, row };
+}
+
+/** A revision whose document is still JSON text, for a compute worker to read (getPlan's answer, unparsed). */
+export interface RevisionText {
+  planId: string;
+  title: string;
+  revision: number;
+  contentHash: string;
+  schemaVersion: number;
+  bodyText: string;
+}
+
+/** getPlan without parsing the document on this thread: the caller hands `bodyText` to a compute worker. */
+export async function getRevisionText(db: Database, id: string, revision?: number): Promise<RevisionText> {
+  const { plan, row } = await findRevisionOf(db, id, revision, repo.findRevisionText);
+  return { planId: id, title: plan.title, revision: row.revision, contentHash: row.contentHash, schemaVersion: row.schemaVersion, bodyText: row.bodyText };
 }
 
 /**
@@ -369,9 +392,11 @@ export async function getRevisionPage(db: Database, id: string, query: PageQuery
   return { revisions: page.items.map(revisionSummaryOf), next_cursor: page.next_cursor };
 }
 
+/** A stored revision's validation, worked out in a compute worker from the revision's text. */
 export async function validateStoredPlan(db: Database, id: string): Promise<ValidationResult> {
-  const plan = await getPlan(db, id);
-  return withTitleIssue(await validatePlanAsync(plan.plan, await getRegistry(db), plan.subgraphs), plan.title);
+  const revision = await getRevisionText(db, id);
+  const result = await runComputeJob('validateRevision', { revision, registry: await getRegistry(db) });
+  return withTitleIssue(result, revision.title);
 }
 
 /** A stored plan's validation, with the warning about its title when it hides characters. */
