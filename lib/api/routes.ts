@@ -88,7 +88,7 @@ export const routes = table({
   },
   createPlan: {
     method: 'post', path: '/api/plans', role: 'editor', summary: 'Create a plan (revision 1)',
-    body: api.CreatePlanRequest, responses: { 201: ok('Created', api.CreatedResponse) }, errors: [400, 413, 415],
+    body: api.CreatePlanRequest, bodyInWorker: true, responses: { 201: ok('Created', api.CreatedResponse) }, errors: [400, 413, 415, 503],
   },
   getPlan: { method: 'get', path: '/api/plans/{id}', role: 'viewer', summary: 'The head revision of a plan; sends an ETag and answers 304 to a matching If-None-Match', params: plan, responses: { 200: ok('Plan', api.PlanResponse) }, errors: [404] },
   savePlan: {
@@ -124,7 +124,7 @@ export const routes = table({
   },
   importPlan: {
     method: 'post', path: '/api/plans/import', role: 'editor', summary: 'Import a plan from any supported format (detected when format is omitted)',
-    body: api.ImportRequest, responses: { 201: ok('Imported', api.ImportedResponse) }, errors: [400, 413, 415],
+    body: api.ImportRequest, responses: { 201: ok('Imported', api.ImportedResponse) }, errors: [400, 413, 415, 503],
   },
   exportPlan: {
     method: 'get', path: '/api/plans/{id}/export', role: 'viewer',

@@ -21,7 +21,7 @@ const plan: TaskDataInput = {
   ],
 };
 const document = PlanDocument.parse({ plan });
-const revision = (body: unknown) => ({ planId: 'p1', revision: 3, schemaVersion: CURRENT_SCHEMA_VERSION, bodyText: JSON.stringify(body) });
+const revision = (body: unknown) => ({ planId: 'p1', revision: 3, schemaVersion: CURRENT_SCHEMA_VERSION, bodyText: JSON.stringify(body), tasksText: null });
 const viaServer: CallServer = async (kind, input) => {
   expect(kind).toBe('convertor');
   const { code, input: value } = input as { code: string; input: unknown };
@@ -36,6 +36,10 @@ describe('compute jobs', () => {
     expect(inWorker).toEqual(await dryRun(document.plan, registry, options, runConvertor));
     expect(inWorker.monte_carlo?.runs).toBe(200);
     expect(inWorker.tasks[1].resolved_input).toEqual({ shipment_ids: ['shipments_list-data-id-1'] });
+    // A version-2 row: the body without its tasks, and the tasks as the database joins them.
+    const skeleton = { ...document, plan: { ...document.plan, planned_tasks: [] } };
+    const split = { ...revision(skeleton), tasksText: JSON.stringify(document.plan.planned_tasks) };
+    expect(await COMPUTE_JOBS.dryRun({ revision: split, registry, options }, viaServer)).toEqual(inWorker);
   });
 
   it('refuses options that name no task (400), a plan with a cycle (422) and a revision it cannot read (integrity)', async () => {
@@ -58,5 +62,24 @@ describe('compute jobs', () => {
     expect(await refusal(COMPUTE_JOBS.validateRequest({ bodyText: '{"plan": ', registry }))).toMatchObject({ code: 'invalid_json', message: expect.stringMatching(/^Malformed JSON in the request body/) });
     expect(await refusal(COMPUTE_JOBS.validateRequest({ bodyText: ' ', registry }))).toEqual({ code: 'invalid_json', message: 'The request body is empty; expected a JSON object' });
     expect(await refusal(COMPUTE_JOBS.validateRequest({ bodyText: '{"plan": {}, "extra": 1}', registry }))).toMatchObject({ code: 'bad_request', what: 'request body', issues: expect.arrayContaining([expect.objectContaining({ path: [] })]) });
+  });
+
+  it('parses a create request and completes its document as the server would, refusing a bad one as the route layer does', async () => {
+    const made = await COMPUTE_JOBS.createRequest({ bodyText: JSON.stringify({ title: 'New', plan, message: 'First' }) });
+    expect([made.title, made.message]).toEqual(['New', 'First']);
+    expect(made.document.plan.planned_tasks.map((t) => t.task_id)).toEqual(document.plan.planned_tasks.map((t) => t.task_id));
+    expect(made.document.plan.planned_tasks.every((t) => t.creation_time && t.last_update_time)).toBe(true);
+    expect(await refusal(COMPUTE_JOBS.createRequest({ bodyText: JSON.stringify({ plan }) }))).toMatchObject({ code: 'bad_request', issues: [expect.objectContaining({ path: ['title'] })] });
+  });
+
+  it('imports a plan file as a completed document, and refuses one it cannot read with the import answer', async () => {
+    const imported = await COMPUTE_JOBS.importPlan({ content: JSON.stringify({ planned_tasks: [{ task_id: 'a', execution_type: 'llm' }] }) });
+    expect([imported.formatId, imported.document.plan.planned_tasks.map((t) => t.task_id)]).toEqual(['taskdata', ['a']]);
+    expect(await refusal(COMPUTE_JOBS.importPlan({ content: '   ' }))).toEqual({
+      code: 'bad_request',
+      message: 'Could not import as a plan: the file is empty',
+      details: [{ path: '(file)', message: 'the file is empty' }],
+      extra: { format: 'unknown' },
+    });
   });
 });

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
-import { ValidateRequest } from '@/lib/api/schemas';
+import { CreatePlanRequest, ValidateRequest } from '@/lib/api/schemas';
+import { FormatError, importFailure, type FormatId } from '@/lib/formats/format';
+import { importPlan } from '@/lib/formats/import-plan';
 import { parseJsonBody } from '@/lib/api/json-body';
-import type { PlanDocument } from '@/lib/plan';
+import { newPlanDocument, type PlanDocument } from '@/lib/plan';
 import { documentSchema, readRevisionDocument, type StoredRevisionRef } from '@/lib/plan/migrations';
 import type { Registry } from '@/lib/registry';
 import { DryRunError, DryRunOptionsError, dryRun, type DryRunOptions, type DryRunResult } from '@/lib/simulate/dry-run';
@@ -25,13 +27,18 @@ export class JobRefusal extends Error {
 /** How a job asks the server for something only the server's thread may do. */
 export type CallServer = (kind: string, input: unknown) => Promise<unknown>;
 
-/** A stored revision as the server read it: its document still JSON text. */
+/** A stored revision as the server read it: its document still JSON text (lib/server/plans/plan-repository.ts findRevisionText). */
 export interface RevisionTextInput extends StoredRevisionRef {
+  /** The body as stored. */
   bodyText: string;
+  /** The tasks, when the body refers to them instead of holding them (a version-2 row). */
+  tasksText: string | null;
 }
 
 function readRevision(input: RevisionTextInput): PlanDocument {
-  const read = readRevisionDocument({ ...input, body: JSON.parse(input.bodyText) as unknown }, documentSchema);
+  const body = JSON.parse(input.bodyText) as { plan?: { planned_tasks?: unknown } };
+  if (input.tasksText !== null && body?.plan && typeof body.plan === 'object') body.plan.planned_tasks = JSON.parse(input.tasksText);
+  const read = readRevisionDocument({ ...input, body }, documentSchema);
   if (!read.success) throw new JobRefusal({ code: 'integrity', message: read.message, extra: read.extra });
   return read.data;
 }
@@ -85,6 +92,25 @@ export const COMPUTE_JOBS = {
   async validateRequest(input: ValidateRequestJob): Promise<ValidationResult> {
     const body = parseRequest(ValidateRequest, input.bodyText);
     return validatePlan(body.plan, input.registry);
+  },
+
+  /** POST /api/plans from its body's text: the request parsed and the new document completed (ids, times). */
+  async createRequest(input: { bodyText: string }): Promise<{ title: string; message: string | undefined; document: PlanDocument }> {
+    const body = parseRequest(CreatePlanRequest, input.bodyText);
+    return { title: body.title, message: body.message, document: newPlanDocument(body) };
+  },
+
+  /** A plan file in any supported format, read and completed as a new plan's document. */
+  async importPlan(input: { content: string; format?: FormatId }): Promise<{ formatId: FormatId; formatLabel: string; title: string | undefined; document: PlanDocument }> {
+    let imported;
+    try {
+      imported = importPlan(input.content, input.format);
+    } catch (error) {
+      if (error instanceof FormatError) throw new JobRefusal({ code: 'bad_request', ...importFailure(error) });
+      throw error;
+    }
+    const { document, format, title } = imported;
+    return { formatId: format.id, formatLabel: format.label, title, document: newPlanDocument({ plan: document.plan, job: document.job, view: document.view }) };
   },
 } satisfies Record<string, (input: never, call: CallServer) => Promise<unknown>>;
 

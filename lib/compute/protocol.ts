@@ -14,6 +14,8 @@ export interface Refusal {
   issues?: Array<{ path: PropertyKey[]; message: string }>;
   /** Where those issues are, for the message ("request body"). */
   what?: string;
+  /** The answer's `details`, when the refusal words them itself. */
+  details?: Array<{ path: string; message: string }>;
   extra?: Record<string, unknown>;
 }
 

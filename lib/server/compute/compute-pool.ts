@@ -92,9 +92,9 @@ export function computeError(error: unknown): unknown {
   if (error instanceof JobTimeoutError) return new AppError('unavailable', 503, error.message);
   if (error instanceof WorkerCrashedError) return new AppError('internal', 500, error.message);
   if (error instanceof JobRefusedError) {
-    const { code, message, issues, what, extra } = error.refusal;
+    const { code, message, issues, what, details, extra } = error.refusal;
     if (issues?.length) return fromZodError({ issues } as unknown as z.ZodError, what ?? 'request body');
-    return new AppError(code, ERROR_STATUS[code], message, undefined, extra);
+    return new AppError(code, ERROR_STATUS[code], message, details, extra);
   }
   if (error instanceof JobFailedError) return new Error(`compute job failed: ${error.message}`);
   return error;

@@ -1,10 +1,10 @@
 import 'server-only';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planPages, planReviews, planRevisions, planTasks, plans } from '../db/schema';
 import { LRUCache } from 'lru-cache';
 import { joinPages, pageIntact, type StoredPage } from './revision-pages';
-import { revisionBody, revisionColumns } from './revision-body';
+import { revisionColumns, revisionTasksText } from './revision-body';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
@@ -203,13 +203,17 @@ export async function findRevision(db: Database, id: string, revision: number): 
 }
 
 /**
- * A revision with its whole document as JSON text, unparsed: for work done off the event
- * loop (a compute worker parses it), so this thread only copies a string.
+ * A revision's document as JSON text, unparsed, for work done off the event loop (a compute
+ * worker parses it, lib/compute/jobs.ts), so this thread only copies strings: the body as
+ * stored and, for a version-2 row, its tasks in plan order (null for a version-1 row, whose
+ * body holds them). The tasks are joined as text rather than aggregated into one jsonb
+ * document as findRevision does, which PGlite does several times faster. The positions the
+ * pages hold are not read: nothing computed from a revision uses the canvas.
  */
-export async function findRevisionText(db: Database, id: string, revision: number): Promise<(Omit<RevisionRow, 'body'> & { bodyText: string }) | undefined> {
-  const { body: _body, ...columns } = revisionColumns;
+export async function findRevisionText(db: Database, id: string, revision: number): Promise<(Omit<RevisionRow, 'body'> & { bodyText: string; tasksText: string | null }) | undefined> {
+  const { body: _body, ...columns } = getTableColumns(planRevisions);
   const [row] = await db
-    .select({ ...columns, bodyText: sql<string>`(${revisionBody})::text` })
+    .select({ ...columns, bodyText: sql<string>`"plan_revisions"."body"::text`, tasksText: revisionTasksText })
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
   return row;

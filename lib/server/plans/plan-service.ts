@@ -7,8 +7,8 @@ import {
   TaskDataInput,
   completeDocument,
   completeTask,
-  nowTimestamp,
-  type DocumentDefaults,
+  freshDocumentDefaults,
+  newPlanDocument,
   type ParsedTaskDataInput,
   type PlannerTask,
   type TaskData,
@@ -36,14 +36,6 @@ export function checkPlanId(id: string): void {
 }
 
 const TASK_DATA_FIELDS = (Object.keys(TaskDataInput.shape) as Array<keyof TaskData>).filter((field) => field !== 'planned_tasks');
-
-/**
- * The ids and the time this create or save fills in where the client sent none: one
- * timestamp for the whole save, in Python's `utcnow().isoformat()` form (lib/plan/timestamps).
- */
-function documentDefaults(): DocumentDefaults {
-  return { now: nowTimestamp(), newId: () => crypto.randomUUID() };
-}
 
 /**
  * Fills what a client left out of a saved plan from the base revision, instead of from
@@ -97,13 +89,25 @@ function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanRespons
 export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
   // The request was just parsed (up to 10 MB): let other requests in before parsing again.
   await yieldToEventLoop();
-  const document = completeDocument(
-    PlanDocumentInput.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view }),
-    documentDefaults(),
-  );
+  const document = newPlanDocument(input);
   await yieldToEventLoop();
-  const parts = await partsOfDocument(document, NOTHING_KNOWN, input.title, input.message);
-  const row = await repo.insertPlan(db, { id: newPlanId(), title: input.title, ...parts, author: actor, message: input.message ?? 'Created' });
+  return storeNewPlan(db, document, input.title, input.message, actor);
+}
+
+/**
+ * POST /api/plans from its body's text: parsing 20,000 tasks and filling their ids and
+ * times is seconds of work, done in a compute worker (lib/compute/jobs.ts).
+ */
+export async function createPlanFromText(db: Database, bodyText: string, actor: string) {
+  const made = await runComputeJob('createRequest', { bodyText });
+  await yieldToEventLoop();
+  return storeNewPlan(db, made.document, made.title, made.message, actor);
+}
+
+/** Stores a completed document as a new plan's revision 1. */
+export async function storeNewPlan(db: Database, document: PlanDocument, title: string, message: string | undefined, actor: string) {
+  const parts = await partsOfDocument(document, NOTHING_KNOWN, title, message);
+  const row = await repo.insertPlan(db, { id: newPlanId(), title, ...parts, author: actor, message: message ?? 'Created' });
   return { id: row.id, revision: 1 as const, content_hash: parts.contentHash };
 }
 
@@ -197,7 +201,7 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
       subgraphs: input.subgraphs ?? previous.subgraphs,
       view: input.view ?? previous.view,
     }),
-    documentDefaults(),
+    freshDocumentDefaults(),
   );
   await yieldToEventLoop();
   const parts = await partsOfDocument(document, await storedParts(db, base), input.title, input.message);
@@ -237,7 +241,7 @@ export async function patchPlan(db: Database, id: string, input: PatchPlanReques
   // Positions are counted by what changed (positionBytes), the rest of the skeleton whole.
   let bytes = refs.documentBytes - skeletonBytes(withoutPositions(refs.skeleton));
   for (const taskId of removed) bytes -= priorOf(taskId)?.bytes ?? 0;
-  const defaults = documentDefaults();
+  const defaults = freshDocumentDefaults();
   // The base's tasks that are not stored yet (a version-1 base), but for those removed.
   const removedHashes = new Set([...removed].map((taskId) => refs.taskHashes[index.get(taskId)!]));
   const newTasks = refs.unstored.filter((task) => !removedHashes.has(task.hash));
@@ -335,13 +339,15 @@ export interface RevisionText {
   revision: number;
   contentHash: string;
   schemaVersion: number;
+  /** The body as stored; its tasks are `tasksText` unless that is null (see findRevisionText). */
   bodyText: string;
+  tasksText: string | null;
 }
 
 /** getPlan without parsing the document on this thread: the caller hands `bodyText` to a compute worker. */
 export async function getRevisionText(db: Database, id: string, revision?: number): Promise<RevisionText> {
   const { plan, row } = await findRevisionOf(db, id, revision, repo.findRevisionText);
-  return { planId: id, title: plan.title, revision: row.revision, contentHash: row.contentHash, schemaVersion: row.schemaVersion, bodyText: row.bodyText };
+  return { planId: id, title: plan.title, revision: row.revision, contentHash: row.contentHash, schemaVersion: row.schemaVersion, bodyText: row.bodyText, tasksText: row.tasksText };
 }
 
 /**

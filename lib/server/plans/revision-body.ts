@@ -21,6 +21,13 @@ export const revisionBody = sql<unknown>`case when ${revisionHoldsTasks} then "p
     join plan_tasks stored on stored.plan_id = "plan_revisions"."plan_id" and stored.hash = ref.hash
   ), '[]'::jsonb)), '{view,positions}', coalesce("plan_revisions"."body"->'view'->'positions', '{}'::jsonb) || ${revisionPagePositions}) end`;
 
+/** A version-2 revision's tasks as one JSON array's text, in plan order; null for a version-1 row. */
+export const revisionTasksText = sql<string | null>`case when ${revisionHoldsTasks} then null else '[' || coalesce((
+    select string_agg(stored.body::text, ',' order by ref.ord)
+    from ${revisionTaskRefs} as ref
+    join plan_tasks stored on stored.plan_id = "plan_revisions"."plan_id" and stored.hash = ref.hash
+  ), '') || ']' end`;
+
 /** Every column of plan_revisions, with `body` the whole document. */
 export const revisionColumns = { ...getTableColumns(planRevisions), body: revisionBody };
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
 import { StoredDryRun } from '@/lib/api/operation-schemas';
-import { createPlan, getPlan } from '../plans/plan-service';
+import { createPlan, getPlan, getRevisionText } from '../plans/plan-service';
 import { computePool } from '../compute/compute-pool';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { principal, refusal } from '../test-support';
@@ -67,6 +67,17 @@ describe.each(testDatabases())('dry-run service on $name', (database) => {
     expect([override.status, override.message]).toEqual([400, 'failure_probability_overrides: no task "ghost" in the plan']);
     const fail = await refusal(runDryRun(db(), id, { workers: 1, fail_task_ids: ['ghost'] }, editor));
     expect([fail.status, fail.message]).toEqual([400, 'No task "ghost" in the plan to fail']);
+  });
+
+  it("hands a compute worker the revision as text that reads back as the stored document's plan", async () => {
+    const { id } = await created();
+    const text = await getRevisionText(db(), id);
+    expect(text.tasksText).not.toBeNull();
+    const body = JSON.parse(text.bodyText);
+    expect(body.plan.planned_tasks).toEqual([]);
+    const stored = await getPlan(db(), id);
+    expect({ ...body.plan, planned_tasks: JSON.parse(text.tasksText!) }).toEqual(stored.plan);
+    expect([text.revision, text.contentHash, text.title]).toEqual([1, stored.content_hash, 'Dry runs']);
   });
 
   it('runs a big dry run in a compute worker: a request made meanwhile is answered before the dry run is', async () => {
