@@ -24,14 +24,14 @@ function envInteger(name: string, fallback: number, min: number): number {
 }
 
 /**
- * The code a tsx-less worker runs in development and tests (Vitest, tsx scripts): there
- * is no bundle, so it registers tsx's require hook (TypeScript and the `@/` paths, as
- * tsconfig.json says) and loads the entry's source. CommonJS for Node 20.
+ * What a worker runs outside Next (Vitest, the tsx scripts): there is no bundle, so it
+ * registers tsx's require hook (TypeScript, and the `@/` paths of the tsconfig.json in the
+ * working directory, the repository root) and loads the entry's source. CommonJS for Node 20.
  */
 const SOURCE_BOOTSTRAP = String.raw`
 const { workerData } = require('node:worker_threads');
 const { createRequire } = require('node:module');
-const load = createRequire(workerData.base);
+const load = createRequire(workerData.entry);
 load('tsx/cjs');
 load(workerData.entry);
 `;
@@ -49,7 +49,7 @@ function startComputeWorker(): Worker {
   const options: WorkerOptions = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB }, workerData: {} };
   if (process.env.NEXT_RUNTIME) return new Worker(new URL('../../compute/compute.worker.ts', import.meta.url), options);
   const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../compute/compute.worker.ts');
-  return new Worker(SOURCE_BOOTSTRAP, { ...options, eval: true, execArgv: [], workerData: { entry, base: path.join(process.cwd(), 'package.json') } });
+  return new Worker(SOURCE_BOOTSTRAP, { ...options, eval: true, execArgv: [], workerData: { entry } });
 }
 
 /** What a job may ask of the server: a convertor runs in the server's sandbox pool (one bound for every dry run). */
