@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { ComputeJobKind, ComputeJobs } from '@/lib/compute/jobs';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
 import { AppError, ERROR_STATUS, fromZodError } from '../errors';
-import { JobFailedError, JobRefusedError, JobTimeoutError, PoolBusyError, WorkerCrashedError, WorkerPool } from './worker-pool';
+import { WorkerPool, type JobRefusedError } from './worker-pool';
 
 // The server's one pool of compute workers (docs/architecture.md, "Heavy requests"): dry
 // runs, Monte Carlo and validation run there, so the event loop keeps answering
@@ -86,18 +86,31 @@ export function computePool(): WorkerPool {
 /** Seconds a client refused for a busy pool is asked to wait (Retry-After). */
 const BUSY_RETRY_SECONDS = 5;
 
-/** A pool or job error as the API's error: busy and over budget are 503s, a refusal is its 4xx. */
+/**
+ * A pool or job error as the API's error: busy and over budget are 503s, a refusal is its
+ * 4xx. Told apart by the name each error class sets, not by instanceof: the pool lives on
+ * globalThis, so it may have been made by another bundle's copy of worker-pool.ts (a route
+ * handler's, when this is a server action's), whose classes are not this copy's.
+ */
 export function computeError(error: unknown): unknown {
-  if (error instanceof PoolBusyError) return new AppError('unavailable', 503, error.message, undefined, { retry_after_seconds: BUSY_RETRY_SECONDS });
-  if (error instanceof JobTimeoutError) return new AppError('unavailable', 503, error.message);
-  if (error instanceof WorkerCrashedError) return new AppError('internal', 500, error.message);
-  if (error instanceof JobRefusedError) {
-    const { code, message, issues, what, details, extra } = error.refusal;
-    if (issues?.length) return fromZodError({ issues } as unknown as z.ZodError, what ?? 'request body');
-    return new AppError(code, ERROR_STATUS[code], message, details, extra);
+  if (!(error instanceof Error)) return error;
+  switch (error.name) {
+    case 'PoolBusyError':
+      return new AppError('unavailable', 503, error.message, undefined, { retry_after_seconds: BUSY_RETRY_SECONDS });
+    case 'JobTimeoutError':
+      return new AppError('unavailable', 503, error.message);
+    case 'WorkerCrashedError':
+      return new AppError('internal', 500, error.message);
+    case 'JobRefusedError': {
+      const { code, message, issues, what, details, extra } = (error as JobRefusedError).refusal;
+      if (issues?.length) return fromZodError({ issues } as unknown as z.ZodError, what ?? 'request body');
+      return new AppError(code, ERROR_STATUS[code], message, details, extra);
+    }
+    case 'JobFailedError':
+      return new Error(`compute job failed: ${error.message}`);
+    default:
+      return error;
   }
-  if (error instanceof JobFailedError) return new Error(`compute job failed: ${error.message}`);
-  return error;
 }
 
 /** Runs one job of lib/compute/jobs.ts in the pool; its failures are thrown as computeError says. */

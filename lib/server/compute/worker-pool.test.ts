@@ -125,4 +125,14 @@ describe('computeError', () => {
     expect([zod.status, zod.message]).toEqual([400, 'Invalid request body: plan.planned_tasks[0]: Required']);
     expect(computeError(new JobFailedError('a bug'))).not.toBeInstanceOf(AppError);
   });
+
+  it("maps the errors of another bundle's copy of the pool too (a server action's caller, a route's pool)", () => {
+    // Next bundles route handlers and server actions apart, so the pool on globalThis may
+    // reject with classes that are not this module's: only their names are the same.
+    const foreign = Object.assign(new Error('The plan has a cycle'), { name: 'JobRefusedError', refusal: { code: 'unprocessable', message: 'The plan has a cycle' } });
+    const refused = computeError(foreign) as AppError;
+    expect(refused).toBeInstanceOf(AppError);
+    expect([refused.status, refused.message]).toEqual([422, 'The plan has a cycle']);
+    expect((computeError(Object.assign(new Error('busy'), { name: 'PoolBusyError' })) as AppError).status).toBe(503);
+  });
 });
