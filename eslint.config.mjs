@@ -17,13 +17,15 @@ const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/test-support.ts', '**/*
 /**
  * The I/O adapters behind pure ports, each allowed exactly what it adapts to: the
  * OpenAI-compatible client, the scripted LLM server (the port's test double) and the
- * convertor sandbox's worker pool (docs/architecture.md, "The rules that keep the layers"). Only the server reaches them at
+ * convertor sandbox's worker pool and the compute worker's entry (docs/architecture.md, "The rules that keep the layers"). Only the server reaches them at
  * run time; the domain names them for types or through the port.
  */
 const ADAPTERS = {
   'lib/llm/chat-client.ts': ['openai'],
   'lib/llm/scripted-llm-server.ts': ['node'],
   'lib/simulate/sandbox/worker-pool.ts': ['node'],
+  // The entry of a compute worker thread: it speaks to the server through node:worker_threads.
+  'lib/compute/compute.worker.ts': ['node'],
 };
 
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));

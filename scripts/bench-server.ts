@@ -1,9 +1,12 @@
 /**
- * Benchmark of issue 13 point 9, "no single request can exhaust the server": the
- * production server (`next start`, PGlite in a temporary folder) gets one heavy request
- * at a time while this script polls `GET /api/health` every 50 ms; the worst health
- * latency during each request is the figure (target under 1 s), and for the plan of 50
- * convertors that each return 8 MB, the server's peak RSS (target under 1 GB).
+ * Benchmark of issue 13 point 9, "no single request can exhaust the server", and issue 29
+ * item 3, "no request stalls the server": the production server (`next start`, PGlite in
+ * a temporary folder) gets one heavy request at a time while this script polls
+ * `GET /api/health` every 50 ms; the worst health latency during each request is the
+ * figure (target under 200 ms: dry runs, Monte Carlo and validation run in compute
+ * workers), the Monte Carlo at its budget (100 runs of 20,000 tasks) must finish in
+ * under 5 s, and for the plan of 50 convertors that each return 8 MB, the server's peak
+ * RSS must stay under 1 GB.
  *
  * Run: `npm run bench` (after the other suites) or `npx tsx scripts/bench-server.ts`.
  * Prints a table to stderr and one JSON document to stdout. Needs a production build,
@@ -26,7 +29,8 @@ import { syntheticPlan } from './synthetic-plan';
 
 const TASKS = Number(process.env.BENCH_SERVER_TASKS ?? 20_000);
 const ADMIN_TOKEN = `pgt_bench_${randomBytes(16).toString('hex')}`;
-const HEALTH_TARGET_MS = 1_000;
+const HEALTH_TARGET_MS = 200;
+const MONTE_CARLO_TARGET_MS = 5_000;
 const RSS_TARGET_MB = 1_024;
 const POLL_MS = 50;
 
@@ -215,13 +219,16 @@ function importContent(): string {
   return JSON.stringify({ planned_tasks: tasks });
 }
 
+/** How the row of the Monte Carlo at its budget starts (its target is MONTE_CARLO_TARGET_MS). */
+const MONTE_CARLO_AT_BUDGET = 'Monte Carlo: ';
+
 function printTable(rows: Row[]) {
   const columns: Array<[string, (r: Row) => string]> = [
     ['request', (r) => r.request],
     ['status', (r) => String(r.status)],
-    ['took ms', (r) => r.duration_ms.toLocaleString('en')],
     ['response', (r) => (r.response_bytes >= 1024 * 1024 ? `${(r.response_bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(r.response_bytes / 1024)} kB`)],
-    ['worst /api/health ms', (r) => `${r.health_worst_ms.toLocaleString('en')}${r.health_worst_ms < HEALTH_TARGET_MS ? '' : ' (over 1 s)'}`],
+    ['took ms', (r) => `${r.duration_ms.toLocaleString('en')}${r.request.startsWith(MONTE_CARLO_AT_BUDGET) && r.status === 201 && r.duration_ms >= MONTE_CARLO_TARGET_MS ? ` (target ${MONTE_CARLO_TARGET_MS.toLocaleString('en')})` : ''}`],
+    ['worst /api/health ms', (r) => `${r.health_worst_ms.toLocaleString('en')}${r.health_worst_ms < HEALTH_TARGET_MS ? '' : ` (target ${HEALTH_TARGET_MS})`}`],
     ['peak RSS MB', (r) => String(r.peak_rss_mb ?? '')],
   ];
   const widths = columns.map(([title, get]) => Math.max(title.length, ...rows.map((r) => get(r).length)));
@@ -288,7 +295,7 @@ async function main() {
     rows.push(await measure(`POST /api/validate: ${TASKS.toLocaleString('en')} tasks on the biggest allowed schema`, pid, () => call('POST', '/api/validate', validateBody), issues, [200]));
     rows.push(await measure(`dry run: ${TASKS.toLocaleString('en')} tasks, 16 workers`, pid, () => call('POST', `/api/plans/${bigId}/simulate`, JSON.stringify({ workers: 16 })), findings, [201]));
     const atBudget = Math.floor(MAX_MONTE_CARLO_TASK_RUNS / TASKS);
-    rows.push(await measure(`Monte Carlo: ${atBudget} runs × ${TASKS.toLocaleString('en')} tasks (the budget)`, pid, () => call('POST', `/api/plans/${bigId}/simulate`, JSON.stringify({ workers: 16, runs: atBudget, failure_probability: 0.01 })), (json) => `monte_carlo ${JSON.stringify((json as { result?: { monte_carlo?: unknown } })?.result?.monte_carlo ?? null).slice(0, 120)}`, [201]));
+    rows.push(await measure(`${MONTE_CARLO_AT_BUDGET}${atBudget} runs × ${TASKS.toLocaleString('en')} tasks (the budget)`, pid, () => call('POST', `/api/plans/${bigId}/simulate`, JSON.stringify({ workers: 16, runs: atBudget, failure_probability: 0.01 })), (json) => `monte_carlo ${JSON.stringify((json as { result?: { monte_carlo?: unknown } })?.result?.monte_carlo ?? null).slice(0, 120)}`, [201]));
     rows.push(await measure(`Monte Carlo: 10,000 runs × ${TASKS.toLocaleString('en')} tasks (refused)`, pid, () => call('POST', `/api/plans/${bigId}/simulate`, JSON.stringify({ workers: 16, runs: 10_000, failure_probability: 0.01 })), errorMessage, [400]));
     rows.push(await measure(`optimize (rule): ${TASKS.toLocaleString('en')} tasks`, pid, () => call('POST', `/api/plans/${bigId}/optimize`, JSON.stringify({ strategy: 'rule', workers: 16 })), (json) => `${(json as { subgraphs?: unknown[] })?.subgraphs?.length ?? 0} subgraphs`, [200]));
     const content = importContent();
@@ -297,15 +304,23 @@ async function main() {
 
     printTable(rows);
     const convertorRow = rows[0];
+    const monteCarloRow = rows.find((r) => r.request.startsWith(MONTE_CARLO_AT_BUDGET) && r.status === 201)!;
+    process.stderr.write(
+      `targets: worst /api/health under ${HEALTH_TARGET_MS} ms: ${rows.filter((r) => r.health_worst_ms >= HEALTH_TARGET_MS).length} of ${rows.length} rows over; ` +
+        `Monte Carlo at its budget under ${(MONTE_CARLO_TARGET_MS / 1000).toFixed(0)} s: ${(monteCarloRow.duration_ms / 1000).toFixed(1)} s; ` +
+        `convertor peak RSS under ${RSS_TARGET_MB} MB: ${convertorRow.peak_rss_mb} MB\n`,
+    );
     console.log(
       JSON.stringify(
         {
           suite: 'server',
           generated_at: new Date().toISOString(),
           environment: { cpus: os.cpus().length, node: process.version, tasks: TASKS },
-          targets: { health_worst_ms: HEALTH_TARGET_MS, convertor_peak_rss_mb: RSS_TARGET_MB },
+          targets: { health_worst_ms: HEALTH_TARGET_MS, monte_carlo_at_budget_ms: MONTE_CARLO_TARGET_MS, convertor_peak_rss_mb: RSS_TARGET_MB },
           meets_targets: {
             health: rows.every((r) => r.health_worst_ms < HEALTH_TARGET_MS),
+            health_over_target: rows.filter((r) => r.health_worst_ms >= HEALTH_TARGET_MS).map((r) => r.request),
+            monte_carlo_at_budget: monteCarloRow.duration_ms < MONTE_CARLO_TARGET_MS,
             convertor_rss: (convertorRow.peak_rss_mb ?? Infinity) < RSS_TARGET_MB,
           },
           results: rows,

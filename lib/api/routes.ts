@@ -59,6 +59,12 @@ export interface RouteSpec {
    * parsing it with `body` (an executor's signed result report).
    */
   signedBody?: boolean;
+  /**
+   * The handler gets the body's text (its type and size checked) instead of the parsed
+   * body: a compute worker parses it with `body`, because a whole plan takes the event
+   * loop too long to parse (lib/server/compute).
+   */
+  bodyInWorker?: boolean;
 }
 
 const PlanId = z.string().describe('A plan id');
@@ -82,7 +88,7 @@ export const routes = table({
   },
   createPlan: {
     method: 'post', path: '/api/plans', role: 'editor', summary: 'Create a plan (revision 1)',
-    body: api.CreatePlanRequest, responses: { 201: ok('Created', api.CreatedResponse) }, errors: [400, 413, 415],
+    body: api.CreatePlanRequest, bodyInWorker: true, responses: { 201: ok('Created', api.CreatedResponse) }, errors: [400, 413, 415, 503],
   },
   getPlan: { method: 'get', path: '/api/plans/{id}', role: 'viewer', summary: 'The head revision of a plan; sends an ETag and answers 304 to a matching If-None-Match', params: plan, responses: { 200: ok('Plan', api.PlanResponse) }, errors: [404] },
   savePlan: {
@@ -111,14 +117,14 @@ export const routes = table({
     method: 'delete', path: '/api/plans/{id}/presence', role: 'viewer', summary: "A tab that closed: others stop seeing it at once (only the caller's own tab)",
     params: plan, body: presence.LeaveRequest, responses: { 204: ok('Left') }, errors: [400, 415],
   },
-  validatePlan: { method: 'post', path: '/api/plans/{id}/validate', role: 'viewer', summary: 'Validate the head revision', params: plan, responses: { 200: ok('Result', api.ValidationResponse) }, errors: [404] },
+  validatePlan: { method: 'post', path: '/api/plans/{id}/validate', role: 'viewer', summary: 'Validate the head revision', params: plan, responses: { 200: ok('Result', api.ValidationResponse) }, errors: [404, 503] },
   validateDocument: {
     method: 'post', path: '/api/validate', role: 'viewer', summary: 'Validate a plan without storing it',
-    body: api.ValidateRequest, responses: { 200: ok('Result', api.ValidationResponse) }, errors: [400, 413, 415],
+    body: api.ValidateRequest, bodyInWorker: true, responses: { 200: ok('Result', api.ValidationResponse) }, errors: [400, 413, 415, 503],
   },
   importPlan: {
     method: 'post', path: '/api/plans/import', role: 'editor', summary: 'Import a plan from any supported format (detected when format is omitted)',
-    body: api.ImportRequest, responses: { 201: ok('Imported', api.ImportedResponse) }, errors: [400, 413, 415],
+    body: api.ImportRequest, responses: { 201: ok('Imported', api.ImportedResponse) }, errors: [400, 413, 415, 503],
   },
   exportPlan: {
     method: 'get', path: '/api/plans/{id}/export', role: 'viewer',
@@ -255,7 +261,7 @@ export const routes = table({
     method: 'post', path: '/api/plans/{id}/simulate', role: 'editor',
     summary:
       'Dry-run the head revision: list scheduling on `workers` with per-type `limits`, mock data flow, convertor code in a sandbox, `fail_task_ids` and Monte Carlo failures (`failure_probability`, `runs`, `seed`). Stored for the review; the answer includes the previous run for comparison',
-    params: plan, body: DryRunOptions, responses: { 201: ok('The stored dry run', ops.StoredDryRun) }, errors: [400, 404, 415, 422],
+    params: plan, body: DryRunOptions, responses: { 201: ok('The stored dry run', ops.StoredDryRun) }, errors: [400, 404, 415, 422, 503],
   },
   getLatestDryRun: { method: 'get', path: '/api/plans/{id}/simulate', role: 'viewer', summary: 'The latest dry run of the head revision', params: plan, responses: { 200: ok('A stored dry run', ops.StoredDryRun) }, errors: [404] },
   optimizePlan: {

@@ -64,3 +64,12 @@ export class FormatError extends Error {
     this.name = 'FormatError';
   }
 }
+
+/** How an import refused for a FormatError is answered (a 400): the server's words and a compute worker's are these. */
+export function importFailure(error: FormatError): { message: string; details: Array<{ path: string; message: string }>; extra: { format: FormatId | 'unknown' } } {
+  return {
+    message: `Could not import as ${error.format === 'unknown' ? 'a plan' : error.format}: ${error.location ? `${error.location}: ` : ''}${error.detail}`,
+    details: [{ path: error.location || '(file)', message: error.detail }],
+    extra: { format: error.format },
+  };
+}

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { PlanDocument, PlanDocumentInput, PlannerTask, PlannerTaskInput, TaskData, TaskDataInput } from './schema';
+import { PlanDocumentInput, type PlanDocument, type PlannerTask, type PlannerTaskInput, type TaskData, type TaskDataInput } from './schema';
+import { nowTimestamp } from './timestamps';
 
 // The one place a document's generated values are made: task and plan ids that were not
 // sent, and the timestamps of what the caller is creating. They are filled once, when a
@@ -11,6 +12,14 @@ export interface DocumentDefaults {
   now: string;
   /** A fresh id for each task or plan sent without one. */
   newId: () => string;
+}
+
+/**
+ * The ids and the time a create or save fills in where the client sent none: one
+ * timestamp for the whole save, in Python's `utcnow().isoformat()` form (./timestamps).
+ */
+export function freshDocumentDefaults(): DocumentDefaults {
+  return { now: nowTimestamp(), newId: () => crypto.randomUUID() };
 }
 
 /** Parsed client input: constant defaults applied, ids and timestamps possibly missing. */
@@ -40,4 +49,12 @@ export function completeTaskData(plan: ParsedTaskDataInput, defaults: DocumentDe
 /** A parsed client document with its ids and timestamps filled: the stored document. */
 export function completeDocument(input: ParsedDocumentInput, defaults: DocumentDefaults): PlanDocument {
   return { ...input, plan: completeTaskData(input.plan, defaults) };
+}
+
+/** A new plan's document from what a create request or an import names: parsed, its ids and times filled. */
+export function newPlanDocument(
+  input: { plan: unknown; job?: unknown; subgraphs?: unknown; view?: unknown },
+  defaults: DocumentDefaults = freshDocumentDefaults(),
+): PlanDocument {
+  return completeDocument(PlanDocumentInput.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view }), defaults);
 }

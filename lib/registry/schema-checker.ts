@@ -11,7 +11,7 @@ import { schemaComplexityProblem } from './schema-budget';
 // Messages are clipped: a 1,000-value enum's "expected one of …" would otherwise be
 // kilobytes, repeated on every task that fails it.
 
-const checkers = new WeakMap<object, z.ZodType | null>();
+const checkers = new WeakMap<object, Checkers | null>();
 /** Characters of a checker's message; the rest is cut with an ellipsis. */
 export const MAX_CHECK_MESSAGE_CHARS = 300;
 /** Issues a checker reports at most (the callers show the first, or the first ten). */
@@ -47,15 +47,42 @@ function withoutPatterns(value: unknown): unknown {
   );
 }
 
+interface Checkers {
+  /** Reports the schema's first issues, clipped. */
+  checker: z.ZodType;
+  /** Only says whether a value passes: zod's compiled validator, or its runtime where it cannot compile. */
+  accepts: ((value: unknown) => boolean) | null;
+  inner: z.ZodType;
+}
+
+function checkersOf(schema: object): Checkers | null {
+  if (checkers.has(schema)) return checkers.get(schema)!;
+  let made: Checkers | null;
+  try {
+    const inner = schemaComplexityProblem(schema) ? null : z.fromJSONSchema(withoutPatterns(schema) as Parameters<typeof z.fromJSONSchema>[0]);
+    made = inner && { checker: clipped(inner), accepts: null, inner };
+  } catch {
+    made = null; // a schema zod cannot read is not the plan's fault
+  }
+  checkers.set(schema, made);
+  return made;
+}
+
 /** A zod checker for a JSON Schema, cached per schema object; null when zod cannot read it or it is over the complexity budget. */
 export function schemaChecker(schema: object): z.ZodType | null {
-  if (checkers.has(schema)) return checkers.get(schema)!;
-  let checker: z.ZodType | null;
-  try {
-    checker = schemaComplexityProblem(schema) ? null : clipped(z.fromJSONSchema(withoutPatterns(schema) as Parameters<typeof z.fromJSONSchema>[0]));
-  } catch {
-    checker = null; // a schema zod cannot read is not the plan's fault
-  }
-  checkers.set(schema, checker);
-  return checker;
+  return checkersOf(schema)?.checker ?? null;
+}
+
+/**
+ * Whether `value` passes schemaChecker(schema), without wording why not (null when there is
+ * no checker). For the checks whose message nobody reads, past what a result lists: a value
+ * failing a schema of 256 object branches costs safeParse about a millisecond of issues and
+ * messages, and zod's compiled validator a few dozen microseconds for the same answer. The
+ * schema is compiled on first use (zod falls back to its runtime where it cannot compile).
+ */
+export function schemaAccepts(schema: object, value: unknown): boolean | null {
+  const made = checkersOf(schema);
+  if (!made) return null;
+  made.accepts ??= ((compiled) => (v: unknown) => compiled.validate(v))(z.compile(made.inner));
+  return made.accepts(value);
 }

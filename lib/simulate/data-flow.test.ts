@@ -142,3 +142,22 @@ describe('data flow limits', () => {
     expect(flowFindings(result).map((f) => f.message)).toEqual(['†state.found[0] is written by an upstream task, but its mock output has no such field']);
   });
 });
+
+describe('findings past those listed', () => {
+  it('are counted with the same verdicts but no message, and the listed ones are worded as before', async () => {
+    const registry = Registry.parse({
+      tools: [{ id: 'pick', description: 'Pick', input_schema: { type: 'object', properties: { choice: { anyOf: [0, 1, 2].map((i) => ({ type: 'object', properties: { [`k${i}`]: { type: 'integer' } }, required: [`k${i}`] })) }, n: { type: 'integer' } } } }],
+    });
+    const tasks = TaskData.parse({
+      planned_tasks: Array.from({ length: 12 }, (_, i) => ({ task_id: `t${i}`, execution_type: 'tool', tool_id: 'pick', arguments: i % 3 ? { choice: { [`k${i % 3}`]: i }, n: i % 2 ? 'x' : 1 } : { choice: { nope: i }, n: 2.5 } })),
+    }).planned_tasks;
+    const index = buildGraphIndex(tasks);
+    const order = topologicalOrder(index)!;
+    const all = await simulateDataFlow(tasks, index, order, () => true, registry);
+    const listed = await simulateDataFlow(tasks, index, order, () => true, registry, undefined, 3);
+    expect(all.findings.length).toBeGreaterThan(3);
+    expect(listed.findings.map((f) => [f.task_id, f.code])).toEqual(all.findings.map((f) => [f.task_id, f.code]));
+    expect(listed.findings.slice(0, 3)).toEqual(all.findings.slice(0, 3));
+    expect(listed.findings.slice(3).every((f) => f.message === '')).toBe(true);
+  });
+});

@@ -15,7 +15,7 @@ import {
   type PlannerTask,
 } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
-import { schemaChecker } from '@/lib/registry/schema-checker';
+import { schemaAccepts, schemaChecker } from '@/lib/registry/schema-checker';
 import { storedStage2 } from '@/lib/planning/planning-types';
 import { jsonBytesWithin, mockOutput, type MockOutput } from './mock-output';
 import type { ConvertorOutcome } from './sandbox/run-convertor';
@@ -166,6 +166,12 @@ export async function simulateDataFlow(
   ran: (i: number) => boolean,
   registry: Registry,
   runConvertor?: ConvertorRunner,
+  /**
+   * Findings past this many are counted but never listed (a dry run lists the first
+   * DRY_RUN_DATA_LIMITS.maxFindings of all its findings): their message is left empty, and
+   * their type checks only ask whether a value passes, which is much cheaper to answer.
+   */
+  listedFindings = Infinity,
 ): Promise<DataFlow> {
   const tools = new Map([...registry.tools, ...registry.functions].map((t) => [t.id, t]));
   const stepTask = stepResolver(index.ids, index.idToIndex);
@@ -341,9 +347,14 @@ export async function simulateDataFlow(
       for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
         const property = properties[name];
         if (!property || value === null) continue;
+        const code = converted ? 'convertor_output' : 'type_mismatch';
+        if (findings.length >= listedFindings) {
+          if (schemaAccepts(property, value) === false) finding(code, '');
+          continue;
+        }
         const checked = schemaChecker(property)?.safeParse(value);
         if (checked && !checked.success) {
-          finding(converted ? 'convertor_output' : 'type_mismatch', `"${name}" resolves to ${JSON.stringify(value).slice(0, 80)}, but ${tool.id} expects: ${checked.error.issues[0].message}`);
+          finding(code, `"${name}" resolves to ${JSON.stringify(value).slice(0, 80)}, but ${tool.id} expects: ${checked.error.issues[0].message}`);
         }
       }
     }

@@ -190,7 +190,9 @@ export async function dryRun(plan: Pick<TaskData, 'planned_tasks'>, registry: Re
   const seed = options.seed ?? 1;
 
   const result = schedule({ index, durations, costs, types, workers: options.workers, typeLimits, fails });
-  const flow = await simulateDataFlow(tasks, index, order, (i) => result.status[i] === 0, registry, runConvertor);
+  // The findings listed are the first maxFindings of the estimates' and the flow's (boundFindings).
+  const listedFlowFindings = Math.max(0, DRY_RUN_DATA_LIMITS.maxFindings - estimates.findings.length);
+  const flow = await simulateDataFlow(tasks, index, order, (i) => result.status[i] === 0, registry, runConvertor, listedFlowFindings);
 
   const busy = new Float64Array(options.workers);
   tasks.forEach((_, i) => {

@@ -14,7 +14,7 @@ import {
   type PlannerTask,
 } from '@/lib/plan';
 import { resourceKey, schemaComplexityProblem, type JsonSchemaObject, type Registry, type Resource, type ResourceKind } from '@/lib/registry';
-import { schemaChecker } from '@/lib/registry/schema-checker';
+import { schemaAccepts, schemaChecker } from '@/lib/registry/schema-checker';
 import type { ValidationIssue } from './issue';
 import { withArticle } from './indefinite-article';
 
@@ -72,7 +72,12 @@ function visitStrings(value: unknown, visit: (text: string) => void): void {
   else if (value && typeof value === 'object') for (const item of Object.values(value)) visitStrings(item, visit);
 }
 
-function parameterIssues(task: PlannerTask, schema: JsonSchemaObject, issues: ValidationIssue[]): void {
+/**
+ * `listed` says whether an error found now can still be listed in the result (issue-caps
+ * keeps the first errors): one that cannot is counted with an empty message, and its type
+ * check only asks whether the value passes, which is much cheaper to answer.
+ */
+function parameterIssues(task: PlannerTask, schema: JsonSchemaObject, issues: ValidationIssue[], listed: () => boolean): void {
   const args = task.arguments ?? {};
   const properties = (schema.properties ?? {}) as Record<string, object>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
@@ -100,6 +105,10 @@ function parameterIssues(task: PlannerTask, schema: JsonSchemaObject, issues: Va
       continue;
     }
     if (isTemplate(value)) continue;
+    if (!listed()) {
+      if (schemaAccepts(property, value) === false) issues.push({ severity: 'error', code: 'invalid_parameter', message: '', task_ids: [task.task_id] });
+      continue;
+    }
     const result = schemaChecker(property)?.safeParse(value);
     if (result && !result.success) {
       issues.push({
@@ -185,9 +194,19 @@ export function* registryIssueSteps(
   index: GraphIndex,
   registry: Registry | undefined,
   issues: ValidationIssue[],
+  /** Errors a result lists at most (issue-caps); past them a parameter's error is counted, not worded. */
+  listedErrors = Infinity,
 ): Generator<void> {
   if (registry) {
     const { kindOf, tools, described } = catalogue(registry);
+    // Sorting puts errors first and keeps their order, so an error's place in the result is
+    // the number of errors before it.
+    let counted = 0;
+    let errors = 0;
+    const listed = () => {
+      for (; counted < issues.length; counted++) if (issues[counted].severity === 'error') errors++;
+      return errors < listedErrors;
+    };
     // Measured once per tool, and reported once: the same schema serves every task routed to it.
     const budgetChecked = new Set<string>();
     for (const task of tasks) {
@@ -222,7 +241,7 @@ export function* registryIssueSteps(
             task_ids: [],
           });
         }
-        parameterIssues(task, schema, issues);
+        parameterIssues(task, schema, issues, listed);
         yield;
       }
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TaskData, type PlannerTaskInput } from '@/lib/plan';
-import { validatePlan } from '@/lib/validate';
+import { EDITOR_ISSUE_CAPS, ISSUE_CAPS, capIssues, validatePlan } from '@/lib/validate';
+import { Registry } from '@/lib/registry';
 
 const plan = (tasks: PlannerTaskInput[]) => TaskData.parse({ planned_tasks: tasks });
 const codes = (tasks: PlannerTaskInput[]) => validatePlan(plan(tasks)).issues.map((i) => i.code);
@@ -67,5 +68,21 @@ describe('validatePlan', () => {
 
   it('warns about an empty plan', () => {
     expect(validatePlan(plan([]))).toMatchObject({ valid: true, issues: [{ code: 'empty_plan' }] });
+  });
+});
+
+describe('errors past those listed', () => {
+  it('are counted as before without wording the parameter checks nobody reads', () => {
+    const registry = Registry.parse({
+      tools: [{ id: 'pick', description: 'Pick', input_schema: { type: 'object', properties: { choice: { anyOf: [0, 1].map((i) => ({ type: 'object', properties: { [`k${i}`]: { type: 'integer' } }, required: [`k${i}`] })) }, n: { type: 'integer' } } } }],
+    });
+    const plan = {
+      planned_tasks: Array.from({ length: 30 }, (_, i) => ({ task_id: `t${i}`, description: `T${i}`, execution_type: 'tool' as const, tool_id: 'pick', arguments: i % 4 ? { choice: { k1: i }, n: i } : { choice: { nope: i }, n: 'x' } })),
+    };
+    const parsed = TaskData.parse(plan);
+    const caps = { ...ISSUE_CAPS, maxIssues: 6 };
+    const everything = validatePlan(parsed, registry, [], EDITOR_ISSUE_CAPS);
+    expect(everything.issues.length).toBeGreaterThan(6);
+    expect(validatePlan(parsed, registry, [], caps)).toEqual({ valid: everything.valid, issues: capIssues(everything.issues, caps) });
   });
 });

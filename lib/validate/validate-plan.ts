@@ -24,7 +24,7 @@ function* validationSteps(plan: PlanInput, registry: Registry | undefined, subgr
   }
   const index = buildGraphIndex(tasks);
   const issues = [...structureIssues(index, tasks.length), ...executionTypeIssues(tasks), ...targetIssues(tasks)];
-  yield* registryIssueSteps(tasks, index, registry, issues);
+  yield* registryIssueSteps(tasks, index, registry, issues, caps.maxIssues);
   issues.push(...subgraphIssues(tasks, index, subgraphs), ...invisibleCharacterIssues(plan));
   issues.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
   return { valid: !issues.some((issue) => issue.severity === 'error'), issues: capIssues(issues, caps) };

@@ -2,7 +2,7 @@ import { routes } from '@/lib/api/routes';
 import { getDatabase } from '@/lib/server/db/connection';
 import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
 import { json } from '@/lib/server/http/route';
-import { createPlan, listPlans } from '@/lib/server/plans/plan-service';
+import { createPlanFromText, listPlans } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,9 +12,10 @@ export const GET = endpoint(routes.listPlans, async ({ query }) => {
   return json(await listPlans(db, query));
 });
 
-export const POST = endpoint(routes.createPlan, async ({ body, principal }) => {
+// The body (up to 10 MB of plan) is parsed and completed in a compute worker.
+export const POST = endpoint(routes.createPlan, async ({ bodyText, principal }) => {
   const { db } = await getDatabase();
-  const created = await createPlan(db, body, principal.username);
+  const created = await createPlanFromText(db, bodyText, principal.username);
   return json(created, 201, { Location: `/api/plans/${created.id}` });
 });
 

@@ -108,3 +108,28 @@ export function readStoredDocument<T>(
     error: `it does not match schema version ${registry.currentVersion}${first ? ` (${first.path.join('.') || 'body'}: ${first.message})` : ''}`,
   };
 }
+
+/** Which stored revision a document is, to name it when it cannot be read. */
+export interface StoredRevisionRef {
+  planId: string;
+  revision: number;
+  schemaVersion: number;
+}
+
+/**
+ * A stored revision's document read through the migrations, or the integrity problem that
+ * names its row: the server's repository turns it into a 409, and a compute worker reading
+ * the same text off the event loop refuses with the same words.
+ */
+export function readRevisionDocument<T>(
+  row: StoredRevisionRef & { body: unknown },
+  registry: DocumentSchemaRegistry<T>,
+): { success: true; data: T } | { success: false; message: string; extra: Record<string, unknown> } {
+  const read = readStoredDocument(row.body, row.schemaVersion, registry);
+  if (read.success) return read;
+  return {
+    success: false,
+    message: `plan_revisions row (plan "${row.planId}", revision ${row.revision}, schema version ${row.schemaVersion}) cannot be read: ${read.error}`,
+    extra: { reason: 'integrity', table: 'plan_revisions', plan_id: row.planId, revision: row.revision },
+  };
+}

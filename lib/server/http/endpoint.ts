@@ -4,7 +4,7 @@ import { ROUTE_LIST, type Method, type RouteSpec } from '@/lib/api/routes';
 import { checkOrigin } from '../auth/origin';
 import { requireRole, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
-import { parseBody, readJsonValue, readOptionalJsonValue } from './read-json';
+import { parseBody, readJsonText, readJsonValue, readOptionalJsonValue } from './read-json';
 import { singleQueryFields } from './read-query';
 import { json, route } from './route';
 
@@ -23,6 +23,8 @@ export interface EndpointInput<S extends RouteSpec> {
   body: Parsed<S, 'body'>;
   /** The body as sent, before the schema filled defaults: for handlers that need what was omitted. */
   rawBody: unknown;
+  /** The body's text, unparsed, for a route whose body a compute worker parses (RouteSpec.bodyInWorker). */
+  bodyText: S['bodyInWorker'] extends true ? string : undefined;
   query: Parsed<S, 'query'>;
   params: ParamsOf<S>;
   principal: S['role'] extends null ? null : Principal;
@@ -39,11 +41,13 @@ export function endpoint<S extends RouteSpec>(spec: S, handle: (input: EndpointI
       principal = await requireRole(request.headers, spec.role);
     }
     const what = spec.bodyName ?? 'request body';
-    const rawBody = spec.body && !spec.signedBody ? await (spec.bodyOptional ? readOptionalJsonValue(request, what) : readJsonValue(request, what)) : undefined;
-    const body = spec.body && !spec.signedBody ? parseBody(spec.body, rawBody, what) : undefined;
+    const bodyText = spec.bodyInWorker ? await readJsonText(request, what) : undefined;
+    const parsesBody = spec.body && !spec.signedBody && !spec.bodyInWorker;
+    const rawBody = parsesBody ? await (spec.bodyOptional ? readOptionalJsonValue(request, what) : readJsonValue(request, what)) : undefined;
+    const body = parsesBody ? parseBody(spec.body!, rawBody, what) : undefined;
     const query = spec.query ? parseBody(spec.query, singleQueryFields(new URL(request.url).searchParams), 'query string') : undefined;
     const params = (await context?.params) ?? {};
-    return handle({ body, rawBody, query, params, principal, request } as EndpointInput<S>);
+    return handle({ body, rawBody, bodyText, query, params, principal, request } as EndpointInput<S>);
   });
 }
 

@@ -1,13 +1,12 @@
 import 'server-only';
 import type { z } from 'zod';
-import { PLAN_LIMITS, formatBytes, unstorableJson } from '@/lib/plan';
+import { PLAN_LIMITS, formatBytes } from '@/lib/plan';
+import { parseJsonBody, unstorableBodyProblem } from '@/lib/api/json-body';
 import { AppError, fromZodError } from '../errors';
 
 // A request body may carry a whole plan, so the cap is the plan limit plus room for the
 // envelope. Reading is streamed so an oversized body is refused without buffering it all.
 const MAX_BODY_BYTES = PLAN_LIMITS.maxPlanBytes + 64 * 1024;
-// Free-form JSON inside a plan nests at most maxJsonDepth levels; the request around it adds a few.
-const MAX_BODY_DEPTH = PLAN_LIMITS.maxJsonDepth + 16;
 
 function tooLarge(maxBytes: number): AppError {
   return new AppError('payload_too_large', 413, `The request body is larger than ${formatBytes(maxBytes)}`);
@@ -59,22 +58,15 @@ export async function readJsonText(request: Request, what = 'request body', maxB
  * than any plan needs, which a schema's recursion would otherwise turn into a 500.
  */
 export function parseJsonText(text: string, what = 'request body'): unknown {
-  if (!text.trim()) throw new AppError('invalid_json', 400, `The ${what} is empty; expected a JSON object`);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new AppError('invalid_json', 400, `Malformed JSON in the ${what}: ${(error as Error).message}`);
-  }
-  checkStorable(value, what);
-  return value;
+  const parsed = parseJsonBody(text, what);
+  if (!parsed.ok) throw new AppError(parsed.problem.code, 400, parsed.problem.message);
+  return parsed.value;
 }
 
 /** Refuses (400) what no database row can hold, or nesting deeper than any plan needs: for JSON bodies and server actions' input alike. */
 export function checkStorable(value: unknown, what: string): void {
-  const problem = unstorableJson(value, MAX_BODY_DEPTH);
-  if (problem === 'depth') throw new AppError('bad_request', 400, `The ${what} nests deeper than ${MAX_BODY_DEPTH} levels`);
-  if (problem === 'text') throw new AppError('bad_request', 400, `The ${what} contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored`);
+  const problem = unstorableBodyProblem(value, what);
+  if (problem) throw new AppError(problem.code, 400, problem.message);
 }
 
 /** The body as parsed JSON, before any schema: for handlers that also need what was omitted. */

@@ -1,15 +1,15 @@
 import 'server-only';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { planPages, planReviews, planRevisions, planTasks, plans } from '../db/schema';
 import { LRUCache } from 'lru-cache';
 import { joinPages, pageIntact, type StoredPage } from './revision-pages';
-import { revisionColumns } from './revision-body';
+import { revisionColumns, revisionTasksText } from './revision-body';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
 import { HASH_VERSION, type PlanDocument } from '@/lib/plan';
-import { CURRENT_SCHEMA_VERSION, documentSchema, readStoredDocument, type DocumentSchemaRegistry } from '@/lib/plan/migrations';
+import { CURRENT_SCHEMA_VERSION, documentSchema, readRevisionDocument, type DocumentSchemaRegistry } from '@/lib/plan/migrations';
 import { AppError } from '../errors';
 
 // Data access only: callers hand in parsed, hashed documents. Every write is one
@@ -202,6 +202,22 @@ export async function findRevision(db: Database, id: string, revision: number): 
   return row;
 }
 
+/**
+ * A revision's document as JSON text, unparsed, for work done off the event loop (a compute
+ * worker parses it, lib/compute/jobs.ts), so this thread only copies strings: the body as
+ * stored and its tasks in plan order. The tasks are joined as text rather than aggregated into one jsonb
+ * document as findRevision does, which PGlite does several times faster. The positions the
+ * pages hold are not read: nothing computed from a revision uses the canvas.
+ */
+export async function findRevisionText(db: Database, id: string, revision: number): Promise<(Omit<RevisionRow, 'body'> & { bodyText: string; tasksText: string }) | undefined> {
+  const { body: _body, ...columns } = getTableColumns(planRevisions);
+  const [row] = await db
+    .select({ ...columns, bodyText: sql<string>`"plan_revisions"."body"::text`, tasksText: revisionTasksText })
+    .from(planRevisions)
+    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
+  return row;
+}
+
 /** A revision as stored: its body without tasks, which it references by its pages (findReferences). */
 export async function findRevisionRefs(db: Database, id: string, revision: number): Promise<RevisionRow | undefined> {
   const [row] = await db
@@ -286,15 +302,9 @@ export function revisionDocument<T = PlanDocument>(
   row: Pick<RevisionRow, 'planId' | 'revision' | 'body' | 'schemaVersion'>,
   registry: DocumentSchemaRegistry<T> = documentSchema as unknown as DocumentSchemaRegistry<T>,
 ): T {
-  const read = readStoredDocument(row.body, row.schemaVersion, registry);
+  const read = readRevisionDocument(row, registry);
   if (read.success) return read.data;
-  throw new AppError(
-    'integrity',
-    409,
-    `plan_revisions row (plan "${row.planId}", revision ${row.revision}, schema version ${row.schemaVersion}) cannot be read: ${read.error}`,
-    undefined,
-    { reason: 'integrity', table: 'plan_revisions', plan_id: row.planId, revision: row.revision },
-  );
+  throw new AppError('integrity', 409, read.message, undefined, read.extra);
 }
 
 /** findRevision with its document read through the migrations (see revisionDocument). */

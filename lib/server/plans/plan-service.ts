@@ -6,8 +6,8 @@ import {
   PlanDocumentInput,
   completeDocument,
   completeTask,
-  nowTimestamp,
-  type DocumentDefaults,
+  freshDocumentDefaults,
+  newPlanDocument,
   type ParsedTaskDataInput,
   type PlannerTask,
   type TaskDataUpdate,
@@ -15,11 +15,12 @@ import {
 import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
 import type { CreatePlanRequest, PatchPlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
 import { PlanListQuery, type PageQuery, type PlanListPage } from '@/lib/api/list-schemas';
-import { titleIssue, validatePlanAsync, type ValidationResult } from '@/lib/validate';
+import { titleIssue, type ValidationResult } from '@/lib/validate';
 import type { Database } from '../db/client';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { getRegistry } from '../registry/registry-service';
-import { AppError, notFound } from '../errors';
+import { runComputeJob } from '../compute/compute-pool';
+import { AppError, fromZodError, notFound } from '../errors';
 import { PLAN_ID_PATTERN, newPlanId } from './plan-id';
 import { serverContentHash } from './document-hashes';
 import { NOTHING_KNOWN, checkStorableJson, partsOfDocument, positionBytes, revisionParts, skeletonBytes, skeletonOf, storedTask, withoutPositions, type KnownParts, type RevisionParts } from './revision-parts';
@@ -31,14 +32,6 @@ import { listPlanPage, listRevisionPage } from './plan-list-queries';
 
 export function checkPlanId(id: string): void {
   if (!PLAN_ID_PATTERN.test(id)) throw notFound(`Plan "${id.slice(0, 64)}"`);
-}
-
-/**
- * The ids and the time this create or save fills in where the client sent none: one
- * timestamp for the whole save, in Python's `utcnow().isoformat()` form (lib/plan/timestamps).
- */
-function documentDefaults(): DocumentDefaults {
-  return { now: nowTimestamp(), newId: () => crypto.randomUUID() };
 }
 
 /**
@@ -89,13 +82,25 @@ function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanRespons
 export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
   // The request was just parsed (up to 10 MB): let other requests in before parsing again.
   await yieldToEventLoop();
-  const document = completeDocument(
-    PlanDocumentInput.parse({ plan: input.plan, job: input.job, subgraphs: input.subgraphs, view: input.view }),
-    documentDefaults(),
-  );
+  const document = newPlanDocument(input);
   await yieldToEventLoop();
-  const parts = await partsOfDocument(document, NOTHING_KNOWN, input.title, input.message);
-  const row = await repo.insertPlan(db, { id: newPlanId(), title: input.title, ...parts, author: actor, message: input.message ?? 'Created' });
+  return storeNewPlan(db, document, input.title, input.message, actor);
+}
+
+/**
+ * POST /api/plans from its body's text: parsing 20,000 tasks and filling their ids and
+ * times is seconds of work, done in a compute worker (lib/compute/jobs.ts).
+ */
+export async function createPlanFromText(db: Database, bodyText: string, actor: string) {
+  const made = await runComputeJob('createRequest', { bodyText });
+  await yieldToEventLoop();
+  return storeNewPlan(db, made.document, made.title, made.message, actor);
+}
+
+/** Stores a completed document as a new plan's revision 1. */
+export async function storeNewPlan(db: Database, document: PlanDocument, title: string, message: string | undefined, actor: string) {
+  const parts = await partsOfDocument(document, NOTHING_KNOWN, title, message);
+  const row = await repo.insertPlan(db, { id: newPlanId(), title, ...parts, author: actor, message: message ?? 'Created' });
   return { id: row.id, revision: 1 as const, content_hash: parts.contentHash };
 }
 
@@ -183,7 +188,7 @@ export async function savePlan(db: Database, id: string, input: SavePlanRequest,
       subgraphs: input.subgraphs ?? previous.subgraphs,
       view: input.view ?? previous.view,
     }),
-    documentDefaults(),
+    freshDocumentDefaults(),
   );
   await yieldToEventLoop();
   const parts = await partsOfDocument(document, await storedParts(db, base), input.title, input.message);
@@ -223,7 +228,7 @@ export async function patchPlan(db: Database, id: string, input: PatchPlanReques
   // Positions are counted by what changed (positionBytes), the rest of the skeleton whole.
   let bytes = refs.documentBytes - skeletonBytes(withoutPositions(refs.skeleton));
   for (const taskId of removed) bytes -= priorOf(taskId)?.bytes ?? 0;
-  const defaults = documentDefaults();
+  const defaults = freshDocumentDefaults();
   // The base's tasks as read whole and hashed again (baseRefs' `unstored`), but for those removed.
   const removedHashes = new Set([...removed].map((taskId) => refs.taskHashes[index.get(taskId)!]));
   const newTasks = refs.unstored.filter((task) => !removedHashes.has(task.hash));
@@ -300,12 +305,36 @@ export async function listPlanSummaries(db: Database) {
 
 /** The head revision, or the given one. */
 export async function getPlan(db: Database, id: string, revision?: number): Promise<PlanResponse> {
+  const { plan, row } = await findRevisionOf(db, id, revision, repo.findRevision);
+  return toResponse(plan, row);
+}
+
+/** The plan and one of its revisions (the head when none is named), or the 404 naming which is missing. */
+async function findRevisionOf<R>(db: Database, id: string, revision: number | undefined, find: (db: Database, id: string, revision: number) => Promise<R | undefined>) {
   checkPlanId(id);
   const plan = await repo.findPlan(db, id);
   if (!plan) throw notFound(`Plan "${id}"`);
-  const row = await repo.findRevision(db, id, revision ?? plan.headRevision);
+  const row = await find(db, id, revision ?? plan.headRevision);
   if (!row) throw notFound(`Revision ${revision} of plan "${id}"`);
-  return toResponse(plan, row);
+  return { plan, row };
+}
+
+/** A revision whose document is still JSON text, for a compute worker to read (getPlan's answer, unparsed). */
+export interface RevisionText {
+  planId: string;
+  title: string;
+  revision: number;
+  contentHash: string;
+  schemaVersion: number;
+  /** The body as stored, and its tasks in plan order (see findRevisionText). */
+  bodyText: string;
+  tasksText: string;
+}
+
+/** getPlan without parsing the document on this thread: the caller hands `bodyText` to a compute worker. */
+export async function getRevisionText(db: Database, id: string, revision?: number): Promise<RevisionText> {
+  const { plan, row } = await findRevisionOf(db, id, revision, repo.findRevisionText);
+  return { planId: id, title: plan.title, revision: row.revision, contentHash: row.contentHash, schemaVersion: row.schemaVersion, bodyText: row.bodyText, tasksText: row.tasksText };
 }
 
 /**
@@ -353,9 +382,11 @@ export async function getRevisionPage(db: Database, id: string, query: PageQuery
   return { revisions: page.items.map(revisionSummaryOf), next_cursor: page.next_cursor };
 }
 
+/** A stored revision's validation, worked out in a compute worker from the revision's text. */
 export async function validateStoredPlan(db: Database, id: string): Promise<ValidationResult> {
-  const plan = await getPlan(db, id);
-  return withTitleIssue(await validatePlanAsync(plan.plan, await getRegistry(db), plan.subgraphs), plan.title);
+  const revision = await getRevisionText(db, id);
+  const result = await runComputeJob('validateRevision', { revision, registry: await getRegistry(db) });
+  return withTitleIssue(result, revision.title);
 }
 
 /** A stored plan's validation, with the warning about its title when it hides characters. */

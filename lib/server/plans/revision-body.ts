@@ -21,6 +21,13 @@ export const revisionBody = sql<unknown>`jsonb_set(jsonb_set("plan_revisions"."b
     join plan_tasks stored on stored.plan_id = "plan_revisions"."plan_id" and stored.hash = ref.hash
   ), '[]'::jsonb)), '{view,positions}', coalesce("plan_revisions"."body"->'view'->'positions', '{}'::jsonb) || ${revisionPagePositions})`;
 
+/** The revision's tasks as one JSON array's text, in plan order. */
+export const revisionTasksText = sql<string>`'[' || coalesce((
+    select string_agg(stored.body::text, ',' order by ref.ord)
+    from ${revisionTaskRefs} as ref
+    join plan_tasks stored on stored.plan_id = "plan_revisions"."plan_id" and stored.hash = ref.hash
+  ), '') || ']'`;
+
 /** Every column of plan_revisions, with `body` the whole document. */
 export const revisionColumns = { ...getTableColumns(planRevisions), body: revisionBody };
 

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
 import { StoredDryRun } from '@/lib/api/operation-schemas';
-import { createPlan } from '../plans/plan-service';
+import { createPlan, getPlan, getRevisionText } from '../plans/plan-service';
+import { computePool } from '../compute/compute-pool';
 import { testDatabases, useTestDatabase } from '../db/test-databases';
 import { principal, refusal } from '../test-support';
 import { latestDryRun, runDryRun } from './dry-run-service';
@@ -66,5 +67,36 @@ describe.each(testDatabases())('dry-run service on $name', (database) => {
     expect([override.status, override.message]).toEqual([400, 'failure_probability_overrides: no task "ghost" in the plan']);
     const fail = await refusal(runDryRun(db(), id, { workers: 1, fail_task_ids: ['ghost'] }, editor));
     expect([fail.status, fail.message]).toEqual([400, 'No task "ghost" in the plan to fail']);
+  });
+
+  it("hands a compute worker the revision as text that reads back as the stored document's plan", async () => {
+    const { id } = await created();
+    const text = await getRevisionText(db(), id);
+    const body = JSON.parse(text.bodyText);
+    expect(body.plan.planned_tasks).toEqual([]);
+    const stored = await getPlan(db(), id);
+    expect({ ...body.plan, planned_tasks: JSON.parse(text.tasksText) }).toEqual(stored.plan);
+    expect([text.revision, text.contentHash, text.title]).toEqual([1, stored.content_hash, 'Dry runs']);
+  });
+
+  it('runs a big dry run in a compute worker: a request made meanwhile is answered before the dry run is', async () => {
+    const tasks = Array.from({ length: 3_000 }, (_, i) => ({
+      task_id: `t${i}`,
+      description: `T${i}`,
+      execution_type: 'agent' as const,
+      dependencies: i ? [`t${Math.floor(i / 2)}`] : [],
+      estimate_data: { latency_ms: 100 + (i % 17) * 10 },
+    }));
+    const big = await createPlan(db(), CreatePlanRequest.parse({ title: 'Big', plan: { planned_tasks: tasks } }), editor.username);
+    const small = await created();
+    let finished = false;
+    // 600 runs × 3,000 tasks: within the Monte Carlo budget, and seconds of work in the worker.
+    const dryRunning = runDryRun(db(), big.id, { workers: 8, runs: 600, failure_probability: 0.001 }, editor).finally(() => (finished = true));
+    while (computePool().stats().running === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const meanwhile = await getPlan(db(), small.id);
+    expect(meanwhile.plan.planned_tasks.map((t) => t.task_id)).toEqual(['a', 'b']);
+    expect(finished).toBe(false);
+    expect(computePool().stats().running).toBe(1);
+    expect((await dryRunning).result.monte_carlo?.runs).toBe(600);
   });
 });

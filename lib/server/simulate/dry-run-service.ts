@@ -1,13 +1,12 @@
 import 'server-only';
 import { and, count, desc, eq, lt, lte, sql } from 'drizzle-orm';
-import { DryRunError, DryRunOptionsError, DryRunOptions, dryRun, type DryRunResult } from '@/lib/simulate/dry-run';
+import { DryRunOptions, type DryRunResult } from '@/lib/simulate/dry-run';
 import { sameSettings } from '@/lib/simulate/same-settings';
-import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../db/client';
 import { dryRuns } from '../db/schema';
-import { AppError } from '../errors';
-import { checkPlanId, getPlan } from '../plans/plan-service';
+import { checkPlanId, getRevisionText } from '../plans/plan-service';
+import { runComputeJob } from '../compute/compute-pool';
 import { getRegistry } from '../registry/registry-service';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { StoredDryRun as StoredDryRunSchema, type DryRunSummary, type StoredDryRun } from '@/lib/api/operation-schemas';
@@ -77,27 +76,24 @@ async function withPrevious(db: Database, row: RowWithoutResult, result: DryRunR
 
 /** Options parsed by the caller: the endpoint layer or the server action. */
 export async function runDryRun(db: Database, id: string, options: DryRunOptions, principal: Principal, revision?: number): Promise<StoredDryRun> {
-  const plan = await getPlan(db, id, revision);
+  // The revision is read as text and everything else (parsing 20,000 tasks, the schedule,
+  // the data flow, the Monte Carlo runs) happens in a compute worker: this thread keeps
+  // answering other requests. Convertors still run in the server's sandbox pool.
+  const plan = await getRevisionText(db, id, revision);
   const registry = await getRegistry(db);
-  // Reading a 20,000-task plan, the dry run's set-up, and storing its result are each a few
-  // hundred ms of synchronous work; the event loop gets a turn between them (the data flow
-  // and Monte Carlo runs yield on their own).
-  await yieldToEventLoop();
-  let result: DryRunResult;
-  try {
-    result = await dryRun(plan.plan, registry, options, (code, input) => runConvertor(code, input));
-  } catch (error) {
-    if (error instanceof DryRunOptionsError) throw new AppError('bad_request', 400, error.message);
-    if (error instanceof DryRunError) throw new AppError('unprocessable', 422, error.message);
-    throw error;
-  }
+  const result = await runComputeJob('dryRun', {
+    revision: plan,
+    registry,
+    options,
+  });
+  // Receiving a result of a few MB took a moment: let other requests in before storing it.
   await yieldToEventLoop();
   const [row] = await db
     .insert(dryRuns)
     .values({
       planId: id,
       revision: plan.revision,
-      contentHash: plan.content_hash,
+      contentHash: plan.contentHash,
       options,
       result: result as unknown as Record<string, unknown>,
       createdBy: principal.username,

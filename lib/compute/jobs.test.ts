@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { PlanDocument, type TaskDataInput } from '@/lib/plan';
+import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
+import { DEMO_REGISTRY, Registry } from '@/lib/registry';
+import { dryRun } from '@/lib/simulate/dry-run';
+import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
+import { validatePlan } from '@/lib/validate';
+import { COMPUTE_JOBS, JobRefusal, type CallServer } from './jobs';
+
+// The jobs a compute worker runs give what the same code gave on the server's thread
+// (bit for bit, for a seeded Monte Carlo), and refuse bad input with the words the server
+// used. The pool that carries them is tested in lib/server/compute/worker-pool.test.ts.
+
+const registry = Registry.parse(DEMO_REGISTRY);
+
+const plan: TaskDataInput = {
+  planned_tasks: [
+    { task_id: 'fetch', description: 'Fetch', execution_type: 'tool', tool_id: 'shipments_list', arguments: { has_contaminants: true, limit: 100 } },
+    { task_id: 'convert', description: 'Convert', execution_type: 'tool', tool_id: 'contaminants_list', dependencies: ['fetch'], arguments: { shipment_ids: '${step[0].data.*.id}' }, convertor_code: 'return { shipment_ids: input.shipment_ids.slice(0, 1) };' },
+    ...Array.from({ length: 40 }, (_, i) => ({ task_id: `t${i}`, description: `T${i}`, execution_type: 'llm' as const, dependencies: [i % 2 ? 'convert' : 'fetch'], estimate_data: { latency_ms: 100 + i * 37, cost_usd: 0.01 } })),
+  ],
+};
+const document = PlanDocument.parse({ plan });
+/** A revision as the database gives it: the body without its tasks, and the tasks as joined text. */
+const revision = (body: { plan: { planned_tasks: unknown[] } }) =>
+  ({ planId: 'p1', revision: 3, schemaVersion: CURRENT_SCHEMA_VERSION, bodyText: JSON.stringify({ ...body, plan: { ...body.plan, planned_tasks: [] } }), tasksText: JSON.stringify(body.plan.planned_tasks) });
+const viaServer: CallServer = async (kind, input) => {
+  expect(kind).toBe('convertor');
+  const { code, input: value } = input as { code: string; input: unknown };
+  return runConvertor(code, value);
+};
+const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => (error instanceof JobRefusal ? error.refusal : error));
+
+describe('compute jobs', () => {
+  it('dry-runs a stored revision exactly as dryRun does, Monte Carlo and convertors included', async () => {
+    const options = { workers: 3, runs: 200, failure_probability: 0.02, seed: 7 };
+    const inWorker = await COMPUTE_JOBS.dryRun({ revision: revision(document), registry, options }, viaServer);
+    expect(inWorker).toEqual(await dryRun(document.plan, registry, options, runConvertor));
+    expect(inWorker.monte_carlo?.runs).toBe(200);
+    expect(inWorker.tasks[1].resolved_input).toEqual({ shipment_ids: ['shipments_list-data-id-1'] });
+  });
+
+  it('refuses options that name no task (400), a plan with a cycle (422) and a revision it cannot read (integrity)', async () => {
+    expect(await refusal(COMPUTE_JOBS.dryRun({ revision: revision(document), registry, options: { workers: 1, fail_task_ids: ['nope'] } }, viaServer))).toEqual({
+      code: 'bad_request',
+      message: 'No task "nope" in the plan to fail',
+    });
+    const cyclic = { ...document, plan: { ...document.plan, planned_tasks: document.plan.planned_tasks.map((t) => (t.task_id === 'fetch' ? { ...t, dependencies: ['t0'] } : t)) } };
+    expect(await refusal(COMPUTE_JOBS.dryRun({ revision: revision(cyclic), registry, options: { workers: 1 } }, viaServer))).toMatchObject({ code: 'unprocessable', message: expect.stringMatching(/has a cycle/) });
+    expect(await refusal(COMPUTE_JOBS.validateRevision({ revision: { ...revision(document), bodyText: JSON.stringify({ plan: 'not a plan' }) }, registry }))).toMatchObject({
+      code: 'integrity',
+      message: expect.stringMatching(/^plan_revisions row \(plan "p1", revision 3, schema version 1\) cannot be read/),
+      extra: { reason: 'integrity', table: 'plan_revisions', plan_id: 'p1', revision: 3 },
+    });
+  });
+
+  it("validates a stored revision with its subgraphs, and a request's text as the route would parse it", async () => {
+    expect(await COMPUTE_JOBS.validateRevision({ revision: revision(document), registry })).toEqual(validatePlan(document.plan, registry, document.subgraphs));
+    expect(await COMPUTE_JOBS.validateRequest({ bodyText: JSON.stringify({ plan }), registry })).toEqual(validatePlan(document.plan, registry));
+    expect(await refusal(COMPUTE_JOBS.validateRequest({ bodyText: '{"plan": ', registry }))).toMatchObject({ code: 'invalid_json', message: expect.stringMatching(/^Malformed JSON in the request body/) });
+    expect(await refusal(COMPUTE_JOBS.validateRequest({ bodyText: ' ', registry }))).toEqual({ code: 'invalid_json', message: 'The request body is empty; expected a JSON object' });
+    expect(await refusal(COMPUTE_JOBS.validateRequest({ bodyText: '{"plan": {}, "extra": 1}', registry }))).toMatchObject({ code: 'bad_request', what: 'request body', issues: expect.arrayContaining([expect.objectContaining({ path: [] })]) });
+  });
+
+  it('parses a create request and completes its document as the server would, refusing a bad one as the route layer does', async () => {
+    const made = await COMPUTE_JOBS.createRequest({ bodyText: JSON.stringify({ title: 'New', plan, message: 'First' }) });
+    expect([made.title, made.message]).toEqual(['New', 'First']);
+    expect(made.document.plan.planned_tasks.map((t) => t.task_id)).toEqual(document.plan.planned_tasks.map((t) => t.task_id));
+    expect(made.document.plan.planned_tasks.every((t) => t.creation_time && t.last_update_time)).toBe(true);
+    expect(await refusal(COMPUTE_JOBS.createRequest({ bodyText: JSON.stringify({ plan }) }))).toMatchObject({ code: 'bad_request', issues: [expect.objectContaining({ path: ['title'] })] });
+  });
+
+  it('imports a plan file as a completed document, and refuses one it cannot read with the import answer', async () => {
+    const imported = await COMPUTE_JOBS.importPlan({ content: JSON.stringify({ planned_tasks: [{ task_id: 'a', execution_type: 'llm' }] }) });
+    expect([imported.formatId, imported.document.plan.planned_tasks.map((t) => t.task_id)]).toEqual(['taskdata', ['a']]);
+    expect(await refusal(COMPUTE_JOBS.importPlan({ content: '   ' }))).toEqual({
+      code: 'bad_request',
+      message: 'Could not import as a plan: the file is empty',
+      details: [{ path: '(file)', message: 'the file is empty' }],
+      extra: { format: 'unknown' },
+    });
+  });
+});

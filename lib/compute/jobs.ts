@@ -1,0 +1,118 @@
+import type { z } from 'zod';
+import { CreatePlanRequest, ValidateRequest } from '@/lib/api/schemas';
+import { FormatError, importFailure, type FormatId } from '@/lib/formats/format';
+import { importPlan } from '@/lib/formats/import-plan';
+import { parseJsonBody } from '@/lib/api/json-body';
+import { newPlanDocument, type PlanDocument } from '@/lib/plan';
+import { documentSchema, readRevisionDocument, type StoredRevisionRef } from '@/lib/plan/migrations';
+import type { Registry } from '@/lib/registry';
+import { DryRunError, DryRunOptionsError, dryRun, type DryRunOptions, type DryRunResult } from '@/lib/simulate/dry-run';
+import type { ConvertorOutcome } from '@/lib/simulate/sandbox/run-convertor';
+import { validatePlan, type ValidationResult } from '@/lib/validate';
+import type { Refusal } from './protocol';
+
+// The jobs a compute worker runs (compute.worker.ts): the CPU-heavy part of a request,
+// from the text the server read to the answer it stores or sends. Pure, so each is also
+// a plain function call in a unit test, and the answer is the one the same code gave on
+// the server's thread before (a dry run with the same seed is bit for bit the same).
+
+/** A job's refusal of its input; the server answers it as the 4xx it names. */
+export class JobRefusal extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+    this.name = 'JobRefusal';
+  }
+}
+
+/** How a job asks the server for something only the server's thread may do. */
+export type CallServer = (kind: string, input: unknown) => Promise<unknown>;
+
+/** A stored revision as the server read it: its document still JSON text (lib/server/plans/plan-repository.ts findRevisionText). */
+export interface RevisionTextInput extends StoredRevisionRef {
+  /** The body as stored. */
+  bodyText: string;
+  /** The tasks in plan order, which the stored body refers to by its pages instead of holding. */
+  tasksText: string;
+}
+
+function readRevision(input: RevisionTextInput): PlanDocument {
+  const body = JSON.parse(input.bodyText) as { plan?: { planned_tasks?: unknown } };
+  if (body?.plan && typeof body.plan === 'object') body.plan.planned_tasks = JSON.parse(input.tasksText);
+  const read = readRevisionDocument({ ...input, body }, documentSchema);
+  if (!read.success) throw new JobRefusal({ code: 'integrity', message: read.message, extra: read.extra });
+  return read.data;
+}
+
+/** A request body's text parsed with the route's schema, refused as the route layer would refuse it. */
+function parseRequest<S extends z.ZodType>(schema: S, text: string, what = 'request body'): z.infer<S> {
+  const json = parseJsonBody(text, what);
+  if (!json.ok) throw new JobRefusal({ code: json.problem.code, message: json.problem.message });
+  const parsed = schema.safeParse(json.value);
+  if (parsed.success) return parsed.data;
+  throw new JobRefusal({ code: 'bad_request', message: `Invalid ${what}`, what, issues: parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })) });
+}
+
+export interface DryRunJob {
+  revision: RevisionTextInput;
+  registry: Registry;
+  options: DryRunOptions;
+}
+
+export interface ValidateRevisionJob {
+  revision: RevisionTextInput;
+  registry: Registry;
+}
+
+export interface ValidateRequestJob {
+  bodyText: string;
+  registry: Registry;
+}
+
+export const COMPUTE_JOBS = {
+  /** Schedule, data flow and Monte Carlo of a stored revision; convertors run in the server's sandbox (a call). */
+  async dryRun(input: DryRunJob, call: CallServer): Promise<DryRunResult> {
+    const document = readRevision(input.revision);
+    const runConvertor = (code: string, value: unknown) => call('convertor', { code, input: value }) as Promise<ConvertorOutcome>;
+    try {
+      return await dryRun(document.plan, input.registry, input.options, runConvertor);
+    } catch (error) {
+      if (error instanceof DryRunOptionsError) throw new JobRefusal({ code: 'bad_request', message: error.message });
+      if (error instanceof DryRunError) throw new JobRefusal({ code: 'unprocessable', message: error.message });
+      throw error;
+    }
+  },
+
+  /** Every issue of a stored revision, its subgraphs included (the title's issue is the server's). */
+  async validateRevision(input: ValidateRevisionJob): Promise<ValidationResult> {
+    const document = readRevision(input.revision);
+    return validatePlan(document.plan, input.registry, document.subgraphs);
+  },
+
+  /** POST /api/validate from its body's text: parsing 20,000 tasks is work too. */
+  async validateRequest(input: ValidateRequestJob): Promise<ValidationResult> {
+    const body = parseRequest(ValidateRequest, input.bodyText);
+    return validatePlan(body.plan, input.registry);
+  },
+
+  /** POST /api/plans from its body's text: the request parsed and the new document completed (ids, times). */
+  async createRequest(input: { bodyText: string }): Promise<{ title: string; message: string | undefined; document: PlanDocument }> {
+    const body = parseRequest(CreatePlanRequest, input.bodyText);
+    return { title: body.title, message: body.message, document: newPlanDocument(body) };
+  },
+
+  /** A plan file in any supported format, read and completed as a new plan's document. */
+  async importPlan(input: { content: string; format?: FormatId }): Promise<{ formatId: FormatId; formatLabel: string; title: string | undefined; document: PlanDocument }> {
+    let imported;
+    try {
+      imported = importPlan(input.content, input.format);
+    } catch (error) {
+      if (error instanceof FormatError) throw new JobRefusal({ code: 'bad_request', ...importFailure(error) });
+      throw error;
+    }
+    const { document, format, title } = imported;
+    return { formatId: format.id, formatLabel: format.label, title, document: newPlanDocument({ plan: document.plan, job: document.job, view: document.view }) };
+  },
+} satisfies Record<string, (input: never, call: CallServer) => Promise<unknown>>;
+
+export type ComputeJobs = typeof COMPUTE_JOBS;
+export type ComputeJobKind = keyof ComputeJobs;
