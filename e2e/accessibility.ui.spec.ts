@@ -136,12 +136,20 @@ test('the sign-in page has no WCAG 2.2 AA violations, before and after a failed 
   await context.close();
 });
 
+// Each role's sweep in two halves (the app's pages, then one plan's pages), so the sweeps
+// spread over the workers instead of four long tests holding two of them.
+const halves = [
+  { name: 'the app pages', of: (visits: Visit[]) => visits.filter((visit) => !visit.path.startsWith('/plans/') && !visit.path.startsWith('/runs/')) },
+  { name: 'the plan and run pages', of: (visits: Visit[]) => visits.filter((visit) => visit.path.startsWith('/plans/') || visit.path.startsWith('/runs/')) },
+];
 for (const role of ['viewer', 'editor', 'approver', 'admin'] as const) {
-  test(`every page has no WCAG 2.2 AA violations for the ${role}`, async ({ signedIn }) => {
-    test.setTimeout(180_000);
-    const page = role === 'viewer' ? await signedIn((await viewer!).username, (await viewer!).password) : await signedIn(role);
-    for (const visit of pagesFor(await plans!)) expect.soft(await violationsOn(page, visit), `${role} on ${describe(visit)}`).toEqual([]);
-  });
+  for (const half of halves) {
+    test(`${half.name} have no WCAG 2.2 AA violations for the ${role}`, async ({ signedIn }) => {
+      test.setTimeout(180_000);
+      const page = role === 'viewer' ? await signedIn((await viewer!).username, (await viewer!).password) : await signedIn(role);
+      for (const visit of half.of(pagesFor(await plans!))) expect.soft(await violationsOn(page, visit), `${role} on ${describe(visit)}`).toEqual([]);
+    });
+  }
 }
 
 test('task nodes, edges and the canvas controls show where the keyboard focus is', async ({ signedIn }) => {

@@ -118,7 +118,7 @@ export default defineConfig({
   testDir: '.',
   fullyParallel: true,
   forbidOnly: true,
-  workers: 2,
+  workers: Number(process.env.PLANGATE_E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [['list']],
   // Sized for a 2-core machine running three servers, PostgreSQL and two browsers at once,
