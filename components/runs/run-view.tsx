@@ -8,6 +8,8 @@ import type { RunResponse } from '@/lib/api/run-schemas';
 import { PlanEditor } from '@/components/editor/plan-editor';
 import { OVERVIEW_TASKS } from '@/lib/flow/overview';
 import { labelsOfPlan } from '@/lib/flow/task-label';
+import { linkedTask, missingTaskMessage } from '@/lib/flow/task-link';
+import { BLOCK_ERROR } from '@/components/form/action-error';
 import type { Registry } from '@/lib/registry';
 import type { PlanDocument } from '@/lib/plan';
 import { gateAllowsEdit } from '@/lib/runs/task-policy';
@@ -62,7 +64,12 @@ export function RunView({ initial, doc, head, canControl, gateRefusal, predicted
   const states = useMemo(() => new Map(run.tasks.map((t) => [t.task_id, t.state])), [run.tasks]);
   const predictedSpans = useMemo(() => (predicted ? new Map(Object.entries(predicted)) : null), [predicted]);
   // The task a link opened (?task=), then whichever is selected on the canvas or in the timeline.
-  const [selectedId, setSelectedId] = useState(useSearchParams().get('task'));
+  // One the run's revision does not have is said above the canvas (the editor, drawing a big
+  // plan, says so itself).
+  const search = useSearchParams();
+  const [linked] = useState(() => linkedTask(doc.plan.planned_tasks, search.get('task')));
+  const [selectedId, setSelectedId] = useState(linked.found);
+  const big = doc.plan.planned_tasks.length > OVERVIEW_TASKS;
   const followCanvas = useCallback((ids: string[]) => setSelectedId(ids[0] ?? null), []);
   const selected = selectedId ? (byId.get(selectedId) ?? null) : null;
   const gates = run.tasks.filter((t) => t.state === 'awaiting_approval');
@@ -112,9 +119,14 @@ export function RunView({ initial, doc, head, canControl, gateRefusal, predicted
           </ul>
         </section>
       )}
+      {linked.missing !== null && selectedId === null && !(registry && big) && (
+        <p role="alert" className={BLOCK_ERROR}>
+          {missingTaskMessage(linked.missing, run.revision)}
+        </p>
+      )}
       <div className="relative h-[calc(100vh-13rem)] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
         <section aria-label="Plan as it runs" className="h-full">
-          {registry && doc.plan.planned_tasks.length > OVERVIEW_TASKS ? (
+          {registry && big ? (
             <RunStateContext.Provider value={states}>
               <PlanEditor planId={run.plan_id} revision={run.revision} doc={doc} readOnly registry={registry} onSelectionChange={followCanvas} />
             </RunStateContext.Provider>
