@@ -121,3 +121,32 @@ test('a link to a task of a revision opens it selected and in view', async ({ pa
   await expectSelected(page, 'c', 'Check');
   await expect(page.getByRole('group', { name: 'Task Check' })).toBeInViewport();
 });
+
+test('a link to a task of the review page opens it selected and in view', async ({ page, adminApi }) => {
+  const { id } = await adminApi.create('Task link plan', plan);
+  await page.goto(`/plans/${id}/review?task=c`);
+  const canvas = page.getByRole('region', { name: 'Plan (read-only)' });
+  await expect(canvas.getByRole('complementary', { name: 'Inspector' }).getByRole('textbox', { name: 'Description' })).toHaveValue('Check');
+  await expect(canvas.getByRole('group', { name: /^Task Check/ })).toBeInViewport();
+  await expect(page).toHaveURL((url) => url.searchParams.get('task') === 'c');
+});
+
+test.describe('the dry-run page', () => {
+  test('a link to a task opens it selected and in view', async ({ page, api }) => {
+    const { id } = await api.create('Task link plan', plan);
+    expect((await api.request.post(`/api/plans/${id}/simulate`, { data: { workers: 1 } })).status()).toBe(201);
+    await page.goto(`/plans/${id}/dry-run?task=c`);
+    await expect(page.getByRole('complementary', { name: 'Dry-run inspector' }).getByRole('heading', { name: 'Check' })).toBeVisible();
+    const canvas = page.getByRole('region', { name: 'Plan as the dry run sees it' });
+    await canvas.scrollIntoViewIfNeeded();
+    await expect(canvas.getByRole('group', { name: /^Check/ })).toBeInViewport();
+    await expect(page).toHaveURL((url) => url.searchParams.get('task') === 'c');
+  });
+
+  test('a link to a task the plan does not have says so', async ({ page, api }) => {
+    const { id } = await api.create('Task link plan', plan);
+    expect((await api.request.post(`/api/plans/${id}/simulate`, { data: { workers: 1 } })).status()).toBe(201);
+    await page.goto(`/plans/${id}/dry-run?task=gone`);
+    await expect(page.getByRole('complementary', { name: 'Dry-run inspector' }).getByRole('alert')).toHaveText(/The link names task "gone", which revision 1 of this plan does not have/);
+  });
+});

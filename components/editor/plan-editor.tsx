@@ -68,13 +68,18 @@ export function PlanEditor(props: PlanEditorProps) {
     () => (props.reviewMarks ? { marks: new Map(Object.entries(props.reviewMarks.marks)), removed: props.reviewMarks.removed } : null),
     [props.reviewMarks],
   );
-  // Big plans open in the overview, unless the link names a task of the plan or a viewport of the task canvas.
+  // The link as opened, read once: the editor rewrites the query as the operator works, through
+  // the router, so `search` changes with every move; the shell is handed this, not `search`.
+  // From the router, not window.location: after an in-app navigation (the sign-in redirect) the
+  // address bar may still show the page before.
   const search = useSearchParams();
+  const [openedWith] = useState(() => search.toString());
   const [store] = useState(() => {
     const created = createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval });
     openLinkedTask(created, search.get('task'));
     return created;
   });
+  // Big plans open in the overview, unless the link names a task of the plan or a viewport of the task canvas.
   const [focus] = useState(() => {
     const asked = search.get('overview');
     const big = props.doc.plan.planned_tasks.length > OVERVIEW_TASKS;
@@ -104,7 +109,7 @@ export function PlanEditor(props: PlanEditorProps) {
             {/* The revision on screen, not the server's head: after a refresh the editor may still show its base. */}
             <CommentsProvider planId={props.planId} revision={shownRevision} settings={props.comments}>
               <CanvasFocusContext.Provider value={focus}>
-                <EditorShell replan={props.replan ?? null} />
+                <EditorShell replan={props.replan ?? null} openedWith={openedWith} />
               </CanvasFocusContext.Provider>
             </CommentsProvider>
           </ReactFlowProvider>
@@ -202,7 +207,7 @@ function UnsavedChangesGuard() {
 }
 
 // The shell re-renders only for layout state; panels subscribe to the slices they show.
-const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorProps['replan'] }) {
+const EditorShell = memo(function EditorShell({ replan, openedWith }: { replan: PlanEditorProps['replan']; openedWith: string }) {
   const store = useEditorStore();
   const flow = useReactFlow();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -212,15 +217,10 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     const { doc } = store.getState();
     return doc.plan.planned_tasks.some((t) => !doc.view.positions[t.task_id]);
   });
-  // The link as opened: read once, since this editor rewrites the query as the operator works.
   // One side panel at a time: optimising, or replanning the tasks selected when it opened.
   const [panel, setPanel] = useState<{ kind: 'optimise' } | { kind: 'replan'; taskIds: string[]; instructions?: string } | null>(() =>
     replan ? { kind: 'replan', ...replan } : null,
   );
-  // From the router, not window.location: after an in-app navigation (the sign-in redirect)
-  // the address bar may still show the page before.
-  const search = useSearchParams();
-  const [openedWith] = useState(() => search.toString());
   // Read before the canvas takes the fit (a child's effects run first) and the view handed over (its render runs after this one).
   const [openedOn] = useState(() => focus.getState().pendingFit);
   const [handedOver] = useState(() => focus.getState().openedAt !== null);

@@ -1,7 +1,6 @@
 'use client';
 
 import Link from 'next/link';
-import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PlanHead } from '@/components/plan/plan-head';
 import type { RunResponse } from '@/lib/api/run-schemas';
@@ -36,6 +35,12 @@ export interface RunViewProps {
   predicted: Record<string, PredictedSpan> | null;
   /** Given for a run of more than OVERVIEW_TASKS tasks, drawn by the editor's overview (aggregates with their tasks' states). */
   registry: Registry | null;
+  /**
+   * The task the page's link names (`?task=`), from the page: not read with useSearchParams,
+   * which would draw the whole view again each time the editor drawing a big run writes its
+   * viewport into the address.
+   */
+  linkedTaskId: string | null;
 }
 
 /** "Now", ticking while the run goes, so running tasks' durations count up; still once it has finished. */
@@ -54,7 +59,7 @@ function useNow(live: boolean, tasks: number): number {
  * A run as it goes: the plan across the page, each task in its state; what to do next after a
  * failure; the gates to decide; the selected task's details beside the graph; the timeline below.
  */
-export function RunView({ initial, doc, head, canControl, gateRefusal, predicted, registry }: RunViewProps) {
+export function RunView({ initial, doc, head, canControl, gateRefusal, predicted, registry, linkedTaskId }: RunViewProps) {
   const run = useLiveRun(initial);
   const live = !FINISHED_RUN_STATES.has(run.state);
   const now = useNow(live, run.tasks.length);
@@ -66,8 +71,7 @@ export function RunView({ initial, doc, head, canControl, gateRefusal, predicted
   // The task a link opened (?task=), then whichever is selected on the canvas or in the timeline.
   // One the run's revision does not have is said above the canvas (the editor, drawing a big
   // plan, says so itself).
-  const search = useSearchParams();
-  const [linked] = useState(() => linkedTask(doc.plan.planned_tasks, search.get('task')));
+  const [linked] = useState(() => linkedTask(doc.plan.planned_tasks, linkedTaskId));
   const [selectedId, setSelectedId] = useState(linked.found);
   const big = doc.plan.planned_tasks.length > OVERVIEW_TASKS;
   const followCanvas = useCallback((ids: string[]) => setSelectedId(ids[0] ?? null), []);
