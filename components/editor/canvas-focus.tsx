@@ -49,6 +49,12 @@ export interface CanvasFocusState {
   takePendingFit: () => readonly string[] | null;
   /** Where the task canvas opens, once: a canvas mounted later (back from the overview) opens as usual. */
   takeOpenedAt: () => Viewport | null;
+  /**
+   * Whether the task canvas now mounting is the editor's first, once: the editor places that
+   * one's view itself (the linked task, the link's viewport, the whole plan), so it must not
+   * fit itself as well. A canvas mounted later (back from the overview) fits itself.
+   */
+  takeFirstCanvas: () => boolean;
   clearSearch: () => void;
   /** Ends the search when the canvas moves to tasks it did not find (a dependency followed), which it would otherwise show faded. */
   leaveSearchFor: (taskIds: readonly string[]) => void;
@@ -60,6 +66,8 @@ export type CanvasFocusStore = StoreApi<CanvasFocusState>;
 const NO_MATCHES: ReadonlySet<string> = new Set();
 
 export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: GroupBy; fit?: readonly string[]; openedAt?: Viewport } = {}): CanvasFocusStore {
+  // Only while the editor opens on the task canvas: opened on the overview, it places no task canvas.
+  let firstCanvas = (initial.view ?? 'tasks') === 'tasks';
   return createStore<CanvasFocusState>()((set, get) => ({
     view: initial.view ?? 'tasks',
     openedAt: initial.openedAt ?? null,
@@ -76,6 +84,11 @@ export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: G
       const { openedAt } = get();
       if (openedAt) set({ openedAt: null });
       return openedAt;
+    },
+    takeFirstCanvas: () => {
+      const first = firstCanvas;
+      firstCanvas = false;
+      return first;
     },
     query: '',
     matches: null,

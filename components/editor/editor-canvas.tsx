@@ -25,7 +25,7 @@ const NODE_TYPES = { task: TaskNodeComponent, subgraph: SubgraphNodeComponent, r
 
 /** The plan's graph to edit (or, read-only, to review): React Flow wired to the editor's store by the hooks beside it. */
 export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveEnd }) {
-  const { pane, openedAt } = useCanvasArrival();
+  const { pane, openedAt, fitsItself } = useCanvasArrival();
   const { tasks, index, readOnly, nodes, drawn, edges: allEdges } = useCanvasElements();
   // A big plan is never fitted whole on this canvas: it opens at a task, a viewport or from the overview.
   const large = tasks.length > OVERVIEW_TASKS;
@@ -80,7 +80,7 @@ export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { 
           maxZoom={2}
           defaultEdgeOptions={DEPENDENCY_EDGE_OPTIONS}
           proOptions={PRO_OPTIONS}
-          fitView={!large}
+          fitView={!large && fitsItself}
           fitViewOptions={FIT_VIEW_OPTIONS}
           defaultViewport={openedAt}
         >

@@ -6,17 +6,19 @@ import { useStore } from 'zustand';
 import { useSearchParams } from 'next/navigation';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalGuard } from '@/lib/editor-store/approval-guard';
-import { createEditorStore, type EditorState } from '@/lib/editor-store/editor-store';
+import { createEditorStore, type EditorState, type EditorStore } from '@/lib/editor-store/editor-store';
 import { NODE_SIZE } from '@/lib/flow/elk-graph';
 import { fallbackPosition } from '@/lib/flow/fallback-position';
 import { freeSpot } from '@/lib/flow/free-spot';
 import { layoutInWorker } from '@/lib/flow/layout-client';
+import { linkedTask, missingTaskMessage } from '@/lib/flow/task-link';
 import { containsRect, visibleRect } from '@/lib/flow/view-window';
 import { OVERVIEW_TASKS, OVERVIEW_ZOOM, isGroupBy, type Aggregate } from '@/lib/flow/overview';
 import type { PlanDocument } from '@/lib/plan';
 import type { ReviewMarksData } from '@/lib/flow/review-marks';
 import type { Registry } from '@/lib/registry';
 import { CommentsProvider, type CommentsSettings } from '@/components/comments/comments-context';
+import { replaceQuery } from '@/components/ui/replace-query';
 import { ApprovalBanner } from './approval-banner';
 import { DecisionBanner } from './decision-banner';
 import { CanvasFocusContext, RelatedTasks, createCanvasFocusStore, useCanvasFocus, useCanvasFocusStore } from './canvas-focus';
@@ -66,17 +68,25 @@ export function PlanEditor(props: PlanEditorProps) {
     () => (props.reviewMarks ? { marks: new Map(Object.entries(props.reviewMarks.marks)), removed: props.reviewMarks.removed } : null),
     [props.reviewMarks],
   );
-  // Big plans open in the overview, unless the link names a task or a viewport of the task canvas.
+  // The link as opened, read once: the editor rewrites the query as the operator works, through
+  // the router, so `search` changes with every move; the shell is handed this, not `search`.
+  // From the router, not window.location: after an in-app navigation (the sign-in redirect) the
+  // address bar may still show the page before.
   const search = useSearchParams();
+  const [openedWith] = useState(() => search.toString());
+  const [store] = useState(() => {
+    const created = createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval });
+    openLinkedTask(created, search.get('task'));
+    return created;
+  });
+  // Big plans open in the overview, unless the link names a task of the plan or a viewport of the task canvas.
   const [focus] = useState(() => {
     const asked = search.get('overview');
     const big = props.doc.plan.planned_tasks.length > OVERVIEW_TASKS;
-    const view = !props.openTasks?.length && (asked !== null || (big && !search.has('task') && !search.has('view'))) ? 'overview' : 'tasks';
+    const linked = store.getState().selectedTaskIds.length > 0 || search.has('view');
+    const view = !props.openTasks?.length && (asked !== null || (big && !linked)) ? 'overview' : 'tasks';
     return createCanvasFocusStore({ view, groupBy: isGroupBy(asked) ? asked : 'target', fit: props.openTasks, openedAt: props.openedAt });
   });
-  const [store] = useState(() =>
-    createEditorStore({ planId: props.planId, revision: props.revision, doc: props.doc, readOnly: props.readOnly, registry: props.registry, approval: props.approval }),
-  );
   const shownRevision = useStore(store, (s) => s.baseRevision);
   const { onSelectionChange } = props;
   useEffect(
@@ -99,7 +109,7 @@ export function PlanEditor(props: PlanEditorProps) {
             {/* The revision on screen, not the server's head: after a refresh the editor may still show its base. */}
             <CommentsProvider planId={props.planId} revision={shownRevision} settings={props.comments}>
               <CanvasFocusContext.Provider value={focus}>
-                <EditorShell replan={props.replan ?? null} />
+                <EditorShell replan={props.replan ?? null} openedWith={openedWith} />
               </CanvasFocusContext.Provider>
             </CommentsProvider>
           </ReactFlowProvider>
@@ -117,10 +127,21 @@ function isTyping(target: EventTarget | null): boolean {
   return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
 }
 
-function replaceQuery(update: (params: URLSearchParams) => void) {
-  const url = new URL(window.location.href);
-  update(url.searchParams);
-  window.history.replaceState(window.history.state, '', url);
+/**
+ * Opens the editor on the task a link names (`?task=`): selected, its subgraph expanded, from
+ * the first render. The inspector shows it and the address keeps naming it while a plan
+ * without saved positions (one made over the API, as planners make them) is still being laid
+ * out; selecting it only once the layout had landed left the address without it meanwhile
+ * (the selection is written into the address from the first render on). A task the revision
+ * does not have is said in the notice bar rather than silently ignored.
+ */
+function openLinkedTask(store: EditorStore, taskId: string | null): void {
+  const state = store.getState();
+  const { found, missing } = linkedTask(state.doc.plan.planned_tasks, taskId);
+  if (missing !== null) state.setNotice({ kind: 'error', message: missingTaskMessage(missing, state.baseRevision), taskIds: [] });
+  if (found === null) return;
+  state.expandToShow([found]);
+  state.select([found]);
 }
 
 /** Keeps `?task=` in the address bar in step with the selection, so a copied link opens it. */
@@ -186,7 +207,7 @@ function UnsavedChangesGuard() {
 }
 
 // The shell re-renders only for layout state; panels subscribe to the slices they show.
-const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorProps['replan'] }) {
+const EditorShell = memo(function EditorShell({ replan, openedWith }: { replan: PlanEditorProps['replan']; openedWith: string }) {
   const store = useEditorStore();
   const flow = useReactFlow();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -196,15 +217,10 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
     const { doc } = store.getState();
     return doc.plan.planned_tasks.some((t) => !doc.view.positions[t.task_id]);
   });
-  // The link as opened: read once, since this editor rewrites the query as the operator works.
   // One side panel at a time: optimising, or replanning the tasks selected when it opened.
   const [panel, setPanel] = useState<{ kind: 'optimise' } | { kind: 'replan'; taskIds: string[]; instructions?: string } | null>(() =>
     replan ? { kind: 'replan', ...replan } : null,
   );
-  // From the router, not window.location: after an in-app navigation (the sign-in redirect)
-  // the address bar may still show the page before.
-  const search = useSearchParams();
-  const [openedWith] = useState(() => search.toString());
   // Read before the canvas takes the fit (a child's effects run first) and the view handed over (its render runs after this one).
   const [openedOn] = useState(() => focus.getState().pendingFit);
   const [handedOver] = useState(() => focus.getState().openedAt !== null);
@@ -258,34 +274,47 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
   // The canvas is interactive from here; `npm run bench` reads this mark.
   const markReady = useCallback(() => requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), []);
 
-  // Open exactly what the sender of a link saw: the selected task, else their viewport.
-  // Tasks without saved positions are laid out first, in the worker.
+  // Open exactly what the sender of a link saw: the task it names (selected since the store
+  // was made), else their viewport, else the whole plan. The editor places the first task
+  // canvas's view itself and that canvas does not fit itself (useCanvasArrival): the fit React
+  // Flow queues on mounting lands once the nodes are measured, which can be after the view
+  // placed here, and then showed the whole plan instead. Tasks without saved positions are
+  // drawn at fallback spots until the worker has laid them out: the view is placed on them at
+  // once, and again when the layout lands.
   useEffect(() => {
     const flow = flowRef.current;
     const params = new URLSearchParams(openedWith);
-    const wanted = params.get('task');
     const viewport = params.get('view')?.split(',').map(Number);
     const { doc } = store.getState();
-    const unplaced = doc.plan.planned_tasks.filter((t) => !doc.view.positions[t.task_id]);
-    const laidOut = unplaced.length > 0;
+    const wanted = linkedTask(doc.plan.planned_tasks, params.get('task')).found;
+    const unplaced = doc.plan.planned_tasks.some((t) => !doc.view.positions[t.task_id]);
     // The overview needs no positions: it is on screen at once, and the layout lands behind it.
     // Ready when the canvas shows what the link names: the task drawn where it was fitted.
-    const restore = () => {
+    // `laidOut`: the worker's layout has just been applied, and every task may have moved.
+    const place = (laidOut: boolean) => {
       if (focus.getState().view === 'overview') return;
+      const settled = laidOut || !unplaced;
       const fit = fitRef.current;
       // An aggregate opened while the plan loaded: fitted again once its tasks are laid out.
       if (openedOn) {
+        if (!settled) return;
         requestAnimationFrame(() => fit(openedOn, FIT_TASKS));
         if (openedOn[0] !== undefined) void whenDrawn(openedOn[0]).then(markReady);
         return;
       }
-      if (wanted && doc.plan.planned_tasks.some((t) => t.task_id === wanted)) {
-        store.getState().expandToShow([wanted]);
-        store.getState().select([wanted]);
+      if (wanted) {
+        // Where the operator is by then, if they picked other tasks while the plan was laid out.
+        const selected = store.getState().selectedTaskIds;
+        const shown = laidOut && selected.length > 0 ? selected : [wanted];
         // Already there when the page showed it while the plan loaded (the operator may have
         // moved since), unless the plan has just been laid out and every task may have moved.
-        if (!handedOver || laidOut) requestAnimationFrame(() => fit([wanted], FIT_TASKS));
-        void whenDrawn(wanted).then(markReady);
+        if (!handedOver || laidOut) requestAnimationFrame(() => fit(shown, FIT_TASKS));
+        if (settled) void whenDrawn(wanted).then(markReady);
+        return;
+      }
+      if (!settled) {
+        // At the fallback spots, as React Flow draws them, until the layout lands.
+        void flow.fitView(FIT_ALL);
         return;
       }
       markReady();
@@ -300,13 +329,15 @@ const EditorShell = memo(function EditorShell({ replan }: { replan: PlanEditorPr
         requestAnimationFrame(() => void flow.fitView());
       }
     };
-    if (unplaced.length === 0) return restore();
+    if (!unplaced) return place(false);
+    // A big plan's canvas is given only the tasks in view, which are not known before the layout.
+    if (doc.plan.planned_tasks.length <= OVERVIEW_TASKS) place(false);
     let cancelled = false;
     layoutInWorker(doc.plan.planned_tasks)
       .then(({ positions }) => {
         if (cancelled) return;
         store.getState().applyLayout(positions, { undoable: false });
-        restore();
+        place(true);
       })
       .catch((error: Error) => store.getState().setNotice({ kind: 'error', message: `Automatic layout failed: ${error.message}`, taskIds: [] }))
       .finally(() => !cancelled && setLaying(false));

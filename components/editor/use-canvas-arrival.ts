@@ -14,12 +14,14 @@ const OPENED_FIT = { padding: 0.1, minZoom: 0.5, maxZoom: 1.1 };
  * so React Flow is mounted once `pane` has been measured, still before the first paint (`openedAt`
  * is null until then, undefined when nothing was handed). Tasks to show on arrival from the
  * overview (an opened aggregate, a revealed task) are fitted; React Flow queues the fit until it
- * has the nodes.
+ * has the nodes. The editor's first task canvas does not fit itself: the editor places its view.
  */
 export function useCanvasArrival() {
   const focus = useCanvasFocusStore();
   const pane = useRef<HTMLDivElement>(null);
   const [handed] = useState(() => focus.getState().takeOpenedAt());
+  // The editor's first task canvas is placed by the editor (plan-editor.tsx); a later one fits itself.
+  const [fitsItself] = useState(() => !focus.getState().takeFirstCanvas());
   const [openedAt, setOpenedAt] = useState<Viewport | null | undefined>(handed ? null : undefined);
   useLayoutEffect(() => {
     if (openedAt !== null || !handed || !pane.current) return;
@@ -31,5 +33,5 @@ export function useCanvasArrival() {
     const fit = focus.getState().takePendingFit();
     if (fit) fitTasks(fit, OPENED_FIT);
   }, [focus, fitTasks]);
-  return { pane, openedAt };
+  return { pane, openedAt, fitsItself };
 }

@@ -40,14 +40,22 @@ export function usePlanLayout(doc: PlanDocument): { ready: boolean; positionOf: 
 /**
  * The view of a read-only canvas: the first layout fits the plan, and a task selected
  * elsewhere (a timeline, a `?task=` link) is brought into view when it is not in view already.
+ * A linked task is looked for once that first fit is done: looked for before, it was judged
+ * against the view before the fit, and the fit then cut short its move into view.
  */
 export function useCanvasView(ready: boolean, selectedId: string | null, wrapper: RefObject<HTMLElement | null>, fit: { padding: number; maxZoom: number }): void {
   const flow = useReactFlow();
+  const [fitted, setFitted] = useState(false);
   useEffect(() => {
-    if (ready) requestAnimationFrame(() => void flow.fitView(fit));
+    if (!ready) return;
+    let live = true;
+    requestAnimationFrame(() => void flow.fitView(fit).then(() => live && setFitted(true)));
+    return () => {
+      live = false;
+    };
   }, [ready, flow, fit]);
   useEffect(() => {
-    if (!ready || !selectedId) return;
+    if (!fitted || !selectedId) return;
     const node = flow.getNode(selectedId);
     if (!node) return;
     const { x, y, zoom } = flow.getViewport();
@@ -56,5 +64,5 @@ export function useCanvasView(ready: boolean, selectedId: string | null, wrapper
     const top = node.position.y * zoom + y;
     if (box && left >= 0 && top >= 0 && left + NODE_SIZE.width * zoom <= box.width && top + NODE_SIZE.height * zoom <= box.height) return;
     void flow.setCenter(node.position.x + NODE_SIZE.width / 2, node.position.y + NODE_SIZE.height / 2, { zoom: Math.max(zoom, 0.6), duration: 250 });
-  }, [selectedId, ready, flow, wrapper]);
+  }, [selectedId, fitted, flow, wrapper]);
 }

@@ -1,13 +1,14 @@
 'use client';
 
 import Link from 'next/link';
-import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PlanHead } from '@/components/plan/plan-head';
 import type { RunResponse } from '@/lib/api/run-schemas';
 import { PlanEditor } from '@/components/editor/plan-editor';
 import { OVERVIEW_TASKS } from '@/lib/flow/overview';
 import { labelsOfPlan } from '@/lib/flow/task-label';
+import { linkedTask, missingTaskMessage } from '@/lib/flow/task-link';
+import { BLOCK_ERROR } from '@/components/form/action-error';
 import type { Registry } from '@/lib/registry';
 import type { PlanDocument } from '@/lib/plan';
 import { gateAllowsEdit } from '@/lib/runs/task-policy';
@@ -34,6 +35,12 @@ export interface RunViewProps {
   predicted: Record<string, PredictedSpan> | null;
   /** Given for a run of more than OVERVIEW_TASKS tasks, drawn by the editor's overview (aggregates with their tasks' states). */
   registry: Registry | null;
+  /**
+   * The task the page's link names (`?task=`), from the page: not read with useSearchParams,
+   * which would draw the whole view again each time the editor drawing a big run writes its
+   * viewport into the address.
+   */
+  linkedTaskId: string | null;
 }
 
 /** "Now", ticking while the run goes, so running tasks' durations count up; still once it has finished. */
@@ -52,7 +59,7 @@ function useNow(live: boolean, tasks: number): number {
  * A run as it goes: the plan across the page, each task in its state; what to do next after a
  * failure; the gates to decide; the selected task's details beside the graph; the timeline below.
  */
-export function RunView({ initial, doc, head, canControl, gateRefusal, predicted, registry }: RunViewProps) {
+export function RunView({ initial, doc, head, canControl, gateRefusal, predicted, registry, linkedTaskId }: RunViewProps) {
   const run = useLiveRun(initial);
   const live = !FINISHED_RUN_STATES.has(run.state);
   const now = useNow(live, run.tasks.length);
@@ -62,7 +69,11 @@ export function RunView({ initial, doc, head, canControl, gateRefusal, predicted
   const states = useMemo(() => new Map(run.tasks.map((t) => [t.task_id, t.state])), [run.tasks]);
   const predictedSpans = useMemo(() => (predicted ? new Map(Object.entries(predicted)) : null), [predicted]);
   // The task a link opened (?task=), then whichever is selected on the canvas or in the timeline.
-  const [selectedId, setSelectedId] = useState(useSearchParams().get('task'));
+  // One the run's revision does not have is said above the canvas (the editor, drawing a big
+  // plan, says so itself).
+  const [linked] = useState(() => linkedTask(doc.plan.planned_tasks, linkedTaskId));
+  const [selectedId, setSelectedId] = useState(linked.found);
+  const big = doc.plan.planned_tasks.length > OVERVIEW_TASKS;
   const followCanvas = useCallback((ids: string[]) => setSelectedId(ids[0] ?? null), []);
   const selected = selectedId ? (byId.get(selectedId) ?? null) : null;
   const gates = run.tasks.filter((t) => t.state === 'awaiting_approval');
@@ -112,9 +123,14 @@ export function RunView({ initial, doc, head, canControl, gateRefusal, predicted
           </ul>
         </section>
       )}
+      {linked.missing !== null && selectedId === null && !(registry && big) && (
+        <p role="alert" className={BLOCK_ERROR}>
+          {missingTaskMessage(linked.missing, run.revision)}
+        </p>
+      )}
       <div className="relative h-[calc(100vh-13rem)] min-h-[28rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
         <section aria-label="Plan as it runs" className="h-full">
-          {registry && doc.plan.planned_tasks.length > OVERVIEW_TASKS ? (
+          {registry && big ? (
             <RunStateContext.Provider value={states}>
               <PlanEditor planId={run.plan_id} revision={run.revision} doc={doc} readOnly registry={registry} onSelectionChange={followCanvas} />
             </RunStateContext.Provider>

@@ -22,6 +22,8 @@ export interface DryRunInspectorProps {
   gantt: GanttTask | null;
   findings: readonly Finding[];
   spanMs: number;
+  /** Said while nothing is selected: the link named a task this revision does not have. */
+  missing?: string | null;
 }
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
@@ -37,11 +39,16 @@ function NotKept({ what }: { what: string }) {
   return <p className="text-xs text-slate-600">No {what} kept: over 64 kB, or past the dry run&apos;s 2 MB of kept data (the assumptions say which).</p>;
 }
 
-export function DryRunInspector({ planId, task, run, gantt, findings, spanMs }: DryRunInspectorProps) {
+export function DryRunInspector({ planId, task, run, gantt, findings, spanMs, missing }: DryRunInspectorProps) {
   if (!task || !run) {
     return (
       <aside aria-label="Dry-run inspector" className="p-4 text-sm text-slate-600">
         <h3 className="mb-2 font-semibold text-slate-900">Task in this dry run</h3>
+        {missing && (
+          <p role="alert" className="mb-2 text-rose-800">
+            {missing}
+          </p>
+        )}
         <p>Select a task on the timeline, in the table or on the canvas to see its resolved input, mock output and findings.</p>
       </aside>
     );

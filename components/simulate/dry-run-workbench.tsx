@@ -6,7 +6,9 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { runDryRunAction } from '@/app/plans/[id]/dry-run-actions';
 import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
 import { useServerAction } from '@/components/query/use-server-action';
+import { replaceQuery } from '@/components/ui/replace-query';
 import { labelsOfPlan } from '@/lib/flow/task-label';
+import { linkedTask, missingTaskMessage } from '@/lib/flow/task-link';
 import type { PlanDocument } from '@/lib/plan';
 import type { Registry } from '@/lib/registry';
 import type { StoredDryRun } from '@/lib/api/operation-schemas';
@@ -44,19 +46,15 @@ function settingsOf(run: StoredDryRun | null): DryRunSettings {
   };
 }
 
-function replaceQuery(update: (params: URLSearchParams) => void) {
-  const url = new URL(window.location.href);
-  update(url.searchParams);
-  if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
-}
-
 /** Settings, then the evidence: figures, the timeline, the plan coloured by what would happen, the selected task's data, findings and assumptions. */
 export function DryRunWorkbench({ planId, revision, doc, registry, canRun, initial }: DryRunWorkbenchProps) {
   const search = useSearchParams();
   const [run, setRun] = useState(initial);
   // The address names the settings (a shared or reloaded dry run), else the latest run's.
   const [settings, setSettings] = useState(() => settingsFromParams(new URLSearchParams(search.toString()), settingsOf(initial)));
-  const [selectedId, setSelectedId] = useState<string | null>(() => search.get('task'));
+  // The task a link names, selected; one the revision does not have is said in the inspector.
+  const [linked] = useState(() => linkedTask(doc.plan.planned_tasks, search.get('task')));
+  const [selectedId, setSelectedId] = useState<string | null>(linked.found);
   // The answer is the whole result, shown here; the rest of the page does not change.
   const dryRun = useServerAction(runDryRunAction, { refresh: 'never', onSuccess: setRun });
 
@@ -126,6 +124,7 @@ export function DryRunWorkbench({ planId, revision, doc, registry, canRun, initi
             <DryRunInspector
               planId={planId}
               task={selectedTask}
+              missing={selectedId === null && linked.missing !== null ? missingTaskMessage(linked.missing, revision) : null}
               run={selectedId ? (runsByTask.get(selectedId) ?? null) : null}
               gantt={selectedId ? (model.byId.get(selectedId) ?? null) : null}
               findings={findings}

@@ -23,6 +23,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
 export default async function RunPage({ params, searchParams }: Props) {
   const { run_id } = await params;
   const user = await requirePageUser(`/runs/${encodeURIComponent(run_id)}`, searchParams);
+  const { task } = await searchParams;
   const run = await loadRunForPage(run_id);
   const plan = await loadPlanForPage(run.plan_id, run.revision);
   const { db } = await getDatabase();
@@ -47,6 +48,7 @@ export default async function RunPage({ params, searchParams }: Props) {
         gateRefusal={gateRefusal}
         predicted={predicted}
         registry={registry}
+        linkedTaskId={typeof task === 'string' ? task : null}
       />
     </div>
   );
