@@ -62,7 +62,7 @@ const NO_NODE_GLOBALS = [
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', '.data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'lib/server/db/migrations/**']),
+  globalIgnores(['.next/**', '.data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'lib/server/platform/db/migrations/**']),
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -114,6 +114,10 @@ export default defineConfig([
     plugins: { boundaries },
     settings: {
       'boundaries/elements': [
+        // The foundation of lib/server (database, keys, compute pool, HTTP and action edges),
+        // apart from the features built on it.
+        { type: 'server-platform', pattern: 'lib/server/platform/**', partialMatch: false },
+        { type: 'server-auth', pattern: 'lib/server/auth/**', partialMatch: false },
         { type: 'server', pattern: 'lib/server/**', partialMatch: false },
         { type: 'client-lib', pattern: ['lib/editor-store/**', 'lib/flow/**'], partialMatch: false },
         { type: 'lib-api', pattern: 'lib/api/**', partialMatch: false },
@@ -154,9 +158,15 @@ export default defineConfig([
               message: 'The editor store and canvas adapters run in the browser: no server, component or app imports.',
             },
             {
-              from: { element: { type: 'server' } },
+              from: { element: { types: { anyOf: ['server', 'server-platform', 'server-auth'] } } },
               disallow: { to: { element: { types: { anyOf: ['client-lib', 'components', 'app'] } } } },
               message: 'lib/server sits below the app: it imports no client, component or app code.',
+            },
+            {
+              from: { element: { type: 'server-platform' } },
+              disallow: { to: { element: { type: 'server' } } },
+              message:
+                'lib/server/platform is what features stand on: it imports no feature folder, but for auth, which the HTTP and action edges ask who is calling (docs/architecture.md).',
             },
             {
               from: { element: { type: 'components' } },

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { contentSecurityPolicy } from '@/lib/server/http/content-security-policy';
+import { contentSecurityPolicy } from '@/lib/server/platform/http/content-security-policy';
 
 /**
  * A fresh nonce for every request, in the Content-Security-Policy of the response and of the

@@ -6,7 +6,7 @@ import { InboxHeaderLink } from '@/components/inbox/inbox-header-link';
 import { QueryProvider } from '@/components/query/query-provider';
 import { hasRole } from '@/lib/auth/roles';
 import { currentUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { unreadCount } from '@/lib/server/inbox/inbox-service';
 import './globals.css';
 

@@ -5,9 +5,9 @@ import { planListHref } from '@/components/plan-list/plan-list-href';
 import { PlanTable } from '@/components/plan-list/plan-table';
 import { PlanListQuery } from '@/lib/api/list-schemas';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
-import { AppError } from '@/lib/server/errors';
-import { parseQuery } from '@/lib/server/http/read-query';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { AppError } from '@/lib/server/platform/errors';
+import { parseQuery } from '@/lib/server/platform/http/read-query';
 import { listPlans } from '@/lib/server/plans/plan-service';
 
 /** The page's query string as the REST list reads it, so `/?…` and `GET /api/plans?…` agree. */

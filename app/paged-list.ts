@@ -1,6 +1,6 @@
 import { LIST_LIMIT, PageQuery } from '@/lib/api/list-schemas';
-import { AppError } from '@/lib/server/errors';
-import { parseQuery } from '@/lib/server/http/read-query';
+import { AppError } from '@/lib/server/platform/errors';
+import { parseQuery } from '@/lib/server/platform/http/read-query';
 
 // The app's paged lists (revisions, history, the review queue) walk the same limit/cursor
 // pages the REST lists do, from the page's query string, so a page is a link to share.

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseWfFormat } from '../lib/formats/wfformat';
-import { openDatabase } from '../lib/server/db/client';
+import { openDatabase } from '../lib/server/platform/db/client';
 import { startMcpTestServer } from './test-servers/mcp-server-test-support';
 import { closeMcpSessions } from '../lib/server/runs/dispatch/mcp-sessions';
 import { runEventStream } from '../lib/server/runs/run-event-stream';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../lib/server/db/client';
+import { openDatabase } from '../lib/server/platform/db/client';
 
 // The CLI as an operator runs it: a real process on a real (embedded) database, which is
 // then tampered with by hand the way an attacker with database access would.

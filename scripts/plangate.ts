@@ -24,9 +24,9 @@ import { ROLES, Role } from '../lib/auth/roles';
 import { adoptAuditChain, verifyAudit } from '../lib/server/audit/audit-log';
 import { createServiceToken } from '../lib/server/auth/api-tokens';
 import { createUser, listUsers, setUserRole } from '../lib/server/auth/users';
-import { databaseConfigFromEnv, openDatabase, type Database, type DatabaseConfig, type DatabaseHandle } from '../lib/server/db/client';
+import { databaseConfigFromEnv, openDatabase, type Database, type DatabaseConfig, type DatabaseHandle } from '../lib/server/platform/db/client';
 import { resultUrlsFromEnv, startRunWorkers, stopRunWorkers } from '../lib/server/runs/run-workers';
-import { AppError } from '../lib/server/errors';
+import { AppError } from '../lib/server/platform/errors';
 import { startWebhooks } from '../lib/server/webhooks/webhook-worker';
 
 const ACTOR = 'cli';

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureBuild, ensureInstall, root } from './lib/setup.mjs';
 
-// Secret keys (lib/server/keys/key-file.ts) must not sit with the database they protect:
+// Secret keys (lib/server/platform/keys/key-file.ts) must not sit with the database they protect:
 // refuse to start rather than fail on the first sign-in.
 {
   const dataDir = path.resolve(root, process.env.PLANGATE_DATA_DIR || '.data');

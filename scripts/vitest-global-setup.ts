@@ -8,12 +8,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { TestProject } from 'vitest/node';
-import { withClient } from '../lib/server/db/pg-admin-test-support';
+import { withClient } from '../lib/server/platform/db/pg-admin-test-support';
 
 // Migrate once per change of the migrations, not once per test file: every repository test
 // opens a fresh database, and on this machine a fresh PGlite (initdb) costs seconds. The
 // migrated database is kept as a PGlite dump in the temp folder and, with TEST_DATABASE_URL,
-// as a PostgreSQL template database; test files clone them (lib/server/db/test-databases.ts).
+// as a PostgreSQL template database; test files clone them (lib/server/platform/db/test-databases.ts).
 // Both are named by a hash of the migrations, so a new migration makes new ones.
 
 declare module 'vitest' {
@@ -25,7 +25,7 @@ declare module 'vitest' {
   }
 }
 
-const migrationsFolder = path.resolve(__dirname, '../lib/server/db/migrations');
+const migrationsFolder = path.resolve(__dirname, '../lib/server/platform/db/migrations');
 
 /** The migrations and the PGlite release (a dump is read by the release that wrote it). */
 function migrationsHash(): string {

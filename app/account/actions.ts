@@ -3,8 +3,8 @@
 import { headers } from 'next/headers';
 import { z } from 'zod';
 import { PasskeyLabel, RegistrationResponse } from '@/lib/api/passkey-schemas';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { signedDecisionsRequired } from '@/lib/server/passkeys/decision-signatures';
 import { listPasskeys, registerPasskey, registrationOptions, revokePasskey } from '@/lib/server/passkeys/passkey-service';
 import { relyingPartyOf } from '@/lib/server/passkeys/relying-party';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { PasskeyManager } from '@/components/account/passkey-manager';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { signedDecisionsRequired } from '@/lib/server/passkeys/decision-signatures';
 import { listPasskeys } from '@/lib/server/passkeys/passkey-service';
 

@@ -1,8 +1,8 @@
 'use server';
 
 import { ImportRequest } from '@/lib/api/schemas';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { importPlanText } from '@/lib/server/plans/plan-interop';
 
 export async function importPlanAction(input: unknown) {

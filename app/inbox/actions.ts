@@ -1,8 +1,8 @@
 'use server';
 
 import { MarkReadRequest } from '@/lib/api/inbox-schemas';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { markRead } from '@/lib/server/inbox/inbox-service';
 
 // Marking one's own items read changes no plan, so a viewer may do it too.

@@ -3,7 +3,7 @@ import { GatesToDecide } from '@/components/inbox/gates-to-decide';
 import { InboxView } from '@/components/inbox/inbox-view';
 import { INBOX_PAGE_SIZE } from '@/components/inbox/inbox-api';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { listInbox } from '@/lib/server/inbox/inbox-service';
 import { gatesToDecide } from '@/lib/server/runs/gate-inbox';
 

@@ -2,9 +2,9 @@
 
 import { z } from 'zod';
 import { RESOURCE_KINDS, RESOURCE_SCHEMAS, Registry } from '@/lib/registry';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
-import { parseBody } from '@/lib/server/http/read-json';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { parseBody } from '@/lib/server/platform/http/read-json';
 import { deleteResource, putResource, replaceRegistry } from '@/lib/server/registry/registry-service';
 
 const PutInput = z.strictObject({ kind: z.enum(RESOURCE_KINDS), key: z.string().min(1).max(200), resource: z.unknown() });

@@ -2,9 +2,9 @@
 
 import { z } from 'zod';
 import { RESOURCE_KINDS, RESOURCE_SCHEMAS, resourceKey, type Resource } from '@/lib/registry';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
-import { parseBody } from '@/lib/server/http/read-json';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { parseBody } from '@/lib/server/platform/http/read-json';
 import { getRegistry, putResource } from '@/lib/server/registry/registry-service';
 
 // The fix the issues panel offers for tasks routed to resources the registry lacks: a

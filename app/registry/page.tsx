@@ -4,7 +4,7 @@ import { KIND_ORDER } from '@/components/registry/kind-config';
 import { RegistrySection } from '@/components/registry/registry-section';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { getRegistry } from '@/lib/server/registry/registry-service';
 
 export const metadata: Metadata = { title: 'Registry' };

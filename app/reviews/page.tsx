@@ -6,7 +6,7 @@ import { GatesWaitingTable } from '@/components/review/gates-waiting-table';
 import { reviewQueue } from '@/lib/server/approval/approval-service';
 import { reviewsRequestedFrom } from '@/lib/server/approval/requested-reviewers';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { gatesWaitingFor } from '@/lib/server/runs/waiting-gates';
 
 export const metadata: Metadata = { title: 'Review queue' };

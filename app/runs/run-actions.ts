@@ -3,8 +3,8 @@
 import { headers } from 'next/headers';
 import { z } from 'zod';
 import { GateApproveRequest, StartRunRequest } from '@/lib/api/run-schemas';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { relyingPartyOf } from '@/lib/server/passkeys/relying-party';
 import { cancelRun, decideGate, gateSigningOptions, pauseRun, resumeRun, retryTask } from '@/lib/server/runs/run-control';
 import { startRun } from '@/lib/server/runs/start-run';

@@ -20,13 +20,13 @@ import {
   signInAborted,
   signInSucceeded,
 } from '@/lib/server/auth/sign-in-limiter';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { PASSKEY_SIGN_IN_REFUSED, signInOptions, verifySignIn } from '@/lib/server/passkeys/passkey-sign-in';
 import { relyingPartyOf } from '@/lib/server/passkeys/relying-party';
 import { AuthenticationResponse } from '@/lib/api/passkey-schemas';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { findUserByUsername } from '@/lib/server/auth/users';
-import type { ActionResult } from '@/lib/server/action';
+import type { ActionResult } from '@/lib/server/platform/action';
 import { roleOf, type Role } from '@/lib/auth/roles';
 
 export interface SignInState {

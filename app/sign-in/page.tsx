@@ -5,8 +5,8 @@ import { DemoAccounts, type DemoAccount } from '@/components/auth/demo-accounts'
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { safeNext } from '@/lib/auth/safe-next';
 import { currentUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
-import { user } from '@/lib/server/db/schema';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { user } from '@/lib/server/platform/db/schema';
 import { DEMO_USERS, demoUsersEnabled } from '@/lib/server/demo/seed-demo-users';
 
 export const metadata: Metadata = { title: 'Sign in' };

@@ -1,7 +1,7 @@
 import { PLAN_LIMITS, unstorableJson } from '@/lib/plan';
 
 // How a JSON request body's text becomes a value, or the 400 that says why it cannot: one
-// definition for the route layer (lib/server/http/read-json.ts) and for the compute workers
+// definition for the route layer (lib/server/platform/http/read-json.ts) and for the compute workers
 // that parse a whole plan's body off the server's event loop (lib/compute/jobs.ts).
 
 /** Free-form JSON inside a plan nests at most maxJsonDepth levels; the request around it adds a few. */

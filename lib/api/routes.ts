@@ -62,7 +62,7 @@ export interface RouteSpec {
   /**
    * The handler gets the body's text (its type and size checked) instead of the parsed
    * body: a compute worker parses it with `body`, because a whole plan takes the event
-   * loop too long to parse (lib/server/compute).
+   * loop too long to parse (lib/server/platform/compute).
    */
   bodyInWorker?: boolean;
 }

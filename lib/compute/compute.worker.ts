@@ -2,12 +2,12 @@ import { parentPort } from 'node:worker_threads';
 import { COMPUTE_JOBS, JobRefusal, type CallServer } from './jobs';
 import type { FromWorker, ToWorker } from './protocol';
 
-// The entry of a compute worker thread (started by lib/server/compute/compute-pool.ts):
+// The entry of a compute worker thread (started by lib/server/platform/compute/compute-pool.ts):
 // runs one job of jobs.ts at a time and answers with its result, its refusal, or the
 // error it threw. A `call` to the server waits for the reply with the same call id.
 
 const port = parentPort;
-if (!port) throw new Error('compute.worker.ts runs as a worker thread (lib/server/compute/compute-pool.ts)');
+if (!port) throw new Error('compute.worker.ts runs as a worker thread (lib/server/platform/compute/compute-pool.ts)');
 
 const replies = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 let nextCallId = 1;

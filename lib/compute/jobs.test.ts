@@ -9,7 +9,7 @@ import { COMPUTE_JOBS, JobRefusal, type CallServer } from './jobs';
 
 // The jobs a compute worker runs give what the same code gave on the server's thread
 // (bit for bit, for a seeded Monte Carlo), and refuse bad input with the words the server
-// used. The pool that carries them is tested in lib/server/compute/worker-pool.test.ts.
+// used. The pool that carries them is tested in lib/server/platform/compute/worker-pool.test.ts.
 
 const registry = Registry.parse(DEMO_REGISTRY);
 

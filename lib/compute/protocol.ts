@@ -1,10 +1,10 @@
-// The messages between the server's compute pool (lib/server/compute/worker-pool.ts) and a
+// The messages between the server's compute pool (lib/server/platform/compute/worker-pool.ts) and a
 // compute worker (compute.worker.ts). Plain data only: everything crosses a thread by
 // structured clone. A worker runs one job at a time; a job may ask the server for
 // something on its way (a `call`, e.g. a convertor in the sandbox, which only the server's
 // thread may start) and gets a `reply` with the same call id.
 
-/** What the server can be told a job refused, as an error code of the API (lib/server/errors.ts ERROR_STATUS). */
+/** What the server can be told a job refused, as an error code of the API (lib/server/platform/errors.ts ERROR_STATUS). */
 export type RefusalCode = 'bad_request' | 'invalid_json' | 'unprocessable' | 'integrity' | 'not_found';
 
 export interface Refusal {

@@ -1,8 +1,8 @@
 import 'server-only';
 import { prepareAuditTrail } from './audit/audit-log';
 import { ensureEnvAdminToken } from './auth/api-tokens';
-import { getDatabase, setDatabaseBootstrap } from './db/connection';
-import type { DatabaseHandle } from './db/client';
+import { getDatabase, setDatabaseBootstrap } from './platform/db/connection';
+import type { DatabaseHandle } from './platform/db/client';
 import { seedDemoPlans, demoPlansEnabled } from './demo/seed-demo-plans';
 import { demoUsersEnabled, seedDemoUsers } from './demo/seed-demo-users';
 import { seedDemoRegistry } from './registry/registry-service';
@@ -10,7 +10,7 @@ import { resultUrlsFromEnv, startRunWorkers, stopRunWorkers, workersEnabled } fr
 import { startWebhooks } from './webhooks/webhook-worker';
 
 // The server's start-up work on a freshly opened database. It sits above every service it
-// calls; lib/server/db/connection.ts only runs it, so the database layer depends on nothing
+// calls; lib/server/platform/db/connection.ts only runs it, so the database layer depends on nothing
 // above it.
 async function prepareDatabase(handle: DatabaseHandle): Promise<void> {
   // Makes the audit key on first start and says loudly when the trail cannot be trusted.

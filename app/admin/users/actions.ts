@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { CreateTokenRequest, CreateUserRequest, Username } from '@/lib/api/gate-schemas';
 import { Role } from '@/lib/auth/roles';
-import { runAction } from '@/lib/server/action';
+import { runAction } from '@/lib/server/platform/action';
 import { issueToken } from '@/lib/server/auth/api-tokens';
 import { createUser, setUserRole } from '@/lib/server/auth/users';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 
 // User and token management from /admin/users. The same services back POST /api/users,
 // PATCH /api/users/{username} and POST /api/tokens; every change is audited with the

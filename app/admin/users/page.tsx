@@ -8,7 +8,7 @@ import { DataTable, type DataColumn, type DataRow } from '@/components/ui/data-t
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { listUsers, type UserSummary } from '@/lib/server/auth/users';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 
 export const metadata: Metadata = { title: 'Users' };
 

@@ -2,8 +2,8 @@
 
 import { z } from 'zod';
 import { CreateWebhookRequest, WebhookId } from '@/lib/api/webhook-schemas';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { createWebhook, deleteWebhook } from '@/lib/server/webhooks/webhook-service';
 
 // Webhook management from /admin/webhooks; the same services back POST /api/webhooks and

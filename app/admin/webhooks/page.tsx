@@ -7,7 +7,7 @@ import { DataTable, type DataColumn } from '@/components/ui/data-table';
 import type { WebhookDelivery } from '@/lib/api/webhook-schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { retrySummary } from '@/lib/server/webhooks/webhook-queue';
 import { listDeliveries, listWebhooks } from '@/lib/server/webhooks/webhook-service';
 

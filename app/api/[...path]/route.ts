@@ -1,4 +1,4 @@
-import { unknownPath } from '@/lib/server/http/endpoint';
+import { unknownPath } from '@/lib/server/platform/http/endpoint';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { InboxQuery } from '@/lib/api/inbox-schemas';
-import { getDatabase } from '@/lib/server/db/connection';
-import { parseBody } from '@/lib/server/http/read-json';
-import { authed, json } from '@/lib/server/http/route';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { parseBody } from '@/lib/server/platform/http/read-json';
+import { authed, json } from '@/lib/server/platform/http/route';
 import { listInbox } from '@/lib/server/inbox/inbox-service';
 
 export const dynamic = 'force-dynamic';

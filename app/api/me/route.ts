@@ -1,6 +1,6 @@
 import { routes } from '@/lib/api/routes';
-import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
-import { json } from '@/lib/server/http/route';
+import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
+import { json } from '@/lib/server/platform/http/route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { routes } from '@/lib/api/routes';
-import { getDatabase } from '@/lib/server/db/connection';
-import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
-import { json } from '@/lib/server/http/route';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
+import { json } from '@/lib/server/platform/http/route';
 import { getRegistry, replaceRegistry } from '@/lib/server/registry/registry-service';
 
 export const dynamic = 'force-dynamic';

@@ -2,8 +2,8 @@
 
 import { z } from 'zod';
 import { PatchPlanRequest, RevisionNumber, SavePlanRequest } from '@/lib/api/schemas';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { getGate } from '@/lib/server/approval/approval-service';
 import { getPlan, getRevisions, patchPlan, savePlan } from '@/lib/server/plans/plan-service';
 import { loadApprovalGuard } from './approval-guard';

@@ -1,6 +1,6 @@
 import type { ApprovalGuard } from '@/lib/editor-store/approval-guard';
 import { getGateReviews } from '@/lib/server/approval/approval-service';
-import type { Database } from '@/lib/server/db/client';
+import type { Database } from '@/lib/server/platform/db/client';
 
 /**
  * What a content-changing save of the head would void, for the editor's banner and its

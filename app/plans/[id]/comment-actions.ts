@@ -2,9 +2,9 @@
 
 import { z } from 'zod';
 import { CreateCommentRequest } from '@/lib/api/comment-schemas';
-import { runAction } from '@/lib/server/action';
+import { runAction } from '@/lib/server/platform/action';
 import { createComment, setThreadResolved } from '@/lib/server/comments/comment-service';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 
 // Reading threads is GET /api/plans/{id}/comments (viewers may read); writing them needs
 // the editor role, which approvers and admins have too.

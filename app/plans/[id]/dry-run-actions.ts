@@ -2,8 +2,8 @@
 
 import { z } from 'zod';
 import { DryRunOptions } from '@/lib/simulate/dry-run';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { runDryRun } from '@/lib/server/simulate/dry-run-service';
 
 const Input = z.strictObject({ id: z.string().min(1), options: DryRunOptions });

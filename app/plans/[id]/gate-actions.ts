@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { ContentHash, DecisionRequest, SubmitRequest } from '@/lib/api/gate-schemas';
 import { RevisionNumber } from '@/lib/api/schemas';
 import { DECISIONS } from '@/lib/approval/gate';
-import { runAction } from '@/lib/server/action';
+import { runAction } from '@/lib/server/platform/action';
 import { decide, reRequestReview, submitForReview } from '@/lib/server/approval/approval-service';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { signingOptions } from '@/lib/server/passkeys/decision-signatures';
 import { relyingPartyOf } from '@/lib/server/passkeys/relying-party';
 

@@ -1,9 +1,9 @@
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import type { Database } from '@/lib/server/db/client';
-import { getDatabase } from '@/lib/server/db/connection';
-import { AppError } from '@/lib/server/errors';
+import type { Database } from '@/lib/server/platform/db/client';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { AppError } from '@/lib/server/platform/errors';
 import { getPlan, getPlanSkeleton } from '@/lib/server/plans/plan-service';
 import { getRegistry } from '@/lib/server/registry/registry-service';
 

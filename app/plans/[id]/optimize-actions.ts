@@ -2,8 +2,8 @@
 
 import { z } from 'zod';
 import { PLAN_LIMITS, PlannerTask } from '@/lib/plan';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { OptimizeRequest, proposeGrouping } from '@/lib/server/optimize/optimize-service';
 
 const GroupingInput = OptimizeRequest.extend({

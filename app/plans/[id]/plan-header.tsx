@@ -8,7 +8,7 @@ import { hasRole } from '@/lib/auth/roles';
 import { planPlannedBy } from '@/lib/planning/planning-types';
 import { previousReviewers, reviewerCandidates } from '@/lib/server/approval/requested-reviewers';
 import type { Principal } from '@/lib/server/auth/principal';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { listPlanRuns } from '@/lib/server/runs/run-queries';
 import { RegistryNotice } from './registry-notice';
 import { SubmitForReview } from './submit-for-review';

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { PlannerTask } from '@/lib/plan';
 import { BACKEND_IDS } from '@/lib/planning/planning-types';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { computeStage2 } from '@/lib/server/planning/planning-service';
 
 const Stage2Input = z.strictObject({

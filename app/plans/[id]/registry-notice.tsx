@@ -1,5 +1,5 @@
 import { registryNotice } from '@/lib/server/approval/registry-binding';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { loadRegistryForPage } from './load-plan';
 
 /** Says why a plan whose content was approved is back in draft: the registry changed under it. */

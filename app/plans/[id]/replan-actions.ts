@@ -2,8 +2,8 @@
 
 import { z } from 'zod';
 import { ApplyReplanRequest, ReplanRequest } from '@/lib/replan/replan-types';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { applyReplanProposal, proposeReplan } from '@/lib/server/replan/replan-service';
 
 const ProposeInput = ReplanRequest.extend({ id: z.string().min(1) });

@@ -1,5 +1,5 @@
-import type { Database } from '@/lib/server/db/client';
-import { AppError } from '@/lib/server/errors';
+import type { Database } from '@/lib/server/platform/db/client';
+import { AppError } from '@/lib/server/platform/errors';
 import { getRun } from '@/lib/server/runs/run-queries';
 import { failureInstructions } from './failure-instructions';
 

@@ -1,7 +1,7 @@
 import { SubmitForReviewButton } from '@/components/plan/submit-for-review-button';
 import type { Principal } from '@/lib/server/auth/principal';
 import { previousReviewers, reviewerCandidates } from '@/lib/server/approval/requested-reviewers';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 
 /** The submit control with the approvers the submitter may ask by name, and those who reviewed it before, read on the server. */
 export async function SubmitForReview({ planId, revision, contentHash, user }: { planId: string; revision: number; contentHash: string; user: Principal }) {

@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { getDatabase } from '@/lib/server/db/connection';
-import { AppError } from '@/lib/server/errors';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { AppError } from '@/lib/server/platform/errors';
 import { getRun } from '@/lib/server/runs/run-queries';
 
 /** The run for the page and its title, or the not-found page; read once per request. */

@@ -3,7 +3,7 @@ import { RunView } from '@/components/runs/run-view';
 import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
 import { gateRefusalFor } from '@/lib/server/runs/gate-deciders';
 import { loadPlanForPage, loadPlanSkeletonForPage, loadRegistryForPage } from '../../plans/[id]/load-plan';

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import type { TaskDataInput } from '@/lib/plan';
 import { verifyAudit } from '../audit/audit-log';
-import { planReviews, plans } from '../db/schema';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { AppError } from '../errors';
-import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
+import { planReviews, plans } from '../platform/db/schema';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { AppError } from '../platform/errors';
+import { FETCH_THEN_SUMMARISE, principal, refusal } from '../platform/test-support';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { decide, getApprovedPlan, getGate, planAudit, submitForReview } from './approval-service';
 

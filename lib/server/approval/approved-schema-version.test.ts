@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
 import { CURRENT_SCHEMA_VERSION } from '@/lib/plan';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan } from '../plans/plan-service';
-import { principal, refusal } from '../test-support';
+import { principal, refusal } from '../platform/test-support';
 import { decide, getApprovedPlan, submitForReview } from './approval-service';
 
 // The hand-off reads the approved revision through the document migrations: a body this

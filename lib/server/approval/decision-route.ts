@@ -1,9 +1,9 @@
 import 'server-only';
 import type { Routes } from '@/lib/api/routes';
 import type { Decision } from '@/lib/approval/gate';
-import { getDatabase } from '../db/connection';
-import { endpoint } from '../http/endpoint';
-import { json } from '../http/route';
+import { getDatabase } from '../platform/db/connection';
+import { endpoint } from '../platform/http/endpoint';
+import { json } from '../platform/http/route';
 import { relyingPartyOf } from '../passkeys/relying-party';
 import { decide } from './approval-service';
 

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, desc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { ResourceSnapshot } from '@/lib/approval/approved-resources';
-import type { Database } from '../db/client';
-import { auditEvents, planRevisions } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { auditEvents, planRevisions } from '../platform/db/schema';
 
 // Four-eyes needs to know who shaped what is about to be approved: everyone who wrote a
 // revision of the plan, and everyone who changed a registry resource it routes to, since

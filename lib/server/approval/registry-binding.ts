@@ -3,8 +3,8 @@ import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { ResourceSnapshot, diffSnapshots, resolveTargets, type ResourceChange } from '@/lib/approval/approved-resources';
 import type { Registry } from '@/lib/registry';
 import { appendAudit } from '../audit/audit-log';
-import type { Database } from '../db/client';
-import { planReviews, plans } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { planReviews, plans } from '../platform/db/schema';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
 

@@ -3,11 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SubmitRequest } from '@/lib/api/gate-schemas';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { createUser } from '../auth/users';
-import { inboxItems, plans, reviewRequests } from '../db/schema';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { inboxItems, plans, reviewRequests } from '../platform/db/schema';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { listInbox } from '../inbox/inbox-service';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
-import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal, refusal } from '../platform/test-support';
 import { decide, getGate, planAudit, reRequestReview, submitForReview } from './approval-service';
 import { previousReviewers, reviewerCandidates, reviewsRequestedFrom } from './requested-reviewers';
 

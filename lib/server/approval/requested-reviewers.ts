@@ -2,9 +2,9 @@ import 'server-only';
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { ReviewRequest } from '@/lib/api/gate-schemas';
 import { ROLES, hasRole, roleOf } from '@/lib/auth/roles';
-import type { Database } from '../db/client';
-import { planReviews, plans, reviewRequests, user } from '../db/schema';
-import { AppError } from '../errors';
+import type { Database } from '../platform/db/client';
+import { planReviews, plans, reviewRequests, user } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
 import { accountTies } from '../auth/account-ties';
 
 // Reviewers requested by name when a plan is submitted. A request names someone who could

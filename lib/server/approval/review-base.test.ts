@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { describeBase } from '@/lib/approval/review-base';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { setTaskViewed } from '../review/task-views-service';
-import { FETCH_THEN_SUMMARISE, principal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal } from '../platform/test-support';
 import { decide, submitForReview } from './approval-service';
 import { reviewBaseFor } from './review-base';
 

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, eq, lt, max } from 'drizzle-orm';
 import { chooseReviewBase, type ChosenBase, type ReviewHistory } from '@/lib/approval/review-base';
-import type { Database } from '../db/client';
-import { planReviews, reviewTaskViews } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { planReviews, reviewTaskViews } from '../platform/db/schema';
 
 // What the review page needs to pick its base: one person's decisions and viewed marks on
 // the revisions before the head, and the newest approval before it (see lib/approval/review-base).

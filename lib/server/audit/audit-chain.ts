@@ -2,8 +2,8 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import type { auditEvents } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import type { auditEvents } from '../platform/db/schema';
 import { checkHeadSignature, type AuditKey } from './audit-key';
 
 // The chain's primitives, shared by appending and verifying: how an event is hashed, where

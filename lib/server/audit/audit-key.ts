@@ -2,7 +2,7 @@ import 'server-only';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { keyFilePath, readOrCreateKey } from '../keys/key-file';
+import { keyFilePath, readOrCreateKey } from '../platform/keys/key-file';
 
 // The key that signs the audit chain's head. It never lives in the database: whoever can
 // rewrite the database but not read this key cannot make a rewritten, truncated or

@@ -7,15 +7,15 @@ import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { decide, submitForReview } from '../approval/approval-service';
-import type { Database } from '../db/client';
-import { auditEvents, auditHead } from '../db/schema';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { AppError } from '../errors';
+import type { Database } from '../platform/db/client';
+import { auditEvents, auditHead } from '../platform/db/schema';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { AppError } from '../platform/errors';
 import { createPlan, savePlan } from '../plans/plan-service';
 import { adoptAuditChain, appendAudit, prepareAuditTrail, verifyAudit, verifyPlanRevision, type AuditInput, type AuditRow } from './audit-log';
 import { forgetAuditSignedMarker } from './audit-key';
 import { forgetVerifiedChains } from './audit-verify';
-import { FETCH_THEN_SUMMARISE, principal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal } from '../platform/test-support';
 
 // The attacker of these tests can read and write every table, knows how events are hashed,
 // but does not hold the audit key. Each tampering is done with raw SQL, as they would.

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { auditEvents, auditHead } from '../db/schema';
-import { AppError } from '../errors';
+import type { Database } from '../platform/db/client';
+import { auditEvents, auditHead } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
 import {
   AUDIT_LOCK_KEY,
   GENESIS,

@@ -2,8 +2,8 @@ import 'server-only';
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { PlanDocument, contentHash } from '@/lib/plan';
-import type { Database } from '../db/client';
-import { auditEvents, auditHead, planReviews, planRevisions } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { auditEvents, auditHead, planReviews, planRevisions } from '../platform/db/schema';
 import {
   AUDIT_LOCK_KEY,
   GENESIS,

@@ -1,9 +1,9 @@
 import 'server-only';
 import { z } from 'zod';
 import type { PageQuery } from '@/lib/api/list-schemas';
-import type { Database } from '../db/client';
-import { decodeCursor, encodeCursor, pageOf } from '../db/page-cursor';
-import { notFound } from '../errors';
+import type { Database } from '../platform/db/client';
+import { decodeCursor, encodeCursor, pageOf } from '../platform/db/page-cursor';
+import { notFound } from '../platform/errors';
 import { checkPlanId } from '../plans/plan-service';
 import { findPlan } from '../plans/plan-repository';
 import { auditEventOf, listPlanAudit } from './audit-log';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { accountTies } from './account-ties';
 import { createUser } from './users';
 

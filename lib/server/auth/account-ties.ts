@@ -1,8 +1,8 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import type { AccountTie } from '@/lib/approval/gate';
-import type { Database } from '../db/client';
-import { user } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { user } from '../platform/db/schema';
 
 // An admin can make accounts, so an admin could make a second account (a sock puppet) and
 // approve their own work with it. Four-eyes therefore treats an account and whoever made it

@@ -1,5 +1,5 @@
 import 'server-only';
-import { readOrCreateKey } from '../keys/key-file';
+import { readOrCreateKey } from '../platform/keys/key-file';
 
 /** The key file of the session-signing secret in PLANGATE_KEY_DIR. */
 export const AUTH_KEY_FILE = 'auth.key';

@@ -5,9 +5,9 @@ import { nextCookies } from 'better-auth/next-js';
 import { username } from 'better-auth/plugins';
 import { passkeySession } from './passkey-session-plugin';
 import { ROLES } from '@/lib/auth/roles';
-import { getDatabase } from '../db/connection';
-import type { Database } from '../db/client';
-import { authSchema } from '../db/schema';
+import { getDatabase } from '../platform/db/connection';
+import type { Database } from '../platform/db/client';
+import { authSchema } from '../platform/db/schema';
 import { authSecret } from './auth-secret';
 import { USERNAME_PATTERN } from '@/lib/api/gate-schemas';
 

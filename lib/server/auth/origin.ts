@@ -1,5 +1,5 @@
 import 'server-only';
-import { AppError } from '../errors';
+import { AppError } from '../platform/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { hasRole, roleOf, type Role } from '@/lib/auth/roles';
-import { getDatabase } from '../db/connection';
-import { AppError } from '../errors';
+import { getDatabase } from '../platform/db/connection';
+import { AppError } from '../platform/errors';
 import { principalFromToken } from './api-tokens';
 import type { Principal } from './principal-type';
 import { getAuth } from './auth';

@@ -1,7 +1,7 @@
 import { count, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { signInFailures } from '../db/schema';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { signInFailures } from '../platform/db/schema';
 import {
   DEVICE_COOKIE_DAYS,
   PER_CLIENT,

@@ -1,8 +1,8 @@
 import 'server-only';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { signInFailures } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { signInFailures } from '../platform/db/schema';
 
 // better-auth's own rate limiter guards its HTTP router, which Plangate does not mount
 // (sign-in runs in a server action), so sign-in attempts are counted here, in the

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { AppError } from '../errors';
-import { refusal } from '../test-support';
-import { user } from '../db/schema';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { AppError } from '../platform/errors';
+import { refusal } from '../platform/test-support';
+import { user } from '../platform/db/schema';
 import { eq } from 'drizzle-orm';
 import { createServiceToken, ensureEnvAdminToken, issueToken, principalFromToken } from './api-tokens';
 import type { Principal } from './principal';

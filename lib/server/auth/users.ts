@@ -3,10 +3,10 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { hashPassword } from 'better-auth/crypto';
 import type { UserResponse } from '@/lib/api/gate-schemas';
 import { roleOf, type Role } from '@/lib/auth/roles';
-import type { Database } from '../db/client';
-import { account, user } from '../db/schema';
-import { isUniqueViolation } from '../db/unique-violation';
-import { AppError, notFound } from '../errors';
+import type { Database } from '../platform/db/client';
+import { account, user } from '../platform/db/schema';
+import { isUniqueViolation } from '../platform/db/unique-violation';
+import { AppError, notFound } from '../platform/errors';
 import { appendAudit } from '../audit/audit-log';
 
 // Users are rows better-auth signs in against; Plangate creates them itself (admins only,

@@ -6,10 +6,10 @@ import { CreateWebhookRequest, WebhookPayload } from '@/lib/api/webhook-schemas'
 import { decide, submitForReview } from '../approval/approval-service';
 import { listPlanAudit } from '../audit/audit-log';
 import { createUser } from '../auth/users';
-import { inboxItems, webhookDeliveries } from '../db/schema';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { inboxItems, webhookDeliveries } from '../platform/db/schema';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan, savePlan } from '../plans/plan-service';
-import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal, refusal } from '../platform/test-support';
 import { createWebhook } from '../webhooks/webhook-service';
 import { createComment, listComments, setThreadResolved } from './comment-service';
 import { decisionNotice } from './decision-notice';
@@ -161,7 +161,7 @@ describe.each(testDatabases())('comment threads on $name', (database) => {
 
   it('holds at most 500 threads per plan and 100 comments per thread', async () => {
     const { id } = await plan();
-    const { planComments } = await import('../db/schema');
+    const { planComments } = await import('../platform/db/schema');
     await db()
       .insert(planComments)
       .values(Array.from({ length: 500 }, (_, i) => ({ id: `c${i}`, threadId: `c${i}`, planId: id, revision: 1, author: 'bulk', body: 'x' })));
@@ -180,7 +180,7 @@ describe.each(testDatabases())('comment threads on $name', (database) => {
   it('refuses a 31st comment by one author within a minute, across plans, with 429 and when to retry', async () => {
     const rita = principal('rita', 'approver');
     const [first, second] = [await plan('First'), await plan('Second')];
-    const { planComments } = await import('../db/schema');
+    const { planComments } = await import('../platform/db/schema');
     // An hour ago does not count; the last minute does.
     await db()
       .insert(planComments)

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { DecisionNotice } from '@/lib/api/comment-schemas';
-import type { Database } from '../db/client';
-import { planComments, planReviews, plans } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { planComments, planReviews, plans } from '../platform/db/schema';
 import { tasksNamedIn } from './tasks-named';
 
 // The editor shows the newest objection (request changes, reject) as a banner until the

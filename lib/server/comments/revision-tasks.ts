@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { planRevisions } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { planRevisions } from '../platform/db/schema';
 import { revisionTaskRefs } from '../plans/revision-pages';
 
 // Comments are listed on every poll of every open tab, and each list says which threads sit

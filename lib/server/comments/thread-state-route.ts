@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Routes } from '@/lib/api/routes';
-import { getDatabase } from '../db/connection';
-import { endpoint } from '../http/endpoint';
-import { json } from '../http/route';
+import { getDatabase } from '../platform/db/connection';
+import { endpoint } from '../platform/http/endpoint';
+import { json } from '../platform/http/route';
 import { setThreadResolved } from './comment-service';
 
 /** POST /api/plans/{id}/comments/{commentId}/resolve | reopen: one handler, both directions. */

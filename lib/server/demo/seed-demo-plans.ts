@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { PlanDocument } from '@/lib/plan';
-import type { Database } from '../db/client';
+import type { Database } from '../platform/db/client';
 import { countPlans } from '../plans/plan-repository';
 import { createPlan } from '../plans/plan-service';
 import { DEMO_PLANS } from './demo-plans';

@@ -1,8 +1,8 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Role } from '@/lib/auth/roles';
-import type { Database, DatabaseKind } from '../db/client';
-import { user } from '../db/schema';
+import type { Database, DatabaseKind } from '../platform/db/client';
+import { user } from '../platform/db/schema';
 import { createUser } from '../auth/users';
 
 const SEED_LOCK_KEY = 7_316_005;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, desc, eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { auditEvents, plans } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { auditEvents, plans } from '../platform/db/schema';
 import { notify } from './notify';
 
 // When approvals stop standing, the approvers who gave them and the person who submitted

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { InboxItemKind, type InboxItem, type InboxQuery, type InboxResponse, type MarkReadRequest, type MarkReadResponse } from '@/lib/api/inbox-schemas';
-import type { Database } from '../db/client';
-import { inboxItems, plans } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { inboxItems, plans } from '../platform/db/schema';
 
 // One person's inbox. Every query names the recipient, so no call can read or mark
 // another user's items: an id that belongs to someone else simply matches nothing.

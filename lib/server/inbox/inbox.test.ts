@@ -5,11 +5,11 @@ import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { ToolResource } from '@/lib/registry';
 import { decide, submitForReview } from '../approval/approval-service';
 import { createUser } from '../auth/users';
-import { inboxItems } from '../db/schema';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { inboxItems } from '../platform/db/schema';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan, savePlan } from '../plans/plan-service';
 import { putResource } from '../registry/registry-service';
-import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal, refusal } from '../platform/test-support';
 import { listInbox, markRead, markReviewRequestsDone, unreadCount } from './inbox-service';
 import { notify } from './notify';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { InboxItemKind } from '@/lib/api/inbox-schemas';
-import type { Database } from '../db/client';
-import { inboxItems } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { inboxItems } from '../platform/db/schema';
 
 // Inbox items are written in the transaction of the action that caused them, like webhook
 // deliveries: an item exists if and only if the action committed, and writing one is a

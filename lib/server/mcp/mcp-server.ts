@@ -4,9 +4,9 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { hasRole } from '@/lib/auth/roles';
 import type { Principal } from '../auth/principal';
-import type { DatabaseHandle } from '../db/client';
-import { AppError } from '../errors';
-import { logError } from '../http/log-error';
+import type { DatabaseHandle } from '../platform/db/client';
+import { AppError } from '../platform/errors';
+import { logError } from '../platform/http/log-error';
 import { clientOrigin } from './client-origin';
 import { PLANGATE_TOOLS, type PlangateTool, type ToolContext } from './mcp-tools';
 

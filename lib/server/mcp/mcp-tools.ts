@@ -7,7 +7,7 @@ import type { Role } from '@/lib/auth/roles';
 import { RESOURCE_KINDS } from '@/lib/registry';
 import { getApprovedPlan, getGateReviews, submitForReview } from '../approval/approval-service';
 import type { Principal } from '../auth/principal';
-import type { DatabaseHandle } from '../db/client';
+import type { DatabaseHandle } from '../platform/db/client';
 import { importPlanText } from '../plans/plan-interop';
 import { createPlan } from '../plans/plan-service';
 import { getRegistry } from '../registry/registry-service';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
 import { decide, submitForReview } from '../approval/approval-service';
-import type { Database } from '../db/client';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import type { Database } from '../platform/db/client';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan } from '../plans/plan-service';
-import { FETCH_THEN_SUMMARISE, principal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal } from '../platform/test-support';
 import { waitForDecision } from './wait-for-decision';
 
 // The wait an agent makes for a person's decision: it answers as soon as the plan leaves

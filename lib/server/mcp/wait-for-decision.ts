@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { GateResponse } from '@/lib/api/gate-schemas';
 import type { PlanStatus } from '@/lib/approval/plan-status';
 import { getGateReviews } from '../approval/approval-service';
-import type { Database } from '../db/client';
+import type { Database } from '../platform/db/client';
 
 // An agent that submitted a plan waits here for a person's decision instead of polling the
 // REST API itself. The plan row is read about once a second; a decision commits in another

@@ -3,9 +3,9 @@ import { CreatePlanRequest } from '@/lib/api/schemas';
 import type { ScriptedReply } from '@/lib/llm/scripted-llm-server';
 import { scriptedLlmPerTest } from '@/lib/llm/scripted-llm-test-support';
 import { PlannerTask, type PlannerTaskInput } from '@/lib/plan';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan } from '../plans/plan-service';
-import { refusal } from '../test-support';
+import { refusal } from '../platform/test-support';
 import { proposeGrouping, proposeSubgraphs } from './optimize-service';
 
 // The optimiser service on a real database, with the LLM optimiser configured the way a

@@ -1,6 +1,6 @@
 import 'server-only';
 import { cose, decodeCredentialPublicKey } from '@simplewebauthn/server/helpers';
-import { AppError } from '../errors';
+import { AppError } from '../platform/errors';
 
 // The published form of a passkey: the COSE key the authenticator gave, re-expressed as a JWK
 // so a verifier needs only its platform's crypto (node:crypto, Python's cryptography).

@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
 import type { SignedDecision } from '@/lib/api/passkey-schemas';
 import { decide, getApprovedPlan, getGate, submitForReview } from '../approval/approval-service';
-import { passkeys } from '../db/schema';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { passkeys } from '../platform/db/schema';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan } from '../plans/plan-service';
-import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal, refusal } from '../platform/test-support';
 import { publishedKeys, revokePasskey } from './passkey-service';
 import { softAuthenticator } from './soft-authenticator-test-support';
 

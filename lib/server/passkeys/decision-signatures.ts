@@ -5,9 +5,9 @@ import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJS
 import type { DecisionSignature, SignedDecision } from '@/lib/api/passkey-schemas';
 import { canonicalJson } from '../audit/digests';
 import type { Principal } from '../auth/principal-type';
-import type { Database } from '../db/client';
-import { decisionSignatures, passkeys } from '../db/schema';
-import { AppError } from '../errors';
+import type { Database } from '../platform/db/client';
+import { decisionSignatures, passkeys } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
 import { checkedOrigin, type RelyingParty } from './relying-party';
 import { verifyAssertion } from './verify-assertion';
 

@@ -5,9 +5,9 @@ import { generateRegistrationOptions, verifyRegistrationResponse, type PublicKey
 import type { PublicKey, RegistrationResponse } from '@/lib/api/passkey-schemas';
 import { appendAudit } from '../audit/audit-log';
 import type { Principal } from '../auth/principal-type';
-import type { Database } from '../db/client';
-import { passkeyChallenges, passkeys } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import type { Database } from '../platform/db/client';
+import { passkeyChallenges, passkeys } from '../platform/db/schema';
+import { AppError, notFound } from '../platform/errors';
 import { coseToJwk, type PasskeyAlg } from './cose-jwk';
 import { checkedOrigin, readClientData, type RelyingParty } from './relying-party';
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { passkeyChallenges, passkeys } from '../db/schema';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { refusal } from '../test-support';
+import { passkeyChallenges, passkeys } from '../platform/db/schema';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { refusal } from '../platform/test-support';
 import { signInOptions, verifySignIn } from './passkey-sign-in';
 import { softAuthenticator } from './soft-authenticator-test-support';
 

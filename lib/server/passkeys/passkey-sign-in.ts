@@ -4,9 +4,9 @@ import { and, count, eq, isNull, lt } from 'drizzle-orm';
 import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { AuthenticationResponse } from '@/lib/api/passkey-schemas';
 import { appendAudit } from '../audit/audit-log';
-import type { Database } from '../db/client';
-import { passkeyChallenges, passkeys } from '../db/schema';
-import { AppError } from '../errors';
+import type { Database } from '../platform/db/client';
+import { passkeyChallenges, passkeys } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
 import { checkedOrigin, readClientData, type RelyingParty } from './relying-party';
 import { verifyAssertion } from './verify-assertion';
 

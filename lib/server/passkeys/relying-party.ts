@@ -1,5 +1,5 @@
 import 'server-only';
-import { AppError } from '../errors';
+import { AppError } from '../platform/errors';
 
 // WebAuthn scopes a passkey to a relying party id (a host name) and the browser writes the
 // page's origin into what it signs. Plangate is its own relying party: the id is the host

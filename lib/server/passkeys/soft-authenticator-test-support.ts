@@ -2,7 +2,7 @@ import 'server-only';
 import { createHash, generateKeyPairSync, randomBytes, sign, type JsonWebKey } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import type { AuthenticationResponse, DecisionSignature, SignedDecision } from '@/lib/api/passkey-schemas';
-import type { passkeys } from '../db/schema';
+import type { passkeys } from '../platform/db/schema';
 import { challengeText } from './decision-signatures';
 
 // A passkey authenticator in software, for tests: it signs what a browser's would (the

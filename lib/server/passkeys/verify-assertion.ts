@@ -1,6 +1,6 @@
 import 'server-only';
 import { verifyAuthenticationResponse } from '@simplewebauthn/server';
-import type { passkeys } from '../db/schema';
+import type { passkeys } from '../platform/db/schema';
 
 // The one check of a WebAuthn assertion against a stored passkey, for signed decisions and
 // for sign-in alike: on the key's own RP id, for navigator.credentials.get(), with the user

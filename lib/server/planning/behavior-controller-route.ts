@@ -4,12 +4,12 @@ import type { Routes } from '@/lib/api/routes';
 import { Phase2OfferError } from '@/lib/planning/behavior-controller-protocol';
 import { chooseBackend } from './choose-backend';
 import type { PlanningBackend } from '@/lib/planning/planning-types';
-import { getDatabase } from '../db/connection';
-import { AppError, fromZodError } from '../errors';
-import { readJsonValue } from '../http/read-json';
+import { getDatabase } from '../platform/db/connection';
+import { AppError, fromZodError } from '../platform/errors';
+import { readJsonValue } from '../platform/http/read-json';
 import { checkOrigin } from '../auth/origin';
 import { requireRole } from '../auth/principal';
-import { json, route } from '../http/route';
+import { json, route } from '../platform/http/route';
 import { getRegistry } from '../registry/registry-service';
 import type { Registry } from '@/lib/registry';
 

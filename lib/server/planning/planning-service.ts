@@ -6,8 +6,8 @@ import { chooseBackend } from './choose-backend';
 import { type BackendId, type PlanPlannedBy, type PlanningBackend, type Progress } from '@/lib/planning/planning-types';
 import { checkedStage2 } from '@/lib/planning/stage2-check';
 import type { Principal } from '../auth/principal';
-import type { Database } from '../db/client';
-import { AppError, fromZodError } from '../errors';
+import type { Database } from '../platform/db/client';
+import { AppError, fromZodError } from '../platform/errors';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { getRegistry } from '../registry/registry-service';
 

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import type { PlannerTask } from '@/lib/plan';
-import type { Database } from '../db/client';
-import { planRevisions } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { planRevisions } from '../platform/db/schema';
 import { revisionTaskRefs } from './revision-pages';
 
 // What the overview of a big plan is drawn from: each task's id, routing and dependencies,

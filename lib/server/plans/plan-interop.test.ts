@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { AppError } from '../errors';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { AppError } from '../platform/errors';
 import { exportPlan, importPlanText } from './plan-interop';
 import { createPlan, getPlan } from './plan-service';
 

@@ -3,10 +3,10 @@ import { FormatError, FORMAT_IDS, type FormatId } from '@/lib/formats/format';
 import { formatById } from '@/lib/formats/registry';
 import { PLAN_LIMITS, formatBytes } from '@/lib/plan';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
-import type { Database } from '../db/client';
-import { AppError } from '../errors';
+import type { Database } from '../platform/db/client';
+import { AppError } from '../platform/errors';
 import { getPlan, storeNewPlan } from './plan-service';
-import { runComputeJob } from '../compute/compute-pool';
+import { runComputeJob } from '../platform/compute/compute-pool';
 
 // Import and export go through the same services as every other plan write and read.
 

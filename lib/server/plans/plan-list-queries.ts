@@ -2,9 +2,9 @@ import 'server-only';
 import { and, asc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { defaultOrder, type PageQuery, type PlanListQuery } from '@/lib/api/list-schemas';
-import type { Database } from '../db/client';
-import { TimestampKey, decodeCursor, encodeCursor, pageOf, timestampKey } from '../db/page-cursor';
-import { planRevisions, plans } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { TimestampKey, decodeCursor, encodeCursor, pageOf, timestampKey } from '../platform/db/page-cursor';
+import { planRevisions, plans } from '../platform/db/schema';
 import { revisionSummaryColumns } from './plan-repository';
 
 // The plan list and a plan's revisions, one bounded page at a time: filtering, sorting and

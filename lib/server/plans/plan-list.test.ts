@@ -5,10 +5,10 @@ import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import type { TaskDataInput } from '@/lib/plan';
 import { reviewQueuePage, submitForReview } from '../approval/approval-service';
 import { planAuditPage } from '../audit/plan-audit-page';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { AppError } from '../errors';
-import { parseQuery } from '../http/read-query';
-import { FETCH_THEN_SUMMARISE, principal } from '../test-support';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { AppError } from '../platform/errors';
+import { parseQuery } from '../platform/http/read-query';
+import { FETCH_THEN_SUMMARISE, principal } from '../platform/test-support';
 import { createPlan, getRevisionPage, listPlans, savePlan } from './plan-service';
 
 const tasks = (n: number): TaskDataInput => ({

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { contentHash, type TaskDataInput } from '@/lib/plan';
 import { CreatePlanRequest, PatchPlanRequest, SavePlanRequest } from '@/lib/api/schemas';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { AppError } from '../errors';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { AppError } from '../platform/errors';
 import { createPlan, getPlan, patchPlan, savePlan } from './plan-service';
 
 // PATCH saves what changed: the same revision rules as PUT (a stale base is a conflict, the

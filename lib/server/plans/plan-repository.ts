@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { planPages, planReviews, planRevisions, planTasks, plans } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { planPages, planReviews, planRevisions, planTasks, plans } from '../platform/db/schema';
 import { LRUCache } from 'lru-cache';
 import { joinPages, pageIntact, type StoredPage } from './revision-pages';
 import { revisionColumns, revisionTasksText } from './revision-body';
@@ -10,7 +10,7 @@ import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
 import { HASH_VERSION, type PlanDocument } from '@/lib/plan';
 import { CURRENT_SCHEMA_VERSION, documentSchema, readRevisionDocument, type DocumentSchemaRegistry } from '@/lib/plan/migrations';
-import { AppError } from '../errors';
+import { AppError } from '../platform/errors';
 
 // Data access only: callers hand in parsed, hashed documents. Every write is one
 // transaction, so a plan never exists without its first revision and a head pointer

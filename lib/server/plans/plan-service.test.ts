@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { contentHash, type TaskDataInput } from '@/lib/plan';
 import { SavePlanRequest, CreatePlanRequest } from '@/lib/api/schemas';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { AppError } from '../errors';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { AppError } from '../platform/errors';
 import { createPlan, getPlan, getRevisions, listPlanSummaries, savePlan, validateStoredPlan } from './plan-service';
 
 const chain: TaskDataInput = {

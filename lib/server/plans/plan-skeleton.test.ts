@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskDataInput } from '@/lib/plan';
 import { CreatePlanRequest } from '@/lib/api/schemas';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { AppError } from '../errors';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { AppError } from '../platform/errors';
 import { findOverviewTasks } from './overview-tasks';
 import { createPlan, getPlan, getPlanSkeleton } from './plan-service';
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { getTableColumns, sql } from 'drizzle-orm';
-import { planRevisions } from '../db/schema';
+import { planRevisions } from '../platform/db/schema';
 import { revisionPagePositions, revisionTaskRefs } from './revision-pages';
 
 // How a revision's whole document is read back. Every revision stores its tasks in

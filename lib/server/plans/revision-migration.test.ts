@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CURRENT_SCHEMA_VERSION, StoredPlanDocument, documentSchema, type DocumentSchemaRegistry } from '@/lib/plan';
 import { CreatePlanRequest } from '@/lib/api/schemas';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { AppError } from '../errors';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { AppError } from '../platform/errors';
 import { createPlan, getPlan } from './plan-service';
 import { findRevision, readRevision } from './plan-repository';
 

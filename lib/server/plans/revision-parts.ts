@@ -1,7 +1,7 @@
 import 'server-only';
 import { PLAN_LIMITS, formatBytes, type PlanDocument, type PlannerTask } from '@/lib/plan';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
-import { AppError } from '../errors';
+import { AppError } from '../platform/errors';
 import { canonicalJson, sha256Of } from '../audit/digests';
 import { hashesFromTaskHashes } from './document-hashes';
 import type { NewRevision, StoredTask } from './plan-repository';

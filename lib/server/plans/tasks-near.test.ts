@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan, getPlan } from './plan-service';
 import { NEAR_AREA, getTasksNear } from './tasks-near';
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { PlanDocument, TasksNear } from '@/lib/plan';
-import type { Database } from '../db/client';
+import type { Database } from '../platform/db/client';
 import * as repo from './plan-repository';
 
 // A link to one task of a big plan opens on that task. The page draws the tasks saved

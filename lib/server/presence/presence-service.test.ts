@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
 import { decide, submitForReview } from '../approval/approval-service';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
-import { FETCH_THEN_SUMMARISE, principal, refusal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, principal, refusal } from '../platform/test-support';
 import { MAX_TABS_PER_USER, PRESENCE_STALE_MS, countPresence, heartbeat, leave } from './presence-service';
 
 const editor = principal('eddie', 'editor');

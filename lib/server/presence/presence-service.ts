@@ -1,9 +1,9 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, lt, ne, gte, sql } from 'drizzle-orm';
 import { ACTIVITY_KINDS, Heartbeat, type LiveState, type PlanActivity } from '@/lib/api/presence-schemas';
-import type { Database } from '../db/client';
-import { auditEvents, planPresence, planRevisions, plans } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import type { Database } from '../platform/db/client';
+import { auditEvents, planPresence, planRevisions, plans } from '../platform/db/schema';
+import { AppError, notFound } from '../platform/errors';
 import { checkPlanId } from '../plans/plan-service';
 
 // Live plan state for open editors: each browser tab sends a heartbeat every few seconds

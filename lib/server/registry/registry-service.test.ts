@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DslResource, LlmResource, Registry, ToolResource } from '@/lib/registry';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { parseBody } from '../http/read-json';
-import { refusal } from '../test-support';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { parseBody } from '../platform/http/read-json';
+import { refusal } from '../platform/test-support';
 import { deleteResource, getRegistry, putResource, replaceRegistry, seedDemoRegistry } from './registry-service';
 
 

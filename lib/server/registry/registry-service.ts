@@ -3,10 +3,10 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { DEMO_REGISTRY, RESOURCE_KINDS, STORED_RESOURCE_SCHEMAS, Registry, duplicateKeys, resourceKey, type Resource, type ResourceKind } from '@/lib/registry';
 import { lockRegistryForWrite, voidApprovalsOnRegistryChange } from '../approval/registry-binding';
 import { appendAudit } from '../audit/audit-log';
-import type { Database } from '../db/client';
-import { registryResources } from '../db/schema';
-import { parseJsonColumn } from '../db/json-column';
-import { AppError, notFound, type ErrorDetail } from '../errors';
+import type { Database } from '../platform/db/client';
+import { registryResources } from '../platform/db/schema';
+import { parseJsonColumn } from '../platform/db/json-column';
+import { AppError, notFound, type ErrorDetail } from '../platform/errors';
 import { endpointSecretProblems } from '../runs/dispatch/dispatch-secrets';
 
 // The registry is read whole (it is small: tens to hundreds of resources) and written

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest, SavePlanRequest } from '@/lib/api/schemas';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
-import { FETCH_THEN_SUMMARISE, refusal } from '../test-support';
+import { FETCH_THEN_SUMMARISE, refusal } from '../platform/test-support';
 import { listTaskViews, setTaskViewed } from './task-views-service';
 
 describe.each(testDatabases())('task views service on $name', (database) => {

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, asc, eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { planRevisions, reviewTaskViews } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import type { Database } from '../platform/db/client';
+import { planRevisions, reviewTaskViews } from '../platform/db/schema';
+import { AppError, notFound } from '../platform/errors';
 import { checkPlanId } from '../plans/plan-service';
 import { revisionHasTask } from '../plans/revision-body';
 

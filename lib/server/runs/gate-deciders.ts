@@ -6,9 +6,9 @@ import { ROLES, hasRole, roleOf, type Role } from '@/lib/auth/roles';
 import { runShapers } from '../approval/recent-editors';
 import { accountTies } from '../auth/account-ties';
 import type { Principal } from '../auth/principal-type';
-import type { Database } from '../db/client';
-import { runs, user } from '../db/schema';
-import { AppError } from '../errors';
+import type { Database } from '../platform/db/client';
+import { runs, user } from '../platform/db/schema';
+import { AppError } from '../platform/errors';
 
 // Who may decide a gate of a run: the plan's four-eyes rule, applied to the run. Not whoever
 // started the run, not whoever shaped the revision it runs (wrote a revision of it, or changed

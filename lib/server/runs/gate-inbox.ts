@@ -3,8 +3,8 @@ import { and, eq, or } from 'drizzle-orm';
 import type { GateToDecide } from '@/lib/api/run-schemas';
 import { gateAllowsEdit } from '@/lib/runs/task-policy';
 import type { Principal } from '../auth/principal-type';
-import type { Database } from '../db/client';
-import { taskRuns } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { taskRuns } from '../platform/db/schema';
 import { loadRunContext } from './run-records';
 import { gatesWaitingFor } from './waiting-gates';
 

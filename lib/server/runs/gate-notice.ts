@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { plans, runs } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { plans, runs } from '../platform/db/schema';
 import { notify } from '../inbox/notify';
 import { emitWebhookEvent } from '../webhooks/events';
 import { gateDeciders } from './gate-deciders';

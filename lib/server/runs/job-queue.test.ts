@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/client';
-import { testDatabases } from '../db/test-databases';
+import type { DatabaseHandle } from '../platform/db/client';
+import { testDatabases } from '../platform/db/test-databases';
 import { DEAD_TASK_QUEUE, enqueueTaskJobs, getJobQueue, jobsIn, stopJobQueue, TASK_QUEUE } from './job-queue';
 
 // pg-boss on both databases, as the run engine uses it: task jobs are queued in the same

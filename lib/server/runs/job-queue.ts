@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite, type Db, type JobInsert } from 'pg-boss';
-import type { Database, DatabaseHandle } from '../db/client';
+import type { Database, DatabaseHandle } from '../platform/db/client';
 
 // The durable part of running plans is pg-boss's: one job per task attempt-chain, retries
 // with backoff, expiry, and re-delivery of a job whose worker stopped. Which task is ready,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
-import type { DatabaseHandle } from '../db/client';
-import { runs } from '../db/schema';
+import type { DatabaseHandle } from '../platform/db/client';
+import { runs } from '../platform/db/schema';
 import { DispatchError } from './dispatch/dispatch-types';
 
 // The calls in flight in this process, by run, so that stopping a run stops its calls: at

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskDataInput } from '@/lib/plan';
 import type { RegistryInput } from '@/lib/registry';
-import type { DatabaseHandle } from '../db/client';
-import { testDatabases } from '../db/test-databases';
-import { refusal } from '../test-support';
+import type { DatabaseHandle } from '../platform/db/client';
+import { testDatabases } from '../platform/db/test-databases';
+import { refusal } from '../platform/test-support';
 import { startA2aTestAgent, type A2aTestAgent } from '@/scripts/test-servers/a2a-agent-test-support';
 import { startMcpTestServer, type McpTestServer } from '@/scripts/test-servers/mcp-server-test-support';
 import { startOpenAiTestServer, type OpenAiTestServer } from '@/scripts/test-servers/openai-server-test-support';
@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SignedDecision } from '@/lib/api/passkey-schemas';
 import { canonicalJson, sha256Of } from '../audit/digests';
-import { passkeys } from '../db/schema';
+import { passkeys } from '../platform/db/schema';
 import { publishedKeys } from '../passkeys/passkey-service';
 import { softAuthenticator } from '../passkeys/soft-authenticator-test-support';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/client';
-import { testDatabases } from '../db/test-databases';
+import type { DatabaseHandle } from '../platform/db/client';
+import { testDatabases } from '../platform/db/test-databases';
 import { cancelRun } from './run-control';
 import { runEventStream } from './run-event-stream';
 import { getRun } from './run-queries';

@@ -1,9 +1,9 @@
 import 'server-only';
 import { and, count, eq } from 'drizzle-orm';
 import { isRunSettled, type RunState } from '@/lib/runs/run-states';
-import type { DatabaseHandle } from '../db/client';
-import { runs, taskRuns } from '../db/schema';
-import { notFound } from '../errors';
+import type { DatabaseHandle } from '../platform/db/client';
+import { runs, taskRuns } from '../platform/db/schema';
+import { notFound } from '../platform/errors';
 import { nextRunEvent } from './run-events';
 import { runEventsAfter } from './run-queries';
 

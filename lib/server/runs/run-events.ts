@@ -1,8 +1,8 @@
 import 'server-only';
 import { EventEmitter } from 'node:events';
 import { sql } from 'drizzle-orm';
-import type { Database, DatabaseHandle } from '../db/client';
-import { runEvents } from '../db/schema';
+import type { Database, DatabaseHandle } from '../platform/db/client';
+import { runEvents } from '../platform/db/schema';
 
 // The run's append-only record and its live feed. An event is a row written in the
 // transaction of the change it describes; a NOTIFY in the same transaction wakes the

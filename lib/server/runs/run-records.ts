@@ -4,9 +4,9 @@ import { ResourceSnapshot, resolveTargets } from '@/lib/approval/approved-resour
 import { documentSchema, readStoredDocument, taskTarget, type PlanDocument, type PlannerTask } from '@/lib/plan';
 import { RESOURCE_KINDS, type Resource } from '@/lib/registry';
 import { deriveRunState, FINISHED_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
-import type { Database } from '../db/client';
-import { planRevisions, runs, taskRuns } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import type { Database } from '../platform/db/client';
+import { planRevisions, runs, taskRuns } from '../platform/db/schema';
+import { AppError, notFound } from '../platform/errors';
 import { hashVersionOf, serverContentHash } from '../plans/document-hashes';
 import { revisionColumns } from '../plans/revision-body';
 import { emitWebhookEvent } from '../webhooks/events';

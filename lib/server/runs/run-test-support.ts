@@ -5,7 +5,7 @@ import type { PlannerTask } from '@/lib/plan';
 import type { TaskDataInput } from '@/lib/plan';
 import { Registry } from '@/lib/registry';
 import { decide, submitForReview } from '../approval/approval-service';
-import type { DatabaseHandle } from '../db/client';
+import type { DatabaseHandle } from '../platform/db/client';
 import { createPlan, getPlan, savePlan } from '../plans/plan-service';
 import { replaceRegistry } from '../registry/registry-service';
 import type { Principal } from '../auth/principal';

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TaskDataInput } from '@/lib/plan';
-import type { DatabaseHandle } from '../db/client';
-import { testDatabases } from '../db/test-databases';
-import { refusal } from '../test-support';
+import type { DatabaseHandle } from '../platform/db/client';
+import { testDatabases } from '../platform/db/test-databases';
+import { refusal } from '../platform/test-support';
 import { startWebhookReceiver, type WebhookReceiver } from '@/scripts/test-servers/webhook-receiver-test-support';
 import { cancelRun, retryTask } from './run-control';
 import { getRun, runEventsAfter } from './run-queries';

@@ -2,9 +2,9 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { TaskResultReport } from '@/lib/api/run-schemas';
 import type { RunState } from '@/lib/runs/run-states';
-import type { DatabaseHandle } from '../db/client';
-import { AppError } from '../errors';
-import { parseBody, parseJsonText, readJsonText } from '../http/read-json';
+import type { DatabaseHandle } from '../platform/db/client';
+import { AppError } from '../platform/errors';
+import { parseBody, parseJsonText, readJsonText } from '../platform/http/read-json';
 import {
   ATTEMPT_HEADER,
   resultSigningString,

@@ -3,8 +3,8 @@ import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { hasRole } from '@/lib/auth/roles';
 import { FINISHED_RUN_STATES } from '@/lib/runs/run-states';
 import type { Principal } from '../auth/principal-type';
-import type { Database } from '../db/client';
-import { plans, runEvents, runs, taskRuns } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { plans, runEvents, runs, taskRuns } from '../platform/db/schema';
 import { gateExclusions, gateRefusalOf, type GateExclusions } from './gate-deciders';
 
 // The review queue's "Gates waiting": tasks of live runs that wait at their gate and that

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
 import { StoredDryRun } from '@/lib/api/operation-schemas';
 import { createPlan, getPlan, getRevisionText } from '../plans/plan-service';
-import { computePool } from '../compute/compute-pool';
-import { testDatabases, useTestDatabase } from '../db/test-databases';
-import { principal, refusal } from '../test-support';
+import { computePool } from '../platform/compute/compute-pool';
+import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
+import { principal, refusal } from '../platform/test-support';
 import { latestDryRun, runDryRun } from './dry-run-service';
 
 // Stored dry runs: numbered per plan, compared with the previous run only when both had

@@ -3,14 +3,14 @@ import { and, count, desc, eq, lt, lte, sql } from 'drizzle-orm';
 import { DryRunOptions, type DryRunResult } from '@/lib/simulate/dry-run';
 import { sameSettings } from '@/lib/simulate/same-settings';
 import type { Principal } from '../auth/principal';
-import type { Database } from '../db/client';
-import { dryRuns } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { dryRuns } from '../platform/db/schema';
 import { checkPlanId, getRevisionText } from '../plans/plan-service';
-import { runComputeJob } from '../compute/compute-pool';
+import { runComputeJob } from '../platform/compute/compute-pool';
 import { getRegistry } from '../registry/registry-service';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { StoredDryRun as StoredDryRunSchema, type DryRunSummary, type StoredDryRun } from '@/lib/api/operation-schemas';
-import { parseJsonColumn } from '../db/json-column';
+import { parseJsonColumn } from '../platform/db/json-column';
 
 // Dry runs of stored revisions. Each is kept with the revision and hash it ran on, so the
 // review shows the evidence for exactly what is being approved, and the next run of the

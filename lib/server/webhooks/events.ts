@@ -2,8 +2,8 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { WebhookEvent, WebhookPayload } from '@/lib/api/webhook-schemas';
-import type { Database } from '../db/client';
-import { plans, webhookDeliveries, webhooks } from '../db/schema';
+import type { Database } from '../platform/db/client';
+import { plans, webhookDeliveries, webhooks } from '../platform/db/schema';
 import { enqueueDeliveries } from './webhook-queue';
 
 // Emitting an event only writes rows: one pending delivery per subscribed webhook, and its

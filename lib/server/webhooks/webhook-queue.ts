@@ -1,8 +1,8 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
-import type { Database, DatabaseHandle } from '../db/client';
-import { webhookDeliveries } from '../db/schema';
+import type { Database, DatabaseHandle } from '../platform/db/client';
+import { webhookDeliveries } from '../platform/db/schema';
 import { getJobQueue, jobsIn } from '../runs/job-queue';
 
 // Outgoing webhook deliveries are pg-boss jobs on the run engine's queue instance: pg-boss

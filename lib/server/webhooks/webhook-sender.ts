@@ -1,5 +1,5 @@
 import 'server-only';
-import type { WebhookAttempt } from '../db/schema';
+import type { WebhookAttempt } from '../platform/db/schema';
 import { guardedFetch, guardRefusal } from '../runs/dispatch/address-guard';
 import { signedHeaders } from './signature';
 

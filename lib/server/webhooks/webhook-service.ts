@@ -10,9 +10,9 @@ import {
   type WebhookEvent,
 } from '@/lib/api/webhook-schemas';
 import { appendAudit } from '../audit/audit-log';
-import type { Database } from '../db/client';
-import { webhookDeliveries, webhooks } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import type { Database } from '../platform/db/client';
+import { webhookDeliveries, webhooks } from '../platform/db/schema';
+import { AppError, notFound } from '../platform/errors';
 import { newWebhookSecret } from './signature';
 import { isSealed, sealWebhookSecret } from './webhook-secret-box';
 

@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Job, JobWithMetadata, PgBoss } from 'pg-boss';
-import type { DatabaseHandle } from '../db/client';
-import { webhookDeliveries, webhooks, type WebhookAttempt } from '../db/schema';
+import type { DatabaseHandle } from '../platform/db/client';
+import { webhookDeliveries, webhooks, type WebhookAttempt } from '../platform/db/schema';
 import { jobsIn, stopJobQueue } from '../runs/job-queue';
 import {
   closeWebhookQueue,

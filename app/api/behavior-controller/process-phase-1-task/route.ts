@@ -1,7 +1,7 @@
 import { routes } from '@/lib/api/routes';
 import { phase1Answer, stage1InputOf } from '@/lib/planning/behavior-controller-protocol';
 import { Stage1Input } from '@/lib/planning/planning-types';
-import { notAllowed } from '@/lib/server/http/endpoint';
+import { notAllowed } from '@/lib/server/platform/http/endpoint';
 import { behaviorControllerRoute } from '@/lib/server/planning/behavior-controller-route';
 
 export const dynamic = 'force-dynamic';

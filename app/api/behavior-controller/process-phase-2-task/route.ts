@@ -1,7 +1,7 @@
 import { routes } from '@/lib/api/routes';
 import { phase2Registry, stage2RequestOf } from '@/lib/planning/behavior-controller-protocol';
 import { checkedStage2 } from '@/lib/planning/stage2-check';
-import { notAllowed } from '@/lib/server/http/endpoint';
+import { notAllowed } from '@/lib/server/platform/http/endpoint';
 import { behaviorControllerRoute } from '@/lib/server/planning/behavior-controller-route';
 
 export const dynamic = 'force-dynamic';

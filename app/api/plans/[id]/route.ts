@@ -1,8 +1,8 @@
 import { routes } from '@/lib/api/routes';
-import { getDatabase } from '@/lib/server/db/connection';
-import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
-import { etagged, planEtag } from '@/lib/server/http/etag';
-import { json } from '@/lib/server/http/route';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
+import { etagged, planEtag } from '@/lib/server/platform/http/etag';
+import { json } from '@/lib/server/platform/http/route';
 import { getPlan, patchPlan, savePlan } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';

@@ -1,9 +1,9 @@
 import { routes } from '@/lib/api/routes';
-import { getDatabase } from '@/lib/server/db/connection';
-import { AppError } from '@/lib/server/errors';
-import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
-import { logError } from '@/lib/server/http/log-error';
-import { json } from '@/lib/server/http/route';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { AppError } from '@/lib/server/platform/errors';
+import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
+import { logError } from '@/lib/server/platform/http/log-error';
+import { json } from '@/lib/server/platform/http/route';
 import { generatePlan } from '@/lib/server/planning/planning-service';
 
 export const dynamic = 'force-dynamic';

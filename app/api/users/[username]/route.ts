@@ -1,10 +1,10 @@
 import { Username } from '@/lib/api/gate-schemas';
 import { routes } from '@/lib/api/routes';
 import { setUserRole } from '@/lib/server/auth/users';
-import { getDatabase } from '@/lib/server/db/connection';
-import { notFound } from '@/lib/server/errors';
-import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
-import { json } from '@/lib/server/http/route';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { notFound } from '@/lib/server/platform/errors';
+import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
+import { json } from '@/lib/server/platform/http/route';
 
 export const dynamic = 'force-dynamic';
 

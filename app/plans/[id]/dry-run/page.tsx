@@ -3,7 +3,7 @@ import { DryRunWorkbench } from '@/components/simulate/dry-run-workbench';
 import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
 import { loadPlanForPage, loadRegistryForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';

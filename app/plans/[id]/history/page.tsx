@@ -3,7 +3,7 @@ import { ListPages, ListProblem } from '@/components/list/list-pages';
 import { loadPagedList, pageLinks } from '@/app/paged-list';
 import { planAuditPage } from '@/lib/server/audit/plan-audit-page';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { loadPlanSkeletonForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 

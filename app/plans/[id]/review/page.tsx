@@ -24,7 +24,7 @@ import { defaultBaseLabel, describeBase } from '@/lib/approval/review-base';
 import { BasePicker } from '@/components/review/base-picker';
 import { resourceChangesSinceLastApproval } from '@/lib/server/approval/registry-binding';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { loadPlanForPage, loadRegistryForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 

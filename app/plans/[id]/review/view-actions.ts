@@ -2,8 +2,8 @@
 
 import { z } from 'zod';
 import { RevisionNumber } from '@/lib/api/schemas';
-import { runAction } from '@/lib/server/action';
-import { getDatabase } from '@/lib/server/db/connection';
+import { runAction } from '@/lib/server/platform/action';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { listTaskViews, setTaskViewed } from '@/lib/server/review/task-views-service';
 
 // A reviewer's "viewed" marks. The least role is viewer: anyone who can open the review

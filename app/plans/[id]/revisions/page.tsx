@@ -7,7 +7,7 @@ import { TableView, type DataColumn } from '@/components/ui/table-view';
 import { LIST_LIMIT } from '@/lib/api/list-schemas';
 import { diffPlans } from '@/lib/plan';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { getRevisionPage } from '@/lib/server/plans/plan-service';
 import { loadPagedList, pageHref, pageLinks } from '@/app/paged-list';
 import { loadPlanForPage, loadPlanSkeletonForPage } from '../load-plan';

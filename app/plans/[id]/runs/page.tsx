@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { loadPagedList, pageHref, pageLinks } from '@/app/paged-list';
 import { ListPages, ListProblem } from '@/components/list/list-pages';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
-import { getDatabase } from '@/lib/server/db/connection';
+import { getDatabase } from '@/lib/server/platform/db/connection';
 import { listPlanRuns } from '@/lib/server/runs/run-queries';
 import { loadPlanSkeletonForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';

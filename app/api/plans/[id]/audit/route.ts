@@ -1,8 +1,8 @@
 import { routes } from '@/lib/api/routes';
 import { planAuditPage } from '@/lib/server/audit/plan-audit-page';
-import { getDatabase } from '@/lib/server/db/connection';
-import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
-import { json } from '@/lib/server/http/route';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
+import { json } from '@/lib/server/platform/http/route';
 
 export const dynamic = 'force-dynamic';
 

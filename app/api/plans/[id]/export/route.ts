@@ -1,6 +1,6 @@
 import { routes } from '@/lib/api/routes';
-import { getDatabase } from '@/lib/server/db/connection';
-import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
 import { exportPlan } from '@/lib/server/plans/plan-interop';
 
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,8 @@
 import { routes } from '@/lib/api/routes';
-import { getDatabase } from '@/lib/server/db/connection';
-import { notFound } from '@/lib/server/errors';
-import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
-import { json } from '@/lib/server/http/route';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { notFound } from '@/lib/server/platform/errors';
+import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
+import { json } from '@/lib/server/platform/http/route';
 import { getPlan } from '@/lib/server/plans/plan-service';
 import { latestDryRun, runDryRun } from '@/lib/server/simulate/dry-run-service';
 

@@ -1,9 +1,9 @@
 import { routes } from '@/lib/api/routes';
 import { RESOURCE_SCHEMAS } from '@/lib/registry';
-import { getDatabase } from '@/lib/server/db/connection';
-import { endpoint, notAllowed } from '@/lib/server/http/endpoint';
-import { parseBody } from '@/lib/server/http/read-json';
-import { json } from '@/lib/server/http/route';
+import { getDatabase } from '@/lib/server/platform/db/connection';
+import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
+import { parseBody } from '@/lib/server/platform/http/read-json';
+import { json } from '@/lib/server/platform/http/route';
 import { deleteResource, parseKind, putResource } from '@/lib/server/registry/registry-service';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import { routes } from '@/lib/api/routes';
 import { threadStateRoute } from '@/lib/server/comments/thread-state-route';
-import { notAllowed } from '@/lib/server/http/endpoint';
+import { notAllowed } from '@/lib/server/platform/http/endpoint';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { expect } from 'vitest';
 import type { TaskDataInput } from '@/lib/plan';
-import type { Principal } from './auth/principal';
+import type { Principal } from '../auth/principal';
 import { AppError } from './errors';
 
 /** The AppError a service call is refused with; fails the test when it succeeds or throws anything else. */

@@ -6,5 +6,5 @@ import path from 'node:path';
 // both run from the project root.
 export const migrationsFolder = path.resolve(
   /* turbopackIgnore: true */ process.cwd(),
-  process.env.PLANGATE_MIGRATIONS_DIR || 'lib/server/db/migrations',
+  process.env.PLANGATE_MIGRATIONS_DIR || 'lib/server/platform/db/migrations',
 );

@@ -2,8 +2,8 @@ import 'server-only';
 import { NextResponse } from 'next/server';
 import { revisionFromText } from '@/lib/api/schemas';
 import type { Role } from '@/lib/auth/roles';
-import { checkOrigin } from '../auth/origin';
-import { requireRole, type Principal } from '../auth/principal';
+import { checkOrigin } from '../../auth/origin';
+import { requireRole, type Principal } from '../../auth/principal';
 import { AppError } from '../errors';
 import { logError } from './log-error';
 

@@ -2,15 +2,15 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CreatePlanRequest } from '@/lib/api/schemas';
 import { Registry } from '@/lib/registry';
-import { decide, getGate, submitForReview } from '../approval/approval-service';
-import { newPlanId } from '../plans/plan-id';
-import { createPlan } from '../plans/plan-service';
-import { getRegistry, replaceRegistry } from '../registry/registry-service';
-import { getReplanProposal } from '../replan/replan-service';
-import { latestDryRun, runDryRun } from '../simulate/dry-run-service';
-import { principal, refusal } from '../test-support';
-import { replanProposals } from './schema';
-import { testDatabases, useTestDatabase } from './test-databases';
+import { decide, getGate, submitForReview } from './approval/approval-service';
+import { newPlanId } from './plans/plan-id';
+import { createPlan } from './plans/plan-service';
+import { getRegistry, replaceRegistry } from './registry/registry-service';
+import { getReplanProposal } from './replan/replan-service';
+import { latestDryRun, runDryRun } from './simulate/dry-run-service';
+import { principal, refusal } from './platform/test-support';
+import { replanProposals } from './platform/db/schema';
+import { testDatabases, useTestDatabase } from './platform/db/test-databases';
 
 // jsonb columns are read through their zod schema: a row edited into a shape the code does
 // not know is refused as an integrity error naming the table and the row, not a crash.

@@ -47,8 +47,8 @@ const WORKER_HEAP_MB = 1024;
  */
 function startComputeWorker(): Worker {
   const options: WorkerOptions = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB }, workerData: {} };
-  if (process.env.NEXT_RUNTIME) return new Worker(new URL('../../compute/compute.worker.ts', import.meta.url), options);
-  const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../compute/compute.worker.ts');
+  if (process.env.NEXT_RUNTIME) return new Worker(new URL('../../../compute/compute.worker.ts', import.meta.url), options);
+  const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../compute/compute.worker.ts');
   return new Worker(SOURCE_BOOTSTRAP, { ...options, eval: true, execArgv: [], workerData: { entry } });
 }
 

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { z } from 'zod';
 import { ROUTE_LIST, type Method, type RouteSpec } from '@/lib/api/routes';
-import { checkOrigin } from '../auth/origin';
-import { requireRole, type Principal } from '../auth/principal';
+import { checkOrigin } from '../../auth/origin';
+import { requireRole, type Principal } from '../../auth/principal';
 import { AppError } from '../errors';
 import { parseBody, readJsonText, readJsonValue, readOptionalJsonValue } from './read-json';
 import { singleQueryFields } from './read-query';
