@@ -11,6 +11,8 @@ import boundaries from 'eslint-plugin-boundaries';
 /** The domain: pure algorithms and rules on plans, shared by the browser and the server. */
 const DOMAIN = ['plan', 'graph', 'validate', 'simulate', 'optimize', 'replan', 'planning', 'approval', 'formats', 'registry', 'runs'];
 /** lib/ folders that are not pure: the server, and the client-side editor state and canvas adapters. */
+// lib/server's element types (the boundaries settings below): its platform, auth, and features.
+const SERVER = ['server', 'server-platform', 'server-auth'];
 const IMPURE_LIB = ['lib/server/**', 'lib/editor-store/**', 'lib/flow/**'];
 /** Tests and their helpers run in Node under vitest; they may read fixtures from disk. */
 const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/test-support.ts', '**/*-test-support.ts'];
@@ -139,7 +141,7 @@ export default defineConfig([
           policies: [
             {
               from: { element: { types: { anyOf: ['domain', 'pure-lib'] } } },
-              disallow: { to: { element: { types: { anyOf: ['server', 'client-lib', 'components', 'app'] } } } },
+              disallow: { to: { element: { types: { anyOf: [...SERVER, 'client-lib', 'components', 'app'] } } } },
               message: 'Pure lib code imports only pure lib code (docs/architecture.md, "Layers").',
             },
             {
@@ -149,16 +151,16 @@ export default defineConfig([
             },
             {
               from: { element: { type: 'lib-api' } },
-              disallow: { to: { element: { types: { anyOf: ['server', 'client-lib', 'components', 'app'] } } } },
+              disallow: { to: { element: { types: { anyOf: [...SERVER, 'client-lib', 'components', 'app'] } } } },
               message: 'lib/api describes the API from domain types; it imports no server, client or app code.',
             },
             {
               from: { element: { type: 'client-lib' } },
-              disallow: { to: { element: { types: { anyOf: ['server', 'components', 'app'] } } } },
+              disallow: { to: { element: { types: { anyOf: [...SERVER, 'components', 'app'] } } } },
               message: 'The editor store and canvas adapters run in the browser: no server, component or app imports.',
             },
             {
-              from: { element: { types: { anyOf: ['server', 'server-platform', 'server-auth'] } } },
+              from: { element: { types: { anyOf: SERVER } } },
               disallow: { to: { element: { types: { anyOf: ['client-lib', 'components', 'app'] } } } },
               message: 'lib/server sits below the app: it imports no client, component or app code.',
             },
@@ -170,7 +172,7 @@ export default defineConfig([
             },
             {
               from: { element: { type: 'components' } },
-              disallow: { to: { element: { types: { anyOf: ['server', 'app'] } } } },
+              disallow: { to: { element: { types: { anyOf: [...SERVER, 'app'] } } } },
               message:
                 'Components import no server module, not even for types: take shared types from lib/api or the domain, and call the server through app/**/actions.ts.',
             },

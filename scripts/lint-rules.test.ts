@@ -91,6 +91,15 @@ describe('layer rules', () => {
     expect(messages).toEqual([expect.objectContaining({ ruleId: 'boundaries/dependencies', line: 2 })]);
   });
 
+  it('lib/server/platform imports no feature folder, not even for types, but may ask auth who is calling', async () => {
+    const [feature, auth] = await lintProbes([
+      { dir: 'lib/server/platform/db', source: "import 'server-only';\nimport type { getRun } from '../../runs/run-queries';\nexport type Probe = typeof getRun;\n" },
+      { dir: 'lib/server/platform/http', source: "import 'server-only';\nimport type { Principal } from '../../auth/principal';\nexport type Probe = Principal;\n" },
+    ]);
+    expect(feature).toEqual([expect.objectContaining({ ruleId: 'boundaries/dependencies', line: 2, message: expect.stringContaining('imports no feature folder') })]);
+    expect(auth).toEqual([]);
+  });
+
   it('components import no server module, not even for types, but may call server actions', async () => {
     const messages = await lintProbe(
       'components',
