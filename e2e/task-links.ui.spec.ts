@@ -94,18 +94,6 @@ test('the linked task is selected before the first layout lands, and still after
   await expectOpenedAt(page, 'c', 'Check');
 });
 
-test('the address keeps naming the selected task when the page renders again', async ({ page, api, editor }) => {
-  const { id } = await api.create('Task link plan', plan, { view: { positions, collapsed: [] } });
-  await editor.open(id, { query: '?task=c', showing: 'Check' });
-  await page.getByRole('navigation', { name: 'Outline' }).getByRole('button', { name: /^Ask/ }).click();
-  await expectSelected(page, 'a', 'Ask');
-  // Submitted elsewhere: the live bar sees the new status and the page renders again (its header says so).
-  await api.submitted(id);
-  await expect(page.getByText('in review', { exact: true })).toBeVisible();
-  await expectSelected(page, 'a', 'Ask');
-  await expect(page).toHaveURL((url) => url.searchParams.get('task') === 'a' && url.searchParams.has('view'));
-});
-
 test('a link to a task the plan does not have says so', async ({ page, adminApi }) => {
   const { id } = await adminApi.create('Task link plan', plan);
   await page.goto(`/plans/${id}?task=gone`);
