@@ -15,8 +15,9 @@ import { announceWaitingGates } from './gate-notice';
 import { STOPPED_RUN_STATES, watchForStop } from './run-calls';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
 import { appendRunEvents, nextRunEvent, type RunEventInput } from './run-events';
+import { groupCommit } from './run-batches';
 import { approvedResource, loadRunContext, lockRunRow, refreshRunState, taskRunsOf, type RunContext, type TaskRunRow } from './run-records';
-import { afterTaskSettled, type TaskJobData } from './run-scheduler';
+import { afterTaskSettled, releaseReleased, type TaskJobData } from './run-scheduler';
 
 // One job of a task: it opens the task's gate, or starts one attempt of it. Plangate's
 // records (task_runs) are the truth; pg-boss only decides when a job runs and runs it again
@@ -85,154 +86,290 @@ type Outcome =
   | { state: 'failed'; error: string; kind: 'call' | 'input'; retryable: boolean }
   | { state: 'cancelled'; error: string };
 
+/** One attempt's end, waiting for its run's next settle batch. */
+interface Settlement {
+  context: RunContext;
+  at: Attempt;
+  outcome: Outcome;
+}
+
 /**
- * Records how an attempt ended, if it is still the task's attempt in flight: a retryable
- * failure with attempts left becomes `retrying` (the caller has pg-boss deliver the job
- * again). Returns 'retry', 'done', or 'stale' (someone else's record stands).
+ * Records how attempts of one run ended, each only if it is still the task's attempt in
+ * flight (generation, attempt number, worker, running): a retryable failure with attempts
+ * left becomes `retrying` (its caller has pg-boss deliver the job again). One transaction
+ * for the batch: the successes in one fenced update that also marks them released, the
+ * events in one insert, their dependents counted down and queued together, and the run's
+ * state checked once. Answers, per attempt, 'retry', 'done', or 'stale' (someone else's
+ * record stands).
  */
-async function settle(handle: DatabaseHandle, context: RunContext, at: Attempt, outcome: Outcome): Promise<'retry' | 'done' | 'stale'> {
-  const task = context.tasks.get(at.taskId)!;
+async function settleAll(handle: DatabaseHandle, runId: string, items: Settlement[]): Promise<Array<'retry' | 'done' | 'stale'>> {
+  const tasks = items[0].context.document.plan.planned_tasks;
+  await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
-    await lockRunRow(tx, at.runId);
-    const retry = outcome.state === 'failed' && outcome.retryable && at.attempt < maxAttempts(task);
-    const state: TaskState = retry ? 'retrying' : outcome.state;
-    const patch: Partial<TaskRunRow> =
-      outcome.state === 'succeeded'
-        ? { state, output: outcome.output, error: null, errorKind: null, finishedAt: new Date(), released: true }
-        : outcome.state === 'cancelled'
+    await lockRunRow(tx, runId);
+    const fence = (at: Attempt) => `${at.taskId}\n${at.generation}\n${at.attempt}\n${at.workerId}`;
+    const successes = items.filter((item) => item.outcome.state === 'succeeded');
+    const settledSuccesses = new Set<string>();
+    for (let i = 0; i < successes.length; i += 500) {
+      const finishedAt = new Date().toISOString();
+      const values = successes.slice(i, i + 500).map(({ at, outcome }) => {
+        const output = (outcome as { output: unknown }).output;
+        return sql`(${at.taskId}, ${at.generation}::int, ${at.attempt}::int, ${at.workerId}, ${output === undefined ? null : JSON.stringify(output)}::jsonb, ${finishedAt}::timestamptz)`;
+      });
+      const result = await tx.execute(sql`
+        UPDATE task_runs SET state = 'succeeded', output = COALESCE(v.output, task_runs.output), error = NULL, error_kind = NULL,
+          finished_at = v.finished_at, released = TRUE, worker_id = NULL, job_id = NULL
+        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, generation, attempt, worker_id, output, finished_at)
+        WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation
+          AND task_runs.attempts = v.attempt AND task_runs.worker_id = v.worker_id AND task_runs.state = 'running'
+        RETURNING v.task_id AS "taskId", v.generation, v.attempt, v.worker_id AS "workerId"`);
+      for (const row of (result as unknown as { rows: Array<{ taskId: string; generation: number; attempt: number; workerId: string }> }).rows) {
+        settledSuccesses.add(fence({ runId, taskId: row.taskId, generation: Number(row.generation), attempt: Number(row.attempt), workerId: row.workerId }));
+      }
+    }
+
+    const events: RunEventInput[] = [];
+    const released: string[] = [];
+    const results: Array<'retry' | 'done' | 'stale'> = [];
+    for (const { context, at, outcome } of items) {
+      const detail = { attempt: at.attempt, generation: at.generation };
+      if (outcome.state === 'succeeded') {
+        if (!settledSuccesses.has(fence(at))) {
+          results.push('stale');
+          continue;
+        }
+        events.push({ kind: 'task_succeeded', taskId: at.taskId, detail });
+        released.push(at.taskId);
+        results.push('done');
+        continue;
+      }
+      const task = context.tasks.get(at.taskId)!;
+      const retry = outcome.state === 'failed' && outcome.retryable && at.attempt < maxAttempts(task);
+      const state: TaskState = retry ? 'retrying' : outcome.state;
+      const patch: Partial<TaskRunRow> =
+        outcome.state === 'cancelled'
           ? { state, error: outcome.error, finishedAt: new Date() }
           : { state, error: outcome.error, errorKind: retry ? null : outcome.kind, finishedAt: retry ? null : new Date() };
-    const settled = await tx
-      .update(taskRuns)
-      .set({ ...patch, workerId: null, jobId: retry ? undefined : null })
-      .where(
-        and(
-          eq(taskRuns.runId, at.runId),
-          eq(taskRuns.taskId, at.taskId),
-          eq(taskRuns.generation, at.generation),
-          eq(taskRuns.attempts, at.attempt),
-          eq(taskRuns.workerId, at.workerId),
-          eq(taskRuns.state, 'running'),
-        ),
-      )
-      .returning({ taskId: taskRuns.taskId });
-    if (!settled.length) return 'stale';
-    const detail = { attempt: at.attempt, generation: at.generation };
-    const event: RunEventInput =
-      outcome.state === 'succeeded'
-        ? { kind: 'task_succeeded', taskId: at.taskId, detail }
-        : outcome.state === 'cancelled'
+      const settled = await tx
+        .update(taskRuns)
+        .set({ ...patch, workerId: null, jobId: retry ? undefined : null })
+        .where(
+          and(
+            eq(taskRuns.runId, runId),
+            eq(taskRuns.taskId, at.taskId),
+            eq(taskRuns.generation, at.generation),
+            eq(taskRuns.attempts, at.attempt),
+            eq(taskRuns.workerId, at.workerId),
+            eq(taskRuns.state, 'running'),
+          ),
+        )
+        .returning({ taskId: taskRuns.taskId });
+      if (!settled.length) {
+        results.push('stale');
+        continue;
+      }
+      events.push(
+        outcome.state === 'cancelled'
           ? { kind: 'task_cancelled', taskId: at.taskId, detail: { ...detail, error: outcome.error } }
-          : { kind: retry ? 'task_retrying' : 'task_failed', taskId: at.taskId, detail: { ...detail, error: outcome.error, error_kind: outcome.kind } };
-    await appendRunEvents(tx, at.runId, [event]);
-    // A success is released to its dependents here, in the update that recorded it.
-    await afterTaskSettled(handle, tx, at.runId, context.document.plan.planned_tasks, at.taskId, state, true);
-    await refreshRunState(tx, at.runId);
-    return retry ? 'retry' : 'done';
+          : { kind: retry ? 'task_retrying' : 'task_failed', taskId: at.taskId, detail: { ...detail, error: outcome.error, error_kind: outcome.kind } },
+      );
+      if (state === 'failed') {
+        // Its own event before those of the tasks it blocks.
+        await appendRunEvents(tx, runId, events.splice(0));
+        await afterTaskSettled(handle, tx, runId, tasks, at.taskId, state);
+      }
+      results.push(retry ? 'retry' : 'done');
+    }
+    await appendRunEvents(tx, runId, events);
+    // The successes are released to their dependents here, in the update that recorded them.
+    await releaseReleased(handle, tx, runId, tasks, released);
+    await refreshRunState(tx, runId);
+    return results;
   });
 }
 
-/** `approved`: the input a person approved at the task's gate (maybe edited there), which replaces the resolved one. */
-type Claim = { start: true; attempt: number; approved?: { input: unknown } } | { start: false };
+const settleTask = groupCommit(settleAll);
+
+/** What a job found at its claim: nothing to do, a run whose record fails its check, or an attempt started. */
+type Claim =
+  | { start: false; integrity?: string }
+  | {
+      start: true;
+      context: RunContext;
+      task: PlannerTask;
+      attempt: number;
+      /** The input a person approved at the task's gate (maybe edited there), else the resolved one. */
+      input: unknown;
+      approved: boolean;
+      /** What the resolved input could not fill in (moot when a person approved an input). */
+      unresolved: string[];
+    };
+
+interface ClaimRequest {
+  job: Job<TaskJobData>;
+  worker: WorkerIdentity;
+}
 
 /**
- * Decides, under the run's row lock, what this job does: nothing (it is not the task's
- * current job, the run stopped), hold (the run is paused: resuming queues it again), open
- * the gate (a gated task with no approve for this generation), fail (its attempts were used
- * up by workers that died mid-call), or start an attempt, recorded before any call is made.
+ * Decides, under the run's row lock, what each of these jobs of one run does: nothing (it is
+ * not the task's current job, the run stopped), hold (the run is paused: resuming queues it
+ * again), open the gate (a gated task with no approve for this generation), fail (its
+ * attempts were used up by workers that died mid-call), or start an attempt, recorded before
+ * any call is made. One transaction for the batch: the rows read together, the switches to
+ * running made by one conditional update that repeats every condition per task, the events
+ * inserted together.
  */
-async function claim(handle: DatabaseHandle, context: RunContext, task: PlannerTask, job: Job<TaskJobData>, worker: WorkerIdentity, input: unknown, unresolved: string[]): Promise<Claim> {
-  const { run_id: runId, task_id: taskId } = job.data;
-  const generation = job.data.generation ?? 1;
+async function claimAll(handle: DatabaseHandle, runId: string, requests: ClaimRequest[]): Promise<Claim[]> {
+  let context: RunContext;
+  try {
+    context = await loadRunContext(handle.db, runId);
+  } catch (error) {
+    // The approved revision no longer hashes as approved: nothing more of this run runs.
+    if (isIntegrityError(error)) return requests.map(() => ({ start: false, integrity: (error as Error).message }));
+    throw error;
+  }
   const tasks = context.document.plan.planned_tasks;
-  return handle.db.transaction(async (tx): Promise<Claim> => {
+  const paths = outputPaths(context);
+  // The claimed tasks' records and those their inputs may read, not the whole run.
+  const wanted = new Set<string>();
+  for (const { job } of requests) {
+    const task = context.tasks.get(job.data.task_id);
+    if (!task) continue;
+    wanted.add(task.task_id);
+    for (const id of referencedTasks(task, context.taskIds, paths)) wanted.add(id);
+  }
+  const gatedIds = requests.map((r) => context.tasks.get(r.job.data.task_id)).filter((t): t is PlannerTask => !!t && requiresApproval(t)).map((t) => t.task_id);
+  await getJobQueue(handle);
+  return handle.db.transaction(async (tx): Promise<Claim[]> => {
     const run = await lockRunRow(tx, runId);
-    const [row] = await tx
-      .select()
-      .from(taskRuns)
-      .where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId)))
-      .for('update');
-    if (!row || row.generation !== generation || row.jobId !== job.id) return { start: false };
-    const state = row.state as TaskState;
-    if (FINISHED_TASK_STATES.has(state) || state === 'awaiting_approval') return { start: false };
-    const key = and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId));
     const runState = run.state as RunState;
-    // Running, yet pg-boss gave this job to us: the worker of that attempt stopped (its job's heartbeat or time ran out).
-    const lost = state === 'running' ? `Its worker stopped during attempt ${row.attempts}` : null;
+    const rows = wanted.size ? await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, [...wanted]))).for('update') : [];
+    const byId = new Map(rows.map((r) => [r.taskId, r]));
+    const recorded = recordedOutputs(context, rows);
+    const decisions = gatedIds.length ? await tx.select().from(gateDecisions).where(and(eq(gateDecisions.runId, runId), inArray(gateDecisions.taskId, gatedIds))) : [];
 
-    if (runState === 'cancelled' || runState === 'failed') {
-      await tx.update(taskRuns).set({ state: 'cancelled', jobId: null, workerId: null, finishedAt: new Date(), error: `Not run: the run was ${runState}` }).where(key);
-      await appendRunEvents(tx, runId, [{ kind: 'task_cancelled', taskId }]);
-      await refreshRunState(tx, runId);
-      return { start: false };
-    }
-    if (!STARTABLE_RUN_STATES.has(runState)) {
-      // Paused: held without a job; resuming queues a new one. An attempt a dead worker left
-      // running waits as a retry.
-      await tx
-        .update(taskRuns)
-        .set(lost ? { jobId: null, workerId: null, state: 'retrying', error: lost } : { jobId: null })
-        .where(key);
-      if (lost) await appendRunEvents(tx, runId, [{ kind: 'task_retrying', taskId, detail: { attempt: row.attempts, generation, error: lost, lost: true } }]);
-      return { start: false };
-    }
-
-    const gated = requiresApproval(task);
-    let approved: { input: unknown } | undefined;
-    if (gated) {
-      const [decision] = await tx
-        .select()
-        .from(gateDecisions)
-        .where(and(eq(gateDecisions.runId, runId), eq(gateDecisions.taskId, taskId), eq(gateDecisions.generation, generation)));
-      if (!decision) {
-        // Its dependencies are done: a person decides now, for this generation.
-        await tx.update(taskRuns).set({ state: 'awaiting_approval', input, jobId: null, workerId: null }).where(key);
-        await appendRunEvents(tx, runId, [{ kind: 'gate_waiting', taskId, detail: { generation, unresolved } }]);
-        await refreshRunState(tx, runId);
-        await announceWaitingGates(tx, runId, [taskId]);
-        return { start: false };
+    const claims: Claim[] = [];
+    const events: RunEventInput[] = [];
+    const gatesOpened: string[] = [];
+    let refresh = false;
+    const switches: Array<{ index: number; row: TaskRunRow; task: PlannerTask; job: Job<TaskJobData>; worker: WorkerIdentity; attempt: number; input: unknown; approved: boolean; unresolved: string[]; lost: string | null }> = [];
+    const taken = new Set<string>();
+    for (const { job, worker } of requests) {
+      const taskId = job.data.task_id;
+      const generation = job.data.generation ?? 1;
+      const task = context.tasks.get(taskId);
+      if (!task) {
+        claims.push({ start: false, integrity: `Run ${runId}: its job names task ${taskId}, which revision ${context.run.revision} does not have` });
+        continue;
       }
-      if (decision.decision !== 'approve') return { start: false };
-      // Decisions recorded before gates kept their input carry no hash: those run on the resolved input.
-      if (decision.inputHash) approved = { input: decision.input ?? null };
-    }
+      const row = byId.get(taskId);
+      // One job per task may act in a batch: a second one for the task cannot be its current job.
+      if (!row || row.generation !== generation || row.jobId !== job.id || taken.has(taskId)) {
+        claims.push({ start: false });
+        continue;
+      }
+      taken.add(taskId);
+      const state = row.state as TaskState;
+      if (FINISHED_TASK_STATES.has(state) || state === 'awaiting_approval') {
+        claims.push({ start: false });
+        continue;
+      }
+      const key = and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId));
+      // Running, yet pg-boss gave this job to us: the worker of that attempt stopped (its job's heartbeat or time ran out).
+      const lost = state === 'running' ? `Its worker stopped during attempt ${row.attempts}` : null;
 
-    if (row.attempts >= maxAttempts(task)) {
-      const error = `${lost ?? `Attempt ${row.attempts} did not finish`}, and it was its last (${maxAttempts(task)} allowed)`;
-      await tx.update(taskRuns).set({ state: 'failed', error, errorKind: 'lost', jobId: null, workerId: null, finishedAt: new Date() }).where(key);
-      await appendRunEvents(tx, runId, [{ kind: 'task_failed', taskId, detail: { attempt: row.attempts, generation, error, error_kind: 'lost' } }]);
-      await afterTaskSettled(handle, tx, runId, tasks, taskId, 'failed');
-      await refreshRunState(tx, runId);
-      return { start: false };
+      if (runState === 'cancelled' || runState === 'failed') {
+        await tx.update(taskRuns).set({ state: 'cancelled', jobId: null, workerId: null, finishedAt: new Date(), error: `Not run: the run was ${runState}` }).where(key);
+        events.push({ kind: 'task_cancelled', taskId });
+        refresh = true;
+        claims.push({ start: false });
+        continue;
+      }
+      if (!STARTABLE_RUN_STATES.has(runState)) {
+        // Paused: held without a job; resuming queues a new one. An attempt a dead worker left
+        // running waits as a retry.
+        await tx
+          .update(taskRuns)
+          .set(lost ? { jobId: null, workerId: null, state: 'retrying', error: lost } : { jobId: null })
+          .where(key);
+        if (lost) events.push({ kind: 'task_retrying', taskId, detail: { attempt: row.attempts, generation, error: lost, lost: true } });
+        claims.push({ start: false });
+        continue;
+      }
+
+      const resolved = resolveTaskInput(task, recorded);
+      let approved: { input: unknown } | undefined;
+      if (requiresApproval(task)) {
+        const decision = decisions.find((d) => d.taskId === taskId && d.generation === generation);
+        if (!decision) {
+          // Its dependencies are done: a person decides now, for this generation.
+          await tx.update(taskRuns).set({ state: 'awaiting_approval', input: resolved.input, jobId: null, workerId: null }).where(key);
+          events.push({ kind: 'gate_waiting', taskId, detail: { generation, unresolved: resolved.unresolved } });
+          gatesOpened.push(taskId);
+          refresh = true;
+          claims.push({ start: false });
+          continue;
+        }
+        if (decision.decision !== 'approve') {
+          claims.push({ start: false });
+          continue;
+        }
+        // Decisions recorded before gates kept their input carry no hash: those run on the resolved input.
+        if (decision.inputHash) approved = { input: decision.input ?? null };
+      }
+
+      if (row.attempts >= maxAttempts(task)) {
+        const error = `${lost ?? `Attempt ${row.attempts} did not finish`}, and it was its last (${maxAttempts(task)} allowed)`;
+        await tx.update(taskRuns).set({ state: 'failed', error, errorKind: 'lost', jobId: null, workerId: null, finishedAt: new Date() }).where(key);
+        events.push({ kind: 'task_failed', taskId, detail: { attempt: row.attempts, generation, error, error_kind: 'lost' } });
+        // Its own event before those of the tasks it blocks.
+        await appendRunEvents(tx, runId, events.splice(0));
+        await afterTaskSettled(handle, tx, runId, tasks, taskId, 'failed');
+        refresh = true;
+        claims.push({ start: false });
+        continue;
+      }
+      switches.push({ index: claims.length, row, task, job, worker, attempt: row.attempts + 1, input: approved ? approved.input : resolved.input, approved: !!approved, unresolved: resolved.unresolved, lost });
+      claims.push({ start: false });
     }
 
     // The switch itself repeats every condition, so it cannot overwrite a state it did not see.
-    const attempt = row.attempts + 1;
-    const started = await tx
-      .update(taskRuns)
-      .set({ state: 'running', attempts: attempt, workerId: worker.id, startedAt: row.startedAt ?? new Date(), input: approved ? approved.input : input, error: null, errorKind: null })
-      .where(
-        and(
-          key,
-          eq(taskRuns.generation, generation),
-          eq(taskRuns.jobId, job.id),
-          inArray(taskRuns.state, ['pending', 'retrying', 'running']),
-          sql`EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))`,
-          gated
-            ? sql`EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = ${taskId} AND d.generation = ${generation} AND d.decision = 'approve')`
-            : sql`TRUE`,
-        ),
-      )
-      .returning({ attempts: taskRuns.attempts });
-    if (!started.length) return { start: false };
-    const events: RunEventInput[] = [];
-    if (lost) events.push({ kind: 'task_retrying', taskId, detail: { attempt: row.attempts, generation, error: lost, lost: true } });
-    events.push({ kind: 'task_started', taskId, detail: { attempt, generation, worker: worker.id } });
+    const started = new Set<string>();
+    for (let i = 0; i < switches.length; i += 500) {
+      const startedAt = new Date().toISOString();
+      const values = switches
+        .slice(i, i + 500)
+        .map(
+          (s) =>
+            sql`(${s.row.taskId}, ${s.attempt}::int, ${s.worker.id}, ${s.row.generation}::int, ${s.job.id}, ${s.input === undefined ? null : JSON.stringify(s.input)}::jsonb, ${startedAt}::timestamptz, ${requiresApproval(s.task)}::boolean)`,
+        );
+      const result = await tx.execute(sql`
+        UPDATE task_runs SET state = 'running', attempts = v.attempt, worker_id = v.worker_id, started_at = COALESCE(task_runs.started_at, v.started_at),
+          input = COALESCE(v.input, task_runs.input), error = NULL, error_kind = NULL
+        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, attempt, worker_id, generation, job_id, input, started_at, gated)
+        WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
+          AND task_runs.state IN ('pending', 'retrying', 'running')
+          AND EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))
+          AND (NOT v.gated OR EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = v.task_id AND d.generation = v.generation AND d.decision = 'approve'))
+        RETURNING v.task_id AS "taskId"`);
+      for (const row of (result as unknown as { rows: Array<{ taskId: string }> }).rows) started.add(row.taskId);
+    }
+    for (const s of switches) {
+      if (!started.has(s.row.taskId)) continue;
+      const generation = s.row.generation;
+      if (s.lost) events.push({ kind: 'task_retrying', taskId: s.row.taskId, detail: { attempt: s.row.attempts, generation, error: s.lost, lost: true } });
+      events.push({ kind: 'task_started', taskId: s.row.taskId, detail: { attempt: s.attempt, generation, worker: s.worker.id } });
+      claims[s.index] = { start: true, context, task: s.task, attempt: s.attempt, input: s.input, approved: s.approved, unresolved: s.unresolved };
+    }
     await appendRunEvents(tx, runId, events);
-    // Starting changes no run state (it is running already): no refresh.
-    return { start: true, attempt, approved };
+    // Starting changes no run state (it is running already): a refresh only for what else happened.
+    if (refresh) await refreshRunState(tx, runId);
+    if (gatesOpened.length) await announceWaitingGates(tx, runId, gatesOpened);
+    return claims;
   });
 }
+
+const claimTask = groupCommit(claimAll);
 
 /** After a 202, this job holds the attempt until the executor reports (or its time is up). */
 async function awaitReport(handle: DatabaseHandle, context: RunContext, at: Attempt, task: PlannerTask, signal: AbortSignal): Promise<'reported' | 'timeout'> {
@@ -260,37 +397,21 @@ export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, 
   const generation = job.data.generation ?? 1;
   // Started before any transaction of this job: on PGlite starting it inside one would wait forever.
   await getJobQueue(handle);
-  let context: RunContext;
-  try {
-    context = await loadRunContext(db, runId);
-  } catch (error) {
-    // The approved revision no longer hashes as approved: nothing more of this run runs.
-    if (isIntegrityError(error)) return failRunForIntegrity(handle, runId, taskId, (error as Error).message);
-    throw error;
-  }
-  const task = context.tasks.get(taskId);
-  if (!task) return failRunForIntegrity(handle, runId, taskId, `Run ${runId}: its job names task ${taskId}, which revision ${context.run.revision} does not have`);
-
-  // This task's record and those its input may read, not the whole run.
-  const records = await taskRunsOf(db, runId, [taskId, ...referencedTasks(task, context.taskIds, outputPaths(context))]);
-  const mine = records.find((r) => r.taskId === taskId);
-  if (!mine || mine.generation !== generation || mine.jobId !== job.id || FINISHED_TASK_STATES.has(mine.state as TaskState)) return;
-  const resolved = resolveTaskInput(task, recordedOutputs(context, records));
-
-  const claimed = await claim(handle, context, task, job, worker, resolved.input, resolved.unresolved);
-  if (!claimed.start) return;
+  const claimed = await claimTask(handle, runId, { job, worker });
+  if (!claimed.start) return claimed.integrity === undefined ? undefined : failRunForIntegrity(handle, runId, taskId, claimed.integrity);
+  const { context, task } = claimed;
   const at: Attempt = { runId, taskId, generation, attempt: claimed.attempt, workerId: worker.id };
   const finish = async (outcome: Outcome) => {
     // A killed worker writes nothing more; the worker that takes its attempt over does.
     if (worker.killed.aborted) return forever();
-    if ((await settle(handle, context, at, outcome)) === 'retry') throw new RetryLater(outcome.state === 'failed' ? outcome.error : 'retry');
+    if ((await settleTask(handle, runId, { context, at, outcome })) === 'retry') throw new RetryLater(outcome.state === 'failed' ? outcome.error : 'retry');
   };
 
-  if (!claimed.approved && resolved.unresolved.length) {
-    return finish({ state: 'failed', error: `Its input could not be resolved: ${resolved.unresolved.slice(0, 5).join('; ')}`, kind: 'input', retryable: false });
+  if (!claimed.approved && claimed.unresolved.length) {
+    return finish({ state: 'failed', error: `Its input could not be resolved: ${claimed.unresolved.slice(0, 5).join('; ')}`, kind: 'input', retryable: false });
   }
   // The convertor is part of the approved revision: it applies to an input approved at the gate too.
-  let input = claimed.approved ? claimed.approved.input : resolved.input;
+  let input = claimed.input;
   if (task.convertor_code) {
     const converted = await runConvertor(task.convertor_code, input);
     if (!converted.ok) return finish({ state: 'failed', error: `convertor_code: ${converted.message}`, kind: 'input', retryable: false });
