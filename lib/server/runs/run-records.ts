@@ -35,8 +35,9 @@ export interface RunContext {
 const verified = new Map<string, { document: PlanDocument; resources: ResourceSnapshot; tasks: Map<string, PlannerTask>; taskIds: string[] }>();
 const MAX_CACHED_RUNS = 50;
 
-export async function loadRunContext(db: Database, runId: string): Promise<RunContext> {
-  const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+/** `locked`: the run's row as the caller's transaction locked it (lockRunRow), so it is not read again. */
+export async function loadRunContext(db: Database, runId: string, locked?: RunRow): Promise<RunContext> {
+  const [run] = locked ? [locked] : await db.select().from(runs).where(eq(runs.id, runId));
   if (!run) throw notFound(`Run "${runId}"`);
   let entry = verified.get(runId);
   if (!entry) {

@@ -6,7 +6,7 @@ import { referencedTasks, resolveTaskInput } from '@/lib/runs/resolve-input';
 import { FINISHED_TASK_STATES, idempotencyKey, STARTABLE_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
 import { maxAttempts, requiresApproval, timeoutSeconds } from '@/lib/runs/task-policy';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
-import type { DatabaseHandle } from '../db/client';
+import type { Database, DatabaseHandle } from '../db/client';
 import { gateDecisions, runs, taskRuns } from '../db/schema';
 import { dispatcherFor } from './dispatch/dispatch';
 import { DispatchError, MAX_OUTPUT_BYTES } from './dispatch/dispatch-types';
@@ -16,7 +16,7 @@ import { STOPPED_RUN_STATES, watchForStop } from './run-calls';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
 import { appendRunEvents, nextRunEvent, type RunEventInput } from './run-events';
 import { groupCommit } from './run-batches';
-import { approvedResource, loadRunContext, lockRunRow, refreshRunState, taskRunsOf, type RunContext, type TaskRunRow } from './run-records';
+import { approvedResource, loadRunContext, lockRunRow, refreshRunState, taskRunsOf, type RunContext, type RunRow, type TaskRunRow } from './run-records';
 import { afterTaskSettled, releaseReleased, type TaskJobData } from './run-scheduler';
 
 // One job of a task: it opens the task's gate, or starts one attempt of it. Plangate's
@@ -96,99 +96,89 @@ interface Settlement {
 /**
  * Records how attempts of one run ended, each only if it is still the task's attempt in
  * flight (generation, attempt number, worker, running): a retryable failure with attempts
- * left becomes `retrying` (its caller has pg-boss deliver the job again). One transaction
- * for the batch: the successes in one fenced update that also marks them released, the
- * events in one insert, their dependents counted down and queued together, and the run's
- * state checked once. Answers, per attempt, 'retry', 'done', or 'stale' (someone else's
- * record stands).
+ * left becomes `retrying` (its caller has pg-boss deliver the job again). The successes go
+ * in one fenced update that also marks them released, and their dependents are counted down
+ * and queued together. Answers, per attempt, 'retry', 'done', or 'stale' (someone else's
+ * record stands); the events go to `events`.
  */
-async function settleAll(handle: DatabaseHandle, runId: string, items: Settlement[]): Promise<Array<'retry' | 'done' | 'stale'>> {
+async function settleIn(handle: DatabaseHandle, tx: Database, runId: string, items: Settlement[], events: RunEventInput[]): Promise<Array<'retry' | 'done' | 'stale'>> {
   const tasks = items[0].context.document.plan.planned_tasks;
-  await getJobQueue(handle);
-  return handle.db.transaction(async (tx) => {
-    await lockRunRow(tx, runId);
-    const fence = (at: Attempt) => `${at.taskId}\n${at.generation}\n${at.attempt}\n${at.workerId}`;
-    const successes = items.filter((item) => item.outcome.state === 'succeeded');
-    const settledSuccesses = new Set<string>();
-    for (let i = 0; i < successes.length; i += 500) {
-      const finishedAt = new Date().toISOString();
-      const values = successes.slice(i, i + 500).map(({ at, outcome }) => {
-        const output = (outcome as { output: unknown }).output;
-        return sql`(${at.taskId}, ${at.generation}::int, ${at.attempt}::int, ${at.workerId}, ${output === undefined ? null : JSON.stringify(output)}::jsonb, ${finishedAt}::timestamptz)`;
-      });
-      const result = await tx.execute(sql`
-        UPDATE task_runs SET state = 'succeeded', output = COALESCE(v.output, task_runs.output), error = NULL, error_kind = NULL,
-          finished_at = v.finished_at, released = TRUE, worker_id = NULL, job_id = NULL
-        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, generation, attempt, worker_id, output, finished_at)
-        WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation
-          AND task_runs.attempts = v.attempt AND task_runs.worker_id = v.worker_id AND task_runs.state = 'running'
-        RETURNING v.task_id AS "taskId", v.generation, v.attempt, v.worker_id AS "workerId"`);
-      for (const row of (result as unknown as { rows: Array<{ taskId: string; generation: number; attempt: number; workerId: string }> }).rows) {
-        settledSuccesses.add(fence({ runId, taskId: row.taskId, generation: Number(row.generation), attempt: Number(row.attempt), workerId: row.workerId }));
-      }
+  const fence = (at: Attempt) => `${at.taskId}\n${at.generation}\n${at.attempt}\n${at.workerId}`;
+  const successes = items.filter((item) => item.outcome.state === 'succeeded');
+  const settledSuccesses = new Set<string>();
+  for (let i = 0; i < successes.length; i += 500) {
+    const finishedAt = new Date().toISOString();
+    const values = successes.slice(i, i + 500).map(({ at, outcome }) => {
+      const output = (outcome as { output: unknown }).output;
+      return sql`(${at.taskId}, ${at.generation}::int, ${at.attempt}::int, ${at.workerId}, ${output === undefined ? null : JSON.stringify(output)}::jsonb, ${finishedAt}::timestamptz)`;
+    });
+    const result = await tx.execute(sql`
+      UPDATE task_runs SET state = 'succeeded', output = COALESCE(v.output, task_runs.output), error = NULL, error_kind = NULL,
+        finished_at = v.finished_at, released = TRUE, worker_id = NULL, job_id = NULL
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, generation, attempt, worker_id, output, finished_at)
+      WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation
+        AND task_runs.attempts = v.attempt AND task_runs.worker_id = v.worker_id AND task_runs.state = 'running'
+      RETURNING v.task_id AS "taskId", v.generation, v.attempt, v.worker_id AS "workerId"`);
+    for (const row of (result as unknown as { rows: Array<{ taskId: string; generation: number; attempt: number; workerId: string }> }).rows) {
+      settledSuccesses.add(fence({ runId, taskId: row.taskId, generation: Number(row.generation), attempt: Number(row.attempt), workerId: row.workerId }));
     }
+  }
 
-    const events: RunEventInput[] = [];
-    const released: string[] = [];
-    const results: Array<'retry' | 'done' | 'stale'> = [];
-    for (const { context, at, outcome } of items) {
-      const detail = { attempt: at.attempt, generation: at.generation };
-      if (outcome.state === 'succeeded') {
-        if (!settledSuccesses.has(fence(at))) {
-          results.push('stale');
-          continue;
-        }
-        events.push({ kind: 'task_succeeded', taskId: at.taskId, detail });
-        released.push(at.taskId);
-        results.push('done');
-        continue;
-      }
-      const task = context.tasks.get(at.taskId)!;
-      const retry = outcome.state === 'failed' && outcome.retryable && at.attempt < maxAttempts(task);
-      const state: TaskState = retry ? 'retrying' : outcome.state;
-      const patch: Partial<TaskRunRow> =
-        outcome.state === 'cancelled'
-          ? { state, error: outcome.error, finishedAt: new Date() }
-          : { state, error: outcome.error, errorKind: retry ? null : outcome.kind, finishedAt: retry ? null : new Date() };
-      const settled = await tx
-        .update(taskRuns)
-        .set({ ...patch, workerId: null, jobId: retry ? undefined : null })
-        .where(
-          and(
-            eq(taskRuns.runId, runId),
-            eq(taskRuns.taskId, at.taskId),
-            eq(taskRuns.generation, at.generation),
-            eq(taskRuns.attempts, at.attempt),
-            eq(taskRuns.workerId, at.workerId),
-            eq(taskRuns.state, 'running'),
-          ),
-        )
-        .returning({ taskId: taskRuns.taskId });
-      if (!settled.length) {
+  const released: string[] = [];
+  const results: Array<'retry' | 'done' | 'stale'> = [];
+  for (const { context, at, outcome } of items) {
+    const detail = { attempt: at.attempt, generation: at.generation };
+    if (outcome.state === 'succeeded') {
+      if (!settledSuccesses.has(fence(at))) {
         results.push('stale');
         continue;
       }
-      events.push(
-        outcome.state === 'cancelled'
-          ? { kind: 'task_cancelled', taskId: at.taskId, detail: { ...detail, error: outcome.error } }
-          : { kind: retry ? 'task_retrying' : 'task_failed', taskId: at.taskId, detail: { ...detail, error: outcome.error, error_kind: outcome.kind } },
-      );
-      if (state === 'failed') {
-        // Its own event before those of the tasks it blocks.
-        await appendRunEvents(tx, runId, events.splice(0));
-        await afterTaskSettled(handle, tx, runId, tasks, at.taskId, state);
-      }
-      results.push(retry ? 'retry' : 'done');
+      events.push({ kind: 'task_succeeded', taskId: at.taskId, detail });
+      released.push(at.taskId);
+      results.push('done');
+      continue;
     }
-    await appendRunEvents(tx, runId, events);
-    // The successes are released to their dependents here, in the update that recorded them.
-    await releaseReleased(handle, tx, runId, tasks, released);
-    await refreshRunState(tx, runId);
-    return results;
-  });
+    const task = context.tasks.get(at.taskId)!;
+    const retry = outcome.state === 'failed' && outcome.retryable && at.attempt < maxAttempts(task);
+    const state: TaskState = retry ? 'retrying' : outcome.state;
+    const patch: Partial<TaskRunRow> =
+      outcome.state === 'cancelled'
+        ? { state, error: outcome.error, finishedAt: new Date() }
+        : { state, error: outcome.error, errorKind: retry ? null : outcome.kind, finishedAt: retry ? null : new Date() };
+    const settled = await tx
+      .update(taskRuns)
+      .set({ ...patch, workerId: null, jobId: retry ? undefined : null })
+      .where(
+        and(
+          eq(taskRuns.runId, runId),
+          eq(taskRuns.taskId, at.taskId),
+          eq(taskRuns.generation, at.generation),
+          eq(taskRuns.attempts, at.attempt),
+          eq(taskRuns.workerId, at.workerId),
+          eq(taskRuns.state, 'running'),
+        ),
+      )
+      .returning({ taskId: taskRuns.taskId });
+    if (!settled.length) {
+      results.push('stale');
+      continue;
+    }
+    events.push(
+      outcome.state === 'cancelled'
+        ? { kind: 'task_cancelled', taskId: at.taskId, detail: { ...detail, error: outcome.error } }
+        : { kind: retry ? 'task_retrying' : 'task_failed', taskId: at.taskId, detail: { ...detail, error: outcome.error, error_kind: outcome.kind } },
+    );
+    if (state === 'failed') {
+      // Its own event before those of the tasks it blocks.
+      await appendRunEvents(tx, runId, events.splice(0));
+      await afterTaskSettled(handle, tx, runId, tasks, at.taskId, state);
+    }
+    results.push(retry ? 'retry' : 'done');
+  }
+  // The successes are released to their dependents here, in the update that recorded them.
+  await releaseReleased(handle, tx, runId, tasks, released);
+  return results;
 }
-
-const settleTask = groupCommit(settleAll);
 
 /** What a job found at its claim: nothing to do, a run whose record fails its check, or an attempt started. */
 type Claim =
@@ -215,17 +205,19 @@ interface ClaimRequest {
  * not the task's current job, the run stopped), hold (the run is paused: resuming queues it
  * again), open the gate (a gated task with no approve for this generation), fail (its
  * attempts were used up by workers that died mid-call), or start an attempt, recorded before
- * any call is made. One transaction for the batch: the rows read together, the switches to
- * running made by one conditional update that repeats every condition per task, the events
- * inserted together.
+ * any call is made. In the batch's transaction: the rows read together, the switches to
+ * running made by one conditional update that repeats every condition per task; the events
+ * go to `events`.
  */
-async function claimAll(handle: DatabaseHandle, runId: string, requests: ClaimRequest[]): Promise<Claim[]> {
+async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, requests: ClaimRequest[], events: RunEventInput[]): Promise<{ claims: Claim[]; refresh: boolean; gatesOpened: string[] }> {
+  const runId = run.id;
+  const runState = run.state as RunState;
   let context: RunContext;
   try {
-    context = await loadRunContext(handle.db, runId);
+    context = await loadRunContext(tx, runId, run);
   } catch (error) {
     // The approved revision no longer hashes as approved: nothing more of this run runs.
-    if (isIntegrityError(error)) return requests.map(() => ({ start: false, integrity: (error as Error).message }));
+    if (isIntegrityError(error)) return { claims: requests.map(() => ({ start: false, integrity: (error as Error).message })), refresh: false, gatesOpened: [] };
     throw error;
   }
   const tasks = context.document.plan.planned_tasks;
@@ -239,137 +231,163 @@ async function claimAll(handle: DatabaseHandle, runId: string, requests: ClaimRe
     for (const id of referencedTasks(task, context.taskIds, paths)) wanted.add(id);
   }
   const gatedIds = requests.map((r) => context.tasks.get(r.job.data.task_id)).filter((t): t is PlannerTask => !!t && requiresApproval(t)).map((t) => t.task_id);
-  await getJobQueue(handle);
-  return handle.db.transaction(async (tx): Promise<Claim[]> => {
-    const run = await lockRunRow(tx, runId);
-    const runState = run.state as RunState;
-    const rows = wanted.size ? await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, [...wanted]))).for('update') : [];
-    const byId = new Map(rows.map((r) => [r.taskId, r]));
-    const recorded = recordedOutputs(context, rows);
-    const decisions = gatedIds.length ? await tx.select().from(gateDecisions).where(and(eq(gateDecisions.runId, runId), inArray(gateDecisions.taskId, gatedIds))) : [];
+  const rows = wanted.size ? await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, [...wanted]))).for('update') : [];
+  const byId = new Map(rows.map((r) => [r.taskId, r]));
+  const recorded = recordedOutputs(context, rows);
+  const decisions = gatedIds.length ? await tx.select().from(gateDecisions).where(and(eq(gateDecisions.runId, runId), inArray(gateDecisions.taskId, gatedIds))) : [];
 
-    const claims: Claim[] = [];
-    const events: RunEventInput[] = [];
-    const gatesOpened: string[] = [];
-    let refresh = false;
-    const switches: Array<{ index: number; row: TaskRunRow; task: PlannerTask; job: Job<TaskJobData>; worker: WorkerIdentity; attempt: number; input: unknown; approved: boolean; unresolved: string[]; lost: string | null }> = [];
-    const taken = new Set<string>();
-    for (const { job, worker } of requests) {
-      const taskId = job.data.task_id;
-      const generation = job.data.generation ?? 1;
-      const task = context.tasks.get(taskId);
-      if (!task) {
-        claims.push({ start: false, integrity: `Run ${runId}: its job names task ${taskId}, which revision ${context.run.revision} does not have` });
-        continue;
-      }
-      const row = byId.get(taskId);
-      // One job per task may act in a batch: a second one for the task cannot be its current job.
-      if (!row || row.generation !== generation || row.jobId !== job.id || taken.has(taskId)) {
-        claims.push({ start: false });
-        continue;
-      }
-      taken.add(taskId);
-      const state = row.state as TaskState;
-      if (FINISHED_TASK_STATES.has(state) || state === 'awaiting_approval') {
-        claims.push({ start: false });
-        continue;
-      }
-      const key = and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId));
-      // Running, yet pg-boss gave this job to us: the worker of that attempt stopped (its job's heartbeat or time ran out).
-      const lost = state === 'running' ? `Its worker stopped during attempt ${row.attempts}` : null;
-
-      if (runState === 'cancelled' || runState === 'failed') {
-        await tx.update(taskRuns).set({ state: 'cancelled', jobId: null, workerId: null, finishedAt: new Date(), error: `Not run: the run was ${runState}` }).where(key);
-        events.push({ kind: 'task_cancelled', taskId });
-        refresh = true;
-        claims.push({ start: false });
-        continue;
-      }
-      if (!STARTABLE_RUN_STATES.has(runState)) {
-        // Paused: held without a job; resuming queues a new one. An attempt a dead worker left
-        // running waits as a retry.
-        await tx
-          .update(taskRuns)
-          .set(lost ? { jobId: null, workerId: null, state: 'retrying', error: lost } : { jobId: null })
-          .where(key);
-        if (lost) events.push({ kind: 'task_retrying', taskId, detail: { attempt: row.attempts, generation, error: lost, lost: true } });
-        claims.push({ start: false });
-        continue;
-      }
-
-      const resolved = resolveTaskInput(task, recorded);
-      let approved: { input: unknown } | undefined;
-      if (requiresApproval(task)) {
-        const decision = decisions.find((d) => d.taskId === taskId && d.generation === generation);
-        if (!decision) {
-          // Its dependencies are done: a person decides now, for this generation.
-          await tx.update(taskRuns).set({ state: 'awaiting_approval', input: resolved.input, jobId: null, workerId: null }).where(key);
-          events.push({ kind: 'gate_waiting', taskId, detail: { generation, unresolved: resolved.unresolved } });
-          gatesOpened.push(taskId);
-          refresh = true;
-          claims.push({ start: false });
-          continue;
-        }
-        if (decision.decision !== 'approve') {
-          claims.push({ start: false });
-          continue;
-        }
-        // Decisions recorded before gates kept their input carry no hash: those run on the resolved input.
-        if (decision.inputHash) approved = { input: decision.input ?? null };
-      }
-
-      if (row.attempts >= maxAttempts(task)) {
-        const error = `${lost ?? `Attempt ${row.attempts} did not finish`}, and it was its last (${maxAttempts(task)} allowed)`;
-        await tx.update(taskRuns).set({ state: 'failed', error, errorKind: 'lost', jobId: null, workerId: null, finishedAt: new Date() }).where(key);
-        events.push({ kind: 'task_failed', taskId, detail: { attempt: row.attempts, generation, error, error_kind: 'lost' } });
-        // Its own event before those of the tasks it blocks.
-        await appendRunEvents(tx, runId, events.splice(0));
-        await afterTaskSettled(handle, tx, runId, tasks, taskId, 'failed');
-        refresh = true;
-        claims.push({ start: false });
-        continue;
-      }
-      switches.push({ index: claims.length, row, task, job, worker, attempt: row.attempts + 1, input: approved ? approved.input : resolved.input, approved: !!approved, unresolved: resolved.unresolved, lost });
+  const claims: Claim[] = [];
+  const gatesOpened: string[] = [];
+  let refresh = false;
+  const switches: Array<{ index: number; row: TaskRunRow; task: PlannerTask; job: Job<TaskJobData>; worker: WorkerIdentity; attempt: number; input: unknown; approved: boolean; unresolved: string[]; lost: string | null }> = [];
+  const taken = new Set<string>();
+  for (const { job, worker } of requests) {
+    const taskId = job.data.task_id;
+    const generation = job.data.generation ?? 1;
+    const task = context.tasks.get(taskId);
+    if (!task) {
+      claims.push({ start: false, integrity: `Run ${runId}: its job names task ${taskId}, which revision ${context.run.revision} does not have` });
+      continue;
+    }
+    const row = byId.get(taskId);
+    // One job per task may act in a batch: a second one for the task cannot be its current job.
+    if (!row || row.generation !== generation || row.jobId !== job.id || taken.has(taskId)) {
       claims.push({ start: false });
+      continue;
+    }
+    taken.add(taskId);
+    const state = row.state as TaskState;
+    if (FINISHED_TASK_STATES.has(state) || state === 'awaiting_approval') {
+      claims.push({ start: false });
+      continue;
+    }
+    const key = and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId));
+    // Running, yet pg-boss gave this job to us: the worker of that attempt stopped (its job's heartbeat or time ran out).
+    const lost = state === 'running' ? `Its worker stopped during attempt ${row.attempts}` : null;
+
+    if (runState === 'cancelled' || runState === 'failed') {
+      await tx.update(taskRuns).set({ state: 'cancelled', jobId: null, workerId: null, finishedAt: new Date(), error: `Not run: the run was ${runState}` }).where(key);
+      events.push({ kind: 'task_cancelled', taskId });
+      refresh = true;
+      claims.push({ start: false });
+      continue;
+    }
+    if (!STARTABLE_RUN_STATES.has(runState)) {
+      // Paused: held without a job; resuming queues a new one. An attempt a dead worker left
+      // running waits as a retry.
+      await tx
+        .update(taskRuns)
+        .set(lost ? { jobId: null, workerId: null, state: 'retrying', error: lost } : { jobId: null })
+        .where(key);
+      if (lost) events.push({ kind: 'task_retrying', taskId, detail: { attempt: row.attempts, generation, error: lost, lost: true } });
+      claims.push({ start: false });
+      continue;
     }
 
-    // The switch itself repeats every condition, so it cannot overwrite a state it did not see.
-    const started = new Set<string>();
-    for (let i = 0; i < switches.length; i += 500) {
-      const startedAt = new Date().toISOString();
-      const values = switches
-        .slice(i, i + 500)
-        .map(
-          (s) =>
-            sql`(${s.row.taskId}, ${s.attempt}::int, ${s.worker.id}, ${s.row.generation}::int, ${s.job.id}, ${s.input === undefined ? null : JSON.stringify(s.input)}::jsonb, ${startedAt}::timestamptz, ${requiresApproval(s.task)}::boolean)`,
-        );
-      const result = await tx.execute(sql`
-        UPDATE task_runs SET state = 'running', attempts = v.attempt, worker_id = v.worker_id, started_at = COALESCE(task_runs.started_at, v.started_at),
-          input = COALESCE(v.input, task_runs.input), error = NULL, error_kind = NULL
-        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, attempt, worker_id, generation, job_id, input, started_at, gated)
-        WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
-          AND task_runs.state IN ('pending', 'retrying', 'running')
-          AND EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))
-          AND (NOT v.gated OR EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = v.task_id AND d.generation = v.generation AND d.decision = 'approve'))
-        RETURNING v.task_id AS "taskId"`);
-      for (const row of (result as unknown as { rows: Array<{ taskId: string }> }).rows) started.add(row.taskId);
+    const resolved = resolveTaskInput(task, recorded);
+    let approved: { input: unknown } | undefined;
+    if (requiresApproval(task)) {
+      const decision = decisions.find((d) => d.taskId === taskId && d.generation === generation);
+      if (!decision) {
+        // Its dependencies are done: a person decides now, for this generation.
+        await tx.update(taskRuns).set({ state: 'awaiting_approval', input: resolved.input, jobId: null, workerId: null }).where(key);
+        events.push({ kind: 'gate_waiting', taskId, detail: { generation, unresolved: resolved.unresolved } });
+        gatesOpened.push(taskId);
+        refresh = true;
+        claims.push({ start: false });
+        continue;
+      }
+      if (decision.decision !== 'approve') {
+        claims.push({ start: false });
+        continue;
+      }
+      // Decisions recorded before gates kept their input carry no hash: those run on the resolved input.
+      if (decision.inputHash) approved = { input: decision.input ?? null };
     }
-    for (const s of switches) {
-      if (!started.has(s.row.taskId)) continue;
-      const generation = s.row.generation;
-      if (s.lost) events.push({ kind: 'task_retrying', taskId: s.row.taskId, detail: { attempt: s.row.attempts, generation, error: s.lost, lost: true } });
-      events.push({ kind: 'task_started', taskId: s.row.taskId, detail: { attempt: s.attempt, generation, worker: s.worker.id } });
-      claims[s.index] = { start: true, context, task: s.task, attempt: s.attempt, input: s.input, approved: s.approved, unresolved: s.unresolved };
+
+    if (row.attempts >= maxAttempts(task)) {
+      const error = `${lost ?? `Attempt ${row.attempts} did not finish`}, and it was its last (${maxAttempts(task)} allowed)`;
+      await tx.update(taskRuns).set({ state: 'failed', error, errorKind: 'lost', jobId: null, workerId: null, finishedAt: new Date() }).where(key);
+      events.push({ kind: 'task_failed', taskId, detail: { attempt: row.attempts, generation, error, error_kind: 'lost' } });
+      // Its own event before those of the tasks it blocks.
+      await appendRunEvents(tx, runId, events.splice(0));
+      await afterTaskSettled(handle, tx, runId, tasks, taskId, 'failed');
+      refresh = true;
+      claims.push({ start: false });
+      continue;
     }
+    switches.push({ index: claims.length, row, task, job, worker, attempt: row.attempts + 1, input: approved ? approved.input : resolved.input, approved: !!approved, unresolved: resolved.unresolved, lost });
+    claims.push({ start: false });
+  }
+
+  // The switch itself repeats every condition, so it cannot overwrite a state it did not see.
+  // The state is tested as an expression, not a column, so the planner finds each task by
+  // its key: through the (run_id, state) index it would walk every pending task of the run
+  // for each one switched (its statistics are rarely fresh during a run, PGlite's never).
+
+  const started = new Set<string>();
+  for (let i = 0; i < switches.length; i += 500) {
+    const startedAt = new Date().toISOString();
+    const values = switches
+      .slice(i, i + 500)
+      .map(
+        (s) =>
+          sql`(${s.row.taskId}, ${s.attempt}::int, ${s.worker.id}, ${s.row.generation}::int, ${s.job.id}, ${s.input === undefined ? null : JSON.stringify(s.input)}::jsonb, ${startedAt}::timestamptz, ${requiresApproval(s.task)}::boolean)`,
+      );
+    const result = await tx.execute(sql`
+      UPDATE task_runs SET state = 'running', attempts = v.attempt, worker_id = v.worker_id, started_at = COALESCE(task_runs.started_at, v.started_at),
+        input = COALESCE(v.input, task_runs.input), error = NULL, error_kind = NULL
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, attempt, worker_id, generation, job_id, input, started_at, gated)
+      WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
+        AND (task_runs.state || '') IN ('pending', 'retrying', 'running')
+        AND EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))
+        AND (NOT v.gated OR EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = v.task_id AND d.generation = v.generation AND d.decision = 'approve'))
+      RETURNING v.task_id AS "taskId"`);
+    for (const row of (result as unknown as { rows: Array<{ taskId: string }> }).rows) started.add(row.taskId);
+  }
+  for (const s of switches) {
+    if (!started.has(s.row.taskId)) continue;
+    const generation = s.row.generation;
+    if (s.lost) events.push({ kind: 'task_retrying', taskId: s.row.taskId, detail: { attempt: s.row.attempts, generation, error: s.lost, lost: true } });
+    events.push({ kind: 'task_started', taskId: s.row.taskId, detail: { attempt: s.attempt, generation, worker: s.worker.id } });
+    claims[s.index] = { start: true, context, task: s.task, attempt: s.attempt, input: s.input, approved: s.approved, unresolved: s.unresolved };
+  }
+  return { claims, refresh, gatesOpened };
+}
+
+/** A task transition waiting for its run's next batch: a job's claim, or an attempt's end. */
+type Transition = { claim: ClaimRequest } | { settle: Settlement };
+
+/**
+ * One batch of a run's transitions (run-batches.ts), in one transaction under the run's row
+ * lock: the attempts that ended are recorded first (their dependents queued), then the jobs
+ * fetched are claimed; the events of both go in one insert with one NOTIFY, and the run's
+ * state is brought in line once.
+ */
+async function transitionsOf(handle: DatabaseHandle, runId: string, items: Transition[]): Promise<Array<Claim | 'retry' | 'done' | 'stale'>> {
+  // Started before the transaction: on PGlite starting it inside one would wait forever.
+  await getJobQueue(handle);
+  return handle.db.transaction(async (tx) => {
+    const run = await lockRunRow(tx, runId);
+    const events: RunEventInput[] = [];
+    const settlements = items.flatMap((item) => ('settle' in item ? [item.settle] : []));
+    const requests = items.flatMap((item) => ('claim' in item ? [item.claim] : []));
+    const settled = settlements.length ? await settleIn(handle, tx, runId, settlements, events) : [];
+    const claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [] };
     await appendRunEvents(tx, runId, events);
-    // Starting changes no run state (it is running already): a refresh only for what else happened.
-    if (refresh) await refreshRunState(tx, runId);
-    if (gatesOpened.length) await announceWaitingGates(tx, runId, gatesOpened);
-    return claims;
+    // Starting changes no run state (it is running already): a refresh for what else happened.
+    if (settlements.length || claimed.refresh) await refreshRunState(tx, runId);
+    // Each gate is announced on its own (one run.awaiting_approval per gate that opens), as when each job had its transaction.
+    for (const taskId of claimed.gatesOpened) await announceWaitingGates(tx, runId, [taskId]);
+    let s = 0;
+    let c = 0;
+    return items.map((item) => ('settle' in item ? settled[s++] : claimed.claims[c++]));
   });
 }
 
-const claimTask = groupCommit(claimAll);
+const transition = groupCommit(transitionsOf);
+const claimTask = async (handle: DatabaseHandle, runId: string, claim: ClaimRequest) => (await transition(handle, runId, { claim })) as Claim;
+const settleTask = async (handle: DatabaseHandle, runId: string, settle: Settlement) => (await transition(handle, runId, { settle })) as 'retry' | 'done' | 'stale';
 
 /** After a 202, this job holds the attempt until the executor reports (or its time is up). */
 async function awaitReport(handle: DatabaseHandle, context: RunContext, at: Attempt, task: PlannerTask, signal: AbortSignal): Promise<'reported' | 'timeout'> {
