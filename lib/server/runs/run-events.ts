@@ -39,10 +39,17 @@ export interface RunEventInput {
   detail?: Record<string, unknown>;
 }
 
+/** Records `events` and wakes the feed's readers on commit: one statement, the NOTIFY riding on the insert. */
 export async function appendRunEvents(tx: Database, runId: string, events: RunEventInput[]): Promise<void> {
-  if (!events.length) return;
-  await tx.insert(runEvents).values(events.map((e) => ({ runId, kind: e.kind, taskId: e.taskId ?? null, actor: e.actor ?? null, detail: e.detail ?? {} })));
-  await tx.execute(sql`SELECT pg_notify(${CHANNEL}, ${runId})`);
+  // A thousand a statement keeps within PostgreSQL's 65,535 parameters (blocking a big branch writes one per task).
+  for (let i = 0; i < events.length; i += 1000) {
+    const rows = events.slice(i, i + 1000).map((e) => sql`(${runId}, ${e.kind}, ${e.taskId ?? null}, ${e.actor ?? null}, ${JSON.stringify(e.detail ?? {})}::jsonb)`);
+    await tx.execute(sql`
+      WITH recorded AS (
+        INSERT INTO ${runEvents} (run_id, kind, task_id, actor, detail) VALUES ${sql.join(rows, sql`, `)} RETURNING 1
+      )
+      SELECT pg_notify(${CHANNEL}, ${runId}) FROM (SELECT 1 FROM recorded LIMIT 1) AS one`);
+  }
 }
 
 export const appendRunEvent = (tx: Database, runId: string, event: RunEventInput) => appendRunEvents(tx, runId, [event]);

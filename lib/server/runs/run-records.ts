@@ -139,11 +139,13 @@ async function presentStates(tx: Database, runId: string): Promise<Partial<Recor
 
 /**
  * Brings the run's state in line with its tasks', with an event and (for the states people
- * act on) a notification and a webhook. Locks the run row, so concurrent workers agree.
+ * act on) a notification and a webhook. Locks the run row (unless the caller passes the row
+ * it locked), so concurrent workers agree.
  * `failed` is never derived: it is forced when the run's approved record fails its integrity check.
  */
-export async function refreshRunState(tx: Database, runId: string, actor = 'plangate', forced?: 'failed'): Promise<RunState> {
-  const run = await lockRunRow(tx, runId);
+export async function refreshRunState(tx: Database, runId: string, actor = 'plangate', forced?: 'failed', locked?: RunRow): Promise<RunState> {
+  // `locked`: the row as this transaction locked it, when nothing since has changed the run's own row.
+  const run = locked ?? (await lockRunRow(tx, runId));
   const current = run.state as RunState;
   const next = forced ?? deriveRunState(current, await presentStates(tx, runId));
   if (next === current) return current;

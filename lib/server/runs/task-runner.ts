@@ -376,7 +376,8 @@ async function transitionsOf(handle: DatabaseHandle, runId: string, items: Trans
     const claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [] };
     await appendRunEvents(tx, runId, events);
     // Starting changes no run state (it is running already): a refresh for what else happened.
-    if (settlements.length || claimed.refresh) await refreshRunState(tx, runId);
+    // The run's row was locked above and nothing here writes it: no second lock.
+    if (settlements.length || claimed.refresh) await refreshRunState(tx, runId, 'plangate', undefined, run);
     // Each gate is announced on its own (one run.awaiting_approval per gate that opens), as when each job had its transaction.
     for (const taskId of claimed.gatesOpened) await announceWaitingGates(tx, runId, [taskId]);
     let s = 0;
