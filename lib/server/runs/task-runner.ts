@@ -10,7 +10,7 @@ import type { Database, DatabaseHandle } from '../db/client';
 import { gateDecisions, runs, taskRuns } from '../db/schema';
 import { dispatcherFor } from './dispatch/dispatch';
 import { DispatchError, MAX_OUTPUT_BYTES } from './dispatch/dispatch-types';
-import { getJobQueue } from './job-queue';
+import { getJobQueue, jobsIn, startedJobQueue, TASK_QUEUE } from './job-queue';
 import { announceWaitingGates } from './gate-notice';
 import { STOPPED_RUN_STATES, watchForStop } from './run-calls';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
@@ -91,6 +91,8 @@ interface Settlement {
   context: RunContext;
   at: Attempt;
   outcome: Outcome;
+  /** The job that ran the attempt: completed in the transaction that records the attempt's end. */
+  job: Job<TaskJobData>;
 }
 
 /**
@@ -373,6 +375,12 @@ async function transitionsOf(handle: DatabaseHandle, runId: string, items: Trans
     const settlements = items.flatMap((item) => ('settle' in item ? [item.settle] : []));
     const requests = items.flatMap((item) => ('claim' in item ? [item.claim] : []));
     const settled = settlements.length ? await settleIn(handle, tx, runId, settlements, events) : [];
+    // The jobs whose attempts ended are completed with the record of that end, so both commit
+    // together (fenced on the delivery each was fetched in, as pg-boss's own completion is);
+    // pg-boss's completion after the handler returns then finds nothing left to do, and on
+    // PostgreSQL writes nothing to wait for. A job to run again (retry) is failed by pg-boss as before.
+    const finished = settlements.filter((_, i) => settled[i] !== 'retry').map((item) => item.job);
+    if (finished.length) await startedJobQueue(handle).complete(TASK_QUEUE, finished, undefined, { db: jobsIn(handle, tx) });
     const claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [] };
     await appendRunEvents(tx, runId, events);
     // Starting changes no run state (it is running already): a refresh for what else happened.
@@ -423,7 +431,7 @@ export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, 
   const finish = async (outcome: Outcome) => {
     // A killed worker writes nothing more; the worker that takes its attempt over does.
     if (worker.killed.aborted) return forever();
-    if ((await settleTask(handle, runId, { context, at, outcome })) === 'retry') throw new RetryLater(outcome.state === 'failed' ? outcome.error : 'retry');
+    if ((await settleTask(handle, runId, { context, at, outcome, job })) === 'retry') throw new RetryLater(outcome.state === 'failed' ? outcome.error : 'retry');
   };
 
   if (!claimed.approved && claimed.unresolved.length) {
