@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { ResourceSnapshot, resolveTargets } from '@/lib/approval/approved-resources';
 import { documentSchema, readStoredDocument, taskTarget, type PlanDocument, type PlannerTask } from '@/lib/plan';
 import { RESOURCE_KINDS, type Resource } from '@/lib/registry';
@@ -122,19 +122,25 @@ const UNFINISHED_TASK_STATES = TASK_STATES.filter((state) => state !== 'succeede
  * every task of the run on every transition (a 2,000-task run read 2,000 rows per task).
  * Answered as counts of 0 or 1 that derive the same state as the real counts.
  */
-async function presentStates(tx: Database, runId: string): Promise<Partial<Record<TaskState, number>>> {
+function presenceProbes(runId: string): SQL {
   const any = (states: readonly TaskState[]) =>
-    sql<boolean>`EXISTS (SELECT 1 FROM task_runs t WHERE t.run_id = ${runId} AND t.state IN (${sql.join(
+    sql`EXISTS (SELECT 1 FROM task_runs t WHERE t.run_id = ${runId} AND t.state IN (${sql.join(
       states.map((state) => sql`${state}`),
       sql`, `,
     )}))`;
-  const [present] = await tx
-    .select({ unfinished: any(UNFINISHED_TASK_STATES), broken: any(['failed', 'blocked']), gate: any(['awaiting_approval']) })
-    .from(runs)
-    .where(eq(runs.id, runId));
+  return sql`${any(UNFINISHED_TASK_STATES)} AS unfinished, ${any(['failed', 'blocked'])} AS broken, ${any(['awaiting_approval'])} AS gate`;
+}
+
+type Presence = Partial<Record<TaskState, number>>;
+
+function presenceOf(present: Record<string, unknown> | undefined): Presence {
   const broken = present?.broken ? 1 : 0;
   const gate = present?.gate ? 1 : 0;
   return { succeeded: 1, failed: broken, awaiting_approval: gate, pending: present?.unfinished && !broken && !gate ? 1 : 0 };
+}
+
+async function presentStates(tx: Database, runId: string): Promise<Presence> {
+  return presenceOf((await tx.execute(sql`SELECT ${presenceProbes(runId)}`) as unknown as { rows: Record<string, unknown>[] }).rows[0]);
 }
 
 /**
@@ -143,11 +149,11 @@ async function presentStates(tx: Database, runId: string): Promise<Partial<Recor
  * it locked), so concurrent workers agree.
  * `failed` is never derived: it is forced when the run's approved record fails its integrity check.
  */
-export async function refreshRunState(tx: Database, runId: string, actor = 'plangate', forced?: 'failed', locked?: RunRow): Promise<RunState> {
+export async function refreshRunState(tx: Database, runId: string, actor = 'plangate', forced?: 'failed', locked?: RunRow, present?: Presence): Promise<RunState> {
   // `locked`: the row as this transaction locked it, when nothing since has changed the run's own row.
   const run = locked ?? (await lockRunRow(tx, runId));
   const current = run.state as RunState;
-  const next = forced ?? deriveRunState(current, await presentStates(tx, runId));
+  const next = forced ?? deriveRunState(current, present ?? (await presentStates(tx, runId)));
   if (next === current) return current;
   await tx
     .update(runs)
@@ -168,6 +174,15 @@ export async function refreshRunState(tx: Database, runId: string, actor = 'plan
     });
   }
   return next;
+}
+
+/**
+ * Records `events` of the run whose row this transaction locked (and has not written since),
+ * then brings its state in line: the probes of its tasks' states ride on the events' insert.
+ */
+export async function recordEventsAndRefresh(tx: Database, run: RunRow, events: RunEventInput[]): Promise<RunState> {
+  const present = await appendRunEvents(tx, run.id, events, presenceProbes(run.id));
+  return refreshRunState(tx, run.id, 'plangate', undefined, run, presenceOf(present));
 }
 
 /** Records task changes and their events, then (unless told not to) the run's state, in one transaction. */

@@ -16,7 +16,7 @@ import { STOPPED_RUN_STATES, watchForStop } from './run-calls';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
 import { appendRunEvents, nextRunEvent, type RunEventInput } from './run-events';
 import { groupCommit } from './run-batches';
-import { approvedResource, loadRunContext, lockRunRow, refreshRunState, taskRunsOf, type RunContext, type RunRow, type TaskRunRow } from './run-records';
+import { approvedResource, loadRunContext, lockRunRow, recordEventsAndRefresh, refreshRunState, taskRunsOf, type RunContext, type RunRow, type TaskRunRow } from './run-records';
 import { afterTaskSettled, releaseReleased, type TaskJobData } from './run-scheduler';
 
 // One job of a task: it opens the task's gate, or starts one attempt of it. Plangate's
@@ -382,10 +382,10 @@ async function transitionsOf(handle: DatabaseHandle, runId: string, items: Trans
     const finished = settlements.filter((_, i) => settled[i] !== 'retry').map((item) => item.job);
     if (finished.length) await startedJobQueue(handle).complete(TASK_QUEUE, finished, undefined, { db: jobsIn(handle, tx) });
     const claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [] };
-    await appendRunEvents(tx, runId, events);
-    // Starting changes no run state (it is running already): a refresh for what else happened.
-    // The run's row was locked above and nothing here writes it: no second lock.
-    if (settlements.length || claimed.refresh) await refreshRunState(tx, runId, 'plangate', undefined, run);
+    // Starting changes no run state (it is running already): a refresh for what else happened,
+    // on the row locked above (nothing here writes it), its probes riding on the events' insert.
+    if (settlements.length || claimed.refresh) await recordEventsAndRefresh(tx, run, events);
+    else await appendRunEvents(tx, runId, events);
     // Each gate is announced on its own (one run.awaiting_approval per gate that opens), as when each job had its transaction.
     for (const taskId of claimed.gatesOpened) await announceWaitingGates(tx, runId, [taskId]);
     let s = 0;
