@@ -27,11 +27,27 @@ interface Waiting<I, R> {
 export type Flush<I, R> = (handle: DatabaseHandle, runId: string, items: I[]) => Promise<R[]>;
 
 /**
+ * How long a flush may wait for the transitions of the run's other jobs under way in this
+ * process, when fewer are waiting than are under way: a few milliseconds on each transition,
+ * for batches twice as large under load (PGlite's one connection, PostgreSQL's commits).
+ */
+const LINGER_MS = 4;
+
+export interface GroupCommit<I, R> {
+  /** Queues `item` for its run's next flush; resolves with its result once that flush commits. */
+  submit(handle: DatabaseHandle, runId: string, item: I): Promise<R>;
+  /** Counts a job of the run under way (one that will submit) until the returned function is called. */
+  underWay(handle: DatabaseHandle, runId: string): () => void;
+}
+
+/**
  * A queue per database and run in front of `flush`, which gets the items of one run and
  * answers one result per item, in order.
  */
-export function groupCommit<I, R>(flush: Flush<I, R>): (handle: DatabaseHandle, runId: string, item: I) => Promise<R> {
+export function groupCommit<I, R>(flush: Flush<I, R>): GroupCommit<I, R> {
   const queues = new WeakMap<DatabaseHandle, Map<string, Waiting<I, R>[]>>();
+  const counts = new WeakMap<DatabaseHandle, Map<string, number>>();
+  const countOf = (handle: DatabaseHandle, runId: string) => counts.get(handle)?.get(runId) ?? 0;
   const drain = async (handle: DatabaseHandle, runs: Map<string, Waiting<I, R>[]>, runId: string) => {
     // Items submitted in the same turn of the event loop (a batch of jobs fetched together) go in the first flush.
     await new Promise((resolve) => setImmediate(resolve));
@@ -41,6 +57,8 @@ export function groupCommit<I, R>(flush: Flush<I, R>): (handle: DatabaseHandle, 
         runs.delete(runId);
         return;
       }
+      // Other jobs of the run are under way: give them a moment to join this batch.
+      for (const until = Date.now() + LINGER_MS; waiting.length < countOf(handle, runId) && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 1));
       const batch = waiting.splice(0, MAX_BATCH);
       try {
         const results = await flush(
@@ -54,13 +72,28 @@ export function groupCommit<I, R>(flush: Flush<I, R>): (handle: DatabaseHandle, 
       }
     }
   };
-  return (handle, runId, item) =>
-    new Promise<R>((resolve, reject) => {
-      let runs = queues.get(handle);
-      if (!runs) queues.set(handle, (runs = new Map()));
-      const waiting = runs.get(runId);
-      if (waiting) return void waiting.push({ item, resolve, reject });
-      runs.set(runId, [{ item, resolve, reject }]);
-      void drain(handle, runs, runId);
-    });
+  return {
+    submit: (handle, runId, item) =>
+      new Promise<R>((resolve, reject) => {
+        let runs = queues.get(handle);
+        if (!runs) queues.set(handle, (runs = new Map()));
+        const waiting = runs.get(runId);
+        if (waiting) return void waiting.push({ item, resolve, reject });
+        runs.set(runId, [{ item, resolve, reject }]);
+        void drain(handle, runs, runId);
+      }),
+    underWay(handle, runId) {
+      let runs = counts.get(handle);
+      if (!runs) counts.set(handle, (runs = new Map()));
+      runs.set(runId, (runs.get(runId) ?? 0) + 1);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        const left = (runs.get(runId) ?? 1) - 1;
+        if (left > 0) runs.set(runId, left);
+        else runs.delete(runId);
+      };
+    },
+  };
 }

@@ -110,7 +110,9 @@ async function settleIn(handle: DatabaseHandle, tx: Database, runId: string, ite
   const settledSuccesses = new Set<string>();
   for (let i = 0; i < successes.length; i += 500) {
     const finishedAt = new Date().toISOString();
-    const values = successes.slice(i, i + 500).map(({ at, outcome }) => {
+    const chunk = successes.slice(i, i + 500);
+    const keys = chunk.map(({ at }) => sql`${at.taskId}`);
+    const values = chunk.map(({ at, outcome }) => {
       const output = (outcome as { output: unknown }).output;
       return sql`(${at.taskId}, ${at.generation}::int, ${at.attempt}::int, ${at.workerId}, ${output === undefined ? null : JSON.stringify(output)}::jsonb, ${finishedAt}::timestamptz)`;
     });
@@ -118,7 +120,7 @@ async function settleIn(handle: DatabaseHandle, tx: Database, runId: string, ite
       UPDATE task_runs SET state = 'succeeded', output = COALESCE(v.output, task_runs.output), error = NULL, error_kind = NULL,
         finished_at = v.finished_at, released = TRUE, worker_id = NULL, job_id = NULL
       FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, generation, attempt, worker_id, output, finished_at)
-      WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation
+      WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation
         AND task_runs.attempts = v.attempt AND task_runs.worker_id = v.worker_id AND task_runs.state = 'running'
       RETURNING v.task_id AS "taskId", v.generation, v.attempt, v.worker_id AS "workerId"`);
     for (const row of (result as unknown as { rows: Array<{ taskId: string; generation: number; attempt: number; workerId: string }> }).rows) {
@@ -323,16 +325,17 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
   }
 
   // The switch itself repeats every condition, so it cannot overwrite a state it did not see.
-  // The state is tested as an expression, not a column, so the planner finds each task by
-  // its key: through the (run_id, state) index it would walk every pending task of the run
-  // for each one switched (its statistics are rarely fresh during a run, PGlite's never).
+  // The tasks are named by key as well as joined, and the state is tested as an expression,
+  // so the planner finds each task by its key: through the (run_id, state) index, or a scan,
+  // it would read every pending task of the run (its statistics are rarely fresh during a
+  // run, PGlite's never).
 
   const started = new Set<string>();
   for (let i = 0; i < switches.length; i += 500) {
     const startedAt = new Date().toISOString();
-    const values = switches
-      .slice(i, i + 500)
-      .map(
+    const chunk = switches.slice(i, i + 500);
+    const keys = chunk.map((c) => sql`${c.row.taskId}`);
+    const values = chunk.map(
         (s) =>
           sql`(${s.row.taskId}, ${s.attempt}::int, ${s.worker.id}, ${s.row.generation}::int, ${s.job.id}, ${s.input === undefined ? null : JSON.stringify(s.input)}::jsonb, ${startedAt}::timestamptz, ${requiresApproval(s.task)}::boolean)`,
       );
@@ -340,7 +343,8 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
       UPDATE task_runs SET state = 'running', attempts = v.attempt, worker_id = v.worker_id, started_at = COALESCE(task_runs.started_at, v.started_at),
         input = COALESCE(v.input, task_runs.input), error = NULL, error_kind = NULL
       FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, attempt, worker_id, generation, job_id, input, started_at, gated)
-      WHERE task_runs.run_id = ${runId} AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
+      WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id
+        AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
         AND (task_runs.state || '') IN ('pending', 'retrying', 'running')
         AND EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))
         AND (NOT v.gated OR EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = v.task_id AND d.generation = v.generation AND d.decision = 'approve'))
@@ -394,9 +398,9 @@ async function transitionsOf(handle: DatabaseHandle, runId: string, items: Trans
   });
 }
 
-const transition = groupCommit(transitionsOf);
-const claimTask = async (handle: DatabaseHandle, runId: string, claim: ClaimRequest) => (await transition(handle, runId, { claim })) as Claim;
-const settleTask = async (handle: DatabaseHandle, runId: string, settle: Settlement) => (await transition(handle, runId, { settle })) as 'retry' | 'done' | 'stale';
+const transitions = groupCommit(transitionsOf);
+const claimTask = async (handle: DatabaseHandle, runId: string, claim: ClaimRequest) => (await transitions.submit(handle, runId, { claim })) as Claim;
+const settleTask = async (handle: DatabaseHandle, runId: string, settle: Settlement) => (await transitions.submit(handle, runId, { settle })) as 'retry' | 'done' | 'stale';
 
 /** After a 202, this job holds the attempt until the executor reports (or its time is up). */
 async function awaitReport(handle: DatabaseHandle, context: RunContext, at: Attempt, task: PlannerTask, signal: AbortSignal): Promise<'reported' | 'timeout'> {
@@ -419,6 +423,16 @@ async function awaitReport(handle: DatabaseHandle, context: RunContext, at: Atte
 }
 
 export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, worker: WorkerIdentity, options: RunnerOptions): Promise<void> {
+  // Counted while it may still make a transition, so its run's batches may wait a moment for it.
+  const done = transitions.underWay(handle, job.data.run_id);
+  try {
+    return await runJob(handle, job, worker, options);
+  } finally {
+    done();
+  }
+}
+
+async function runJob(handle: DatabaseHandle, job: Job<TaskJobData>, worker: WorkerIdentity, options: RunnerOptions): Promise<void> {
   const { db } = handle;
   const { run_id: runId, task_id: taskId } = job.data;
   const generation = job.data.generation ?? 1;
