@@ -1,24 +1,41 @@
 /**
- * How fast Plangate runs an approved plan (issue #16's targets), on this machine:
+ * How fast Plangate runs an approved plan (issue #16's targets, and issue #29's), on this machine:
  * - the montage trace (2,122 tasks) as one run, every task a zero-latency MCP tool call
  *   (a real MCP server on 127.0.0.1), on in-process PGlite: under 60 s;
  * - how long after a task's completion is committed its event reaches a reader of the run's
  *   live feed (the SSE stream the run view listens to): p95 under 1 s;
  * - how long after a worker is killed mid-call another worker calls again (takes its job
- *   over), with the same idempotency key: every trial under 5 s.
+ *   over), with the same idempotency key: every trial under 5 s;
+ * - the engine beside its queue: a wide run (one root, then 1,999 tasks that depend on it)
+ *   through Plangate with an instant webhook executor on 127.0.0.1, against bare pg-boss
+ *   running the same shape (one job, whose completion queues 1,999 more, each done at once)
+ *   with the same pg-boss version, instance settings, queue, job options and work options,
+ *   on PGlite and on PostgreSQL (TEST_DATABASE_URL, else DATABASE_URL: a scratch database is
+ *   made and dropped for each measurement). Targets: at most 1.5x bare pg-boss; a task's
+ *   finish (the executor's answer) to its event on the SSE feed p95 under 300 ms, and to
+ *   GET /api/runs/{id} showing it (polled every 100 ms) p95 under 500 ms.
  *
- *   npm run bench   (this is its last part: tsx --conditions=react-server scripts/bench-runs.ts)
+ *   npm run bench   (this is its fourth part: tsx --conditions=react-server scripts/bench-runs.ts)
+ *
+ * Options (environment): BENCH_RUNS_PARTS (comma list of montage, takeover, engine; default
+ * all), BENCH_WIDE_TASKS (default 2,000), BENCH_WIDE_DATABASES (pglite,postgres),
+ * BENCH_WIDE_ROUNDS (default 3: bare pg-boss and Plangate in turns, the best of each compared).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { parseWfFormat } from '../lib/formats/wfformat';
-import { openDatabase } from '../lib/server/platform/db/client';
+import { openDatabase, type DatabaseHandle } from '../lib/server/platform/db/client';
+import { runs } from '../lib/server/platform/db/schema';
+import { openJobQueue, TASK_QUEUE } from '../lib/server/runs/job-queue';
+import { taskJob, type TaskJobData } from '../lib/server/runs/run-scheduler';
 import { startMcpTestServer } from './test-servers/mcp-server-test-support';
 import { closeMcpSessions } from '../lib/server/runs/dispatch/mcp-sessions';
 import { runEventStream } from '../lib/server/runs/run-event-stream';
 import { getRun } from '../lib/server/runs/run-queries';
 import { approvedPlan } from '../lib/server/runs/run-test-support';
-import { startRunWorker, startRunWorkers, stopRunWorkers } from '../lib/server/runs/run-workers';
+import { startRunWorker, startRunWorkers, stopRunWorkers, taskWorkOptions } from '../lib/server/runs/run-workers';
 import { startSecondWorker } from '../lib/server/runs/run-test-support';
 import { startScriptedExecutor } from '../lib/server/runs/scripted-executor-test-support';
 import { startRun } from '../lib/server/runs/start-run';
@@ -99,7 +116,225 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function main() {
+const WIDE_TASKS = Number(process.env.BENCH_WIDE_TASKS ?? 2_000);
+const WIDE_CONCURRENCY = 8;
+const WIDE_ROUNDS = Number(process.env.BENCH_WIDE_ROUNDS ?? 3);
+const RATIO_TARGET = 1.5;
+const WIDE_FEED_TARGET_MS = 300;
+const WIDE_GET_TARGET_MS = 500;
+const GET_POLL_MS = 100;
+
+/** This process's CPU time since `from`: on PGlite all the work, the database's included (it runs in this process). */
+const cpuMsSince = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A database of its own for one measurement: in-memory PGlite, or a scratch PostgreSQL database made and dropped here. */
+async function withDatabase<T>(kind: 'pglite' | 'postgres', fn: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
+  if (kind === 'pglite') {
+    const handle = await openDatabase({ kind: 'pglite', dataDir: null });
+    try {
+      return await fn(handle);
+    } finally {
+      await handle.close();
+    }
+  }
+  const adminUrl = (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL)!;
+  const { Client } = await import('pg');
+  const name = `plangate_bench_${Date.now().toString(36)}_${process.pid}`;
+  const admin = async (statement: string) => {
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    const handle = await openDatabase({ kind: 'postgres', url: url.toString() });
+    try {
+      return await fn(handle);
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  }
+}
+
+/** The wide shape: one root, every other task depending on it. */
+function widePlan(n: number) {
+  const tasks = [{ task_id: 'root', description: 'The root', execution_type: 'dsl', function_id: 'instant', arguments: {} }];
+  for (let i = 1; i < n; i++) tasks.push({ task_id: `t${i}`, description: `Leaf ${i}`, execution_type: 'dsl', function_id: 'instant', arguments: {}, dependencies: ['root'] } as (typeof tasks)[number]);
+  return { task_id: 'bench-wide', planned_tasks: tasks };
+}
+
+/**
+ * Bare pg-boss on the shape: Plangate's own queue instance settings and task queue (openJobQueue),
+ * its job options (taskJob) and its work options (taskWorkOptions); the root's handler queues
+ * the other jobs before it returns, as Plangate queues dependents before its job completes.
+ */
+async function bareQueue(handle: DatabaseHandle, n: number): Promise<{ ms: number; cpuMs: number }> {
+  const boss = await openJobQueue(handle);
+  const plan = widePlan(n);
+  const jobOf = (task: (typeof plan.planned_tasks)[number]) => taskJob('bare', task as never, 1, randomUUID(), 0);
+  let done = 0;
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const options = taskWorkOptions(WIDE_CONCURRENCY);
+  await boss.work<TaskJobData>(TASK_QUEUE, options, async (jobs) => {
+    for (const job of jobs) {
+      if (job.data.task_id === 'root') {
+        const leaves = plan.planned_tasks.slice(1).map(jobOf);
+        for (let i = 0; i < leaves.length; i += 1000) await boss.insert(TASK_QUEUE, leaves.slice(i, i + 1000));
+      }
+      if (++done === n) finish();
+    }
+    return 'perJobResults' in options ? jobs.map((job) => ({ id: job.id, status: 'completed' as const })) : undefined;
+  });
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  await boss.insert(TASK_QUEUE, [jobOf(plan.planned_tasks[0])]);
+  await finished;
+  const elapsed = performance.now() - started;
+  const cpuMs = cpuMsSince(cpu);
+  await boss.stop({ graceful: true, timeout: 5_000 });
+  return { ms: elapsed, cpuMs };
+}
+
+/** Reads the run's SSE feed as the run view does; calls `onEvent` with each event as it arrives. */
+async function readFeed(handle: DatabaseHandle, runId: string, onEvent: (event: { kind: string; task_id: string | null; at: string }) => void): Promise<void> {
+  const abort = new AbortController();
+  const feed = (await runEventStream(handle, runId, 0, abort.signal)).body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await feed.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    const blocks = buffer.split('\n\n');
+    buffer = blocks.pop() ?? '';
+    for (const block of blocks) {
+      const data = block.split('\n').find((line) => line.startsWith('data: '));
+      if (data) onEvent(JSON.parse(data.slice(6)));
+    }
+  }
+  abort.abort();
+}
+
+/**
+ * Plangate on the shape, every task a webhook call answered at once. With `watch`, the run is
+ * followed as a person would: the SSE feed, and GET /api/runs/{id} every 100 ms (getRun and its
+ * JSON, what the route answers); each task's delay is from the executor's answer to its arrival.
+ */
+async function engineRun(handle: DatabaseHandle, n: number, watch: boolean) {
+  const executor = await startScriptedExecutor();
+  try {
+    const registry = { dsl_workflows: [{ id: 'instant', description: 'Answers at once', endpoint: { protocol: 'webhook' as const, url: executor.url, secret_env: TAKEOVER_SECRET } }] };
+    const approved = await approvedPlan(handle, 'Bench wide', widePlan(n), registry);
+    await startRunWorkers(handle, { resultUrl: () => 'http://127.0.0.1:9/unused', concurrency: WIDE_CONCURRENCY });
+    const finishedAt = (taskId: string) => executor.callsOf(taskId)[0]?.at ?? NaN;
+    const feedDelays: number[] = [];
+    const getDelays: number[] = [];
+    const getTimes: number[] = [];
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const { run_id } = await startRun(handle, runEditor, approved.id, { revision: approved.revision, content_hash: approved.content_hash });
+    const watching: Promise<void>[] = [];
+    if (watch) {
+      watching.push(readFeed(handle, run_id, (event) => event.kind === 'task_succeeded' && feedDelays.push(Date.now() - finishedAt(event.task_id!))));
+      watching.push(
+        (async () => {
+          const seen = new Set<string>();
+          for (;;) {
+            const asked = Date.now();
+            const run = await getRun(handle.db, run_id);
+            JSON.stringify(run);
+            const now = Date.now();
+            getTimes.push(now - asked);
+            for (const task of run.tasks) {
+              if (task.state !== 'succeeded' || seen.has(task.task_id)) continue;
+              seen.add(task.task_id);
+              getDelays.push(now - finishedAt(task.task_id));
+            }
+            if (run.state !== 'running') return;
+            await sleep(Math.max(0, GET_POLL_MS - (now - asked)));
+          }
+        })(),
+      );
+    }
+    let state = 'running';
+    while (state === 'running') {
+      await sleep(25);
+      state = (await handle.db.select({ state: runs.state }).from(runs).where(eq(runs.id, run_id)))[0].state;
+    }
+    const elapsed = performance.now() - started;
+    const cpuMs = cpuMsSince(cpu);
+    await Promise.all(watching);
+    if (state !== 'succeeded') throw new Error(`bench: the wide run ended ${state}`);
+    return { ms: elapsed, cpuMs, feedDelays, getDelays, getTimes };
+  } finally {
+    await stopRunWorkers(handle);
+    await executor.close();
+  }
+}
+
+async function compareWithBareQueue() {
+  const kinds = (process.env.BENCH_WIDE_DATABASES ?? 'pglite,postgres').split(',') as Array<'pglite' | 'postgres'>;
+  const rows = [];
+  for (const kind of kinds) {
+    if (kind === 'postgres' && !(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL)) {
+      console.error('bench: PostgreSQL skipped (set TEST_DATABASE_URL or DATABASE_URL)');
+      continue;
+    }
+    // Side by side, in turns (the machine's load changes from minute to minute): the best of
+    // each is compared. Then the engine watched, for the latencies.
+    const bares: Array<{ ms: number; cpuMs: number }> = [];
+    const engines: Array<{ ms: number; cpuMs: number }> = [];
+    for (let round = 0; round < WIDE_ROUNDS; round++) {
+      bares.push(await withDatabase(kind, (handle) => bareQueue(handle, WIDE_TASKS)));
+      engines.push(await withDatabase(kind, (handle) => engineRun(handle, WIDE_TASKS, false)));
+      console.error(`bench: ${kind} round ${round + 1}: Plangate ${(engines[round].ms / 1000).toFixed(2)} s, bare pg-boss ${(bares[round].ms / 1000).toFixed(2)} s`);
+    }
+    const best = (runs: Array<{ ms: number; cpuMs: number }>) => ({ ms: Math.min(...runs.map((r) => r.ms)), cpuMs: Math.min(...runs.map((r) => r.cpuMs)) });
+    const bare = best(bares);
+    const engine = best(engines);
+    const watched = await withDatabase(kind, (handle) => engineRun(handle, WIDE_TASKS, true));
+    const ratio = engine.ms / bare.ms;
+    const feedP95 = percentile(watched.feedDelays, 95);
+    const getP95 = percentile(watched.getDelays, 95);
+    rows.push({
+      database: kind,
+      tasks: WIDE_TASKS,
+      plangate_s: Number((engine.ms / 1000).toFixed(2)),
+      bare_pg_boss_s: Number((bare.ms / 1000).toFixed(2)),
+      rounds: { plangate_s: engines.map((r) => Number((r.ms / 1000).toFixed(2))), bare_pg_boss_s: bares.map((r) => Number((r.ms / 1000).toFixed(2))) },
+      ratio: Number(ratio.toFixed(2)),
+      // On PGlite the database runs in this process, so its CPU time is all the work, and less
+      // disturbed by other load on the machine than the wall time; on PostgreSQL it leaves out the server's.
+      cpu: { plangate_s: Number((engine.cpuMs / 1000).toFixed(2)), bare_pg_boss_s: Number((bare.cpuMs / 1000).toFixed(2)), ratio: Number((engine.cpuMs / bare.cpuMs).toFixed(2)) },
+      watched_run_s: Number((watched.ms / 1000).toFixed(2)),
+      feed: { events: watched.feedDelays.length, p50_ms: percentile(watched.feedDelays, 50), p95_ms: feedP95, max_ms: Math.max(...watched.feedDelays) },
+      get: { tasks: watched.getDelays.length, p50_ms: percentile(watched.getDelays, 50), p95_ms: getP95, max_ms: Math.max(...watched.getDelays), request_p50_ms: percentile(watched.getTimes, 50) },
+      ok: ratio <= RATIO_TARGET && feedP95 < WIDE_FEED_TARGET_MS && getP95 < WIDE_GET_TARGET_MS && watched.feedDelays.length === WIDE_TASKS && watched.getDelays.length === WIDE_TASKS,
+    });
+  }
+  console.error(`\nEngine beside bare pg-boss: ${WIDE_TASKS} tasks, one root fanning out; ${WIDE_CONCURRENCY} at a time (targets: ratio <= ${RATIO_TARGET}, SSE p95 < ${WIDE_FEED_TARGET_MS} ms, GET p95 < ${WIDE_GET_TARGET_MS} ms)`);
+  console.error('| database | Plangate s | bare pg-boss s | ratio | CPU ratio | SSE p95 ms | GET p95 ms | watched run s |');
+  console.error('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) console.error(`| ${r.database} | ${r.plangate_s} | ${r.bare_pg_boss_s} | ${r.ratio} | ${r.database === 'pglite' ? r.cpu.ratio : '—'} | ${r.feed.p95_ms} | ${r.get.p95_ms} | ${r.watched_run_s} |`);
+  return { rows, targets: { ratio: RATIO_TARGET, feed_p95_ms: WIDE_FEED_TARGET_MS, get_p95_ms: WIDE_GET_TARGET_MS }, ok: rows.every((r) => r.ok) };
+}
+
+/** The montage trace as one run of MCP calls, and its live feed's delay. */
+async function montageRun() {
   const trace = parseWfFormat(readFileSync(path.join(wfcommonsDir(), WFCOMMONS_TRACES.montage), 'utf8'));
   const mcp = await startMcpTestServer();
   const handle = await openDatabase({ kind: 'pglite', dataDir: null });
@@ -115,29 +350,11 @@ async function main() {
     const started = performance.now();
     const { run_id } = await startRun(handle, runEditor, approved.id, { revision: approved.revision, content_hash: approved.content_hash });
     // Read the live feed as the run view does, and time each completion's arrival.
-    const abort = new AbortController();
     const delays: number[] = [];
-    const feed = (await runEventStream(handle, run_id, 0, abort.signal)).body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      const { done, value } = await feed.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      const blocks = buffer.split('\n\n');
-      buffer = blocks.pop() ?? '';
-      for (const block of blocks) {
-        const data = block.split('\n').find((line) => line.startsWith('data: '));
-        if (!data) continue;
-        const event = JSON.parse(data.slice(6)) as { kind: string; at: string };
-        if (event.kind === 'task_succeeded') delays.push(Date.now() - Date.parse(event.at));
-      }
-    }
+    await readFeed(handle, run_id, (event) => event.kind === 'task_succeeded' && delays.push(Date.now() - Date.parse(event.at)));
     const elapsed = performance.now() - started;
-    abort.abort();
     const run = await getRun(handle.db, run_id);
-    const takeover = await measureTakeover();
-    const report = {
+    return {
       run: {
         tasks: plan.planned_tasks.length,
         state: run.state,
@@ -155,16 +372,36 @@ async function main() {
         target_p95_ms: FEED_TARGET_MS,
         ok: percentile(delays, 95) < FEED_TARGET_MS,
       },
-      takeover,
     };
-    console.log(JSON.stringify(report, null, 2));
-    if (!report.run.ok || !report.live_feed.ok || !report.takeover.ok) process.exitCode = 1;
   } finally {
     await stopRunWorkers(handle);
     await closeMcpSessions();
     await handle.close();
     await mcp.close();
   }
+}
+
+async function main() {
+  const parts = new Set((process.env.BENCH_RUNS_PARTS ?? 'montage,takeover,engine').split(','));
+  const report: Record<string, unknown> = {};
+  let ok = true;
+  if (parts.has('montage')) {
+    const montage = await montageRun();
+    Object.assign(report, montage);
+    ok &&= montage.run.ok && montage.live_feed.ok;
+  }
+  if (parts.has('takeover')) {
+    const takeover = await measureTakeover();
+    report.takeover = takeover;
+    ok &&= takeover.ok;
+  }
+  if (parts.has('engine')) {
+    const engine = await compareWithBareQueue();
+    report.engine_vs_pg_boss = engine;
+    ok &&= engine.ok;
+  }
+  console.log(JSON.stringify(report, null, 2));
+  if (!ok) process.exitCode = 1;
 }
 
 void main();

@@ -52,6 +52,19 @@ function readState(state: Map<string, unknown>, segments: string[]): { found: bo
   return { found: false };
 }
 
+const resolvers = new WeakMap<readonly string[], (step: number) => number | undefined>();
+
+/**
+ * Which task `step[n]` names, made once per task list: a run resolves every task's input
+ * against the same list (its approved revision's), and building it reads the whole list.
+ * The lists given here are never changed once built.
+ */
+function stepsOf(taskIds: readonly string[]): (step: number) => number | undefined {
+  let resolver = resolvers.get(taskIds);
+  if (!resolver) resolvers.set(taskIds, (resolver = stepResolver(taskIds, new Map(taskIds.map((id, i) => [id, i])))));
+  return resolver;
+}
+
 const asText = (value: unknown) => (typeof value === 'string' ? value : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 /**
@@ -60,8 +73,7 @@ const asText = (value: unknown) => (typeof value === 'string' ? value : value !=
  * whole run.
  */
 export function referencedTasks(task: PlannerTask, taskIds: readonly string[], outputPaths: ReadonlyMap<string, string>): string[] {
-  const index = new Map(taskIds.map((id, i) => [id, i]));
-  const stepTask = stepResolver(taskIds, index);
+  const stepTask = stepsOf(taskIds);
   const found = new Set([...(task.dependencies ?? []), ...outputPaths.keys()]);
   const visit = (value: unknown): void => {
     if (typeof value === 'string') {
@@ -79,8 +91,7 @@ export function referencedTasks(task: PlannerTask, taskIds: readonly string[], o
 
 export function resolveTaskInput(task: PlannerTask, recorded: RecordedOutputs): ResolvedInput {
   const unresolved: string[] = [];
-  const index = new Map(recorded.taskIds.map((id, i) => [id, i]));
-  const stepTask = stepResolver(recorded.taskIds, index);
+  const stepTask = stepsOf(recorded.taskIds);
   const state = stateOf(recorded);
 
   const stepValue = (step: number, path: string, text: string): unknown => {

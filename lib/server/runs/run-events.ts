@@ -1,6 +1,6 @@
 import 'server-only';
 import { EventEmitter } from 'node:events';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../platform/db/client';
 import { runEvents } from '../platform/db/schema';
 
@@ -39,11 +39,31 @@ export interface RunEventInput {
   detail?: Record<string, unknown>;
 }
 
-export async function appendRunEvents(tx: Database, runId: string, events: RunEventInput[]): Promise<void> {
-  if (!events.length) return;
-  await tx.insert(runEvents).values(events.map((e) => ({ runId, kind: e.kind, taskId: e.taskId ?? null, actor: e.actor ?? null, detail: e.detail ?? {} })));
-  await tx.execute(sql`SELECT pg_notify(${CHANNEL}, ${runId})`);
+/**
+ * Records `events` and wakes the feed's readers on commit: one statement, the NOTIFY riding on
+ * the insert. `also`: columns to select in the same statement (after the insert, seeing every
+ * earlier write of the transaction), whose row is returned: one round trip fewer for a caller
+ * that reads something next anyway.
+ */
+export async function appendRunEvents(tx: Database, runId: string, events: RunEventInput[], also?: SQL): Promise<Record<string, unknown> | undefined> {
+  const extra = also ? sql`, ${also}` : sql``;
+  if (!events.length) return also ? rowsOf(await tx.execute(sql`SELECT ${also}`))[0] : undefined;
+  let row: Record<string, unknown> | undefined;
+  // A thousand a statement keeps within PostgreSQL's 65,535 parameters (blocking a big branch writes one per task).
+  for (let i = 0; i < events.length; i += 1000) {
+    const last = i + 1000 >= events.length;
+    const rows = events.slice(i, i + 1000).map((e) => sql`(${runId}, ${e.kind}, ${e.taskId ?? null}, ${e.actor ?? null}, ${JSON.stringify(e.detail ?? {})}::jsonb)`);
+    const result = await tx.execute(sql`
+      WITH recorded AS (
+        INSERT INTO ${runEvents} (run_id, kind, task_id, actor, detail) VALUES ${sql.join(rows, sql`, `)} RETURNING 1
+      )
+      SELECT (SELECT pg_notify(${CHANNEL}, ${runId}) FROM (SELECT 1 FROM recorded LIMIT 1) AS one) AS notified${last ? extra : sql``}`);
+    if (last) row = rowsOf(result)[0];
+  }
+  return row;
 }
+
+const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 export const appendRunEvent = (tx: Database, runId: string, event: RunEventInput) => appendRunEvents(tx, runId, [event]);
 

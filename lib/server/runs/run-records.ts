@@ -1,9 +1,9 @@
 import 'server-only';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { ResourceSnapshot, resolveTargets } from '@/lib/approval/approved-resources';
 import { documentSchema, readStoredDocument, taskTarget, type PlanDocument, type PlannerTask } from '@/lib/plan';
 import { RESOURCE_KINDS, type Resource } from '@/lib/registry';
-import { deriveRunState, FINISHED_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
+import { deriveRunState, FINISHED_RUN_STATES, TASK_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
 import type { Database } from '../platform/db/client';
 import { planRevisions, runs, taskRuns } from '../platform/db/schema';
 import { AppError, notFound } from '../platform/errors';
@@ -35,8 +35,9 @@ export interface RunContext {
 const verified = new Map<string, { document: PlanDocument; resources: ResourceSnapshot; tasks: Map<string, PlannerTask>; taskIds: string[] }>();
 const MAX_CACHED_RUNS = 50;
 
-export async function loadRunContext(db: Database, runId: string): Promise<RunContext> {
-  const [run] = await db.select().from(runs).where(eq(runs.id, runId));
+/** `locked`: the run's row as the caller's transaction locked it (lockRunRow), so it is not read again. */
+export async function loadRunContext(db: Database, runId: string, locked?: RunRow): Promise<RunContext> {
+  const [run] = locked ? [locked] : await db.select().from(runs).where(eq(runs.id, runId));
   if (!run) throw notFound(`Run "${runId}"`);
   let entry = verified.get(runId);
   if (!entry) {
@@ -113,20 +114,46 @@ export async function lockRunRow(tx: Database, runId: string): Promise<RunRow> {
   return run;
 }
 
+const UNFINISHED_TASK_STATES = TASK_STATES.filter((state) => state !== 'succeeded' && state !== 'skipped');
+
+/**
+ * What deriveRunState needs of the run's tasks, which is only which kinds of state are
+ * present, not how many: three index probes on (run_id, state), where counting would read
+ * every task of the run on every transition (a 2,000-task run read 2,000 rows per task).
+ * Answered as counts of 0 or 1 that derive the same state as the real counts.
+ */
+function presenceProbes(runId: string): SQL {
+  const any = (states: readonly TaskState[]) =>
+    sql`EXISTS (SELECT 1 FROM task_runs t WHERE t.run_id = ${runId} AND t.state IN (${sql.join(
+      states.map((state) => sql`${state}`),
+      sql`, `,
+    )}))`;
+  return sql`${any(UNFINISHED_TASK_STATES)} AS unfinished, ${any(['failed', 'blocked'])} AS broken, ${any(['awaiting_approval'])} AS gate`;
+}
+
+type Presence = Partial<Record<TaskState, number>>;
+
+function presenceOf(present: Record<string, unknown> | undefined): Presence {
+  const broken = present?.broken ? 1 : 0;
+  const gate = present?.gate ? 1 : 0;
+  return { succeeded: 1, failed: broken, awaiting_approval: gate, pending: present?.unfinished && !broken && !gate ? 1 : 0 };
+}
+
+async function presentStates(tx: Database, runId: string): Promise<Presence> {
+  return presenceOf((await tx.execute(sql`SELECT ${presenceProbes(runId)}`) as unknown as { rows: Record<string, unknown>[] }).rows[0]);
+}
+
 /**
  * Brings the run's state in line with its tasks', with an event and (for the states people
- * act on) a notification and a webhook. Locks the run row, so concurrent workers agree.
+ * act on) a notification and a webhook. Locks the run row (unless the caller passes the row
+ * it locked), so concurrent workers agree.
  * `failed` is never derived: it is forced when the run's approved record fails its integrity check.
  */
-export async function refreshRunState(tx: Database, runId: string, actor = 'plangate', forced?: 'failed'): Promise<RunState> {
-  const run = await lockRunRow(tx, runId);
+export async function refreshRunState(tx: Database, runId: string, actor = 'plangate', forced?: 'failed', locked?: RunRow, present?: Presence): Promise<RunState> {
+  // `locked`: the row as this transaction locked it, when nothing since has changed the run's own row.
+  const run = locked ?? (await lockRunRow(tx, runId));
   const current = run.state as RunState;
-  const rows = await tx
-    .select({ state: taskRuns.state, n: sql<number>`count(*)::int` })
-    .from(taskRuns)
-    .where(eq(taskRuns.runId, runId))
-    .groupBy(taskRuns.state);
-  const next = forced ?? deriveRunState(current, Object.fromEntries(rows.map((r) => [r.state as TaskState, r.n])));
+  const next = forced ?? deriveRunState(current, present ?? (await presentStates(tx, runId)));
   if (next === current) return current;
   await tx
     .update(runs)
@@ -147,6 +174,15 @@ export async function refreshRunState(tx: Database, runId: string, actor = 'plan
     });
   }
   return next;
+}
+
+/**
+ * Records `events` of the run whose row this transaction locked (and has not written since),
+ * then brings its state in line: the probes of its tasks' states ride on the events' insert.
+ */
+export async function recordEventsAndRefresh(tx: Database, run: RunRow, events: RunEventInput[]): Promise<RunState> {
+  const present = await appendRunEvents(tx, run.id, events, presenceProbes(run.id));
+  return refreshRunState(tx, run.id, 'plangate', undefined, run, presenceOf(present));
 }
 
 /** Records task changes and their events, then (unless told not to) the run's state, in one transaction. */

@@ -170,13 +170,33 @@ export async function releaseDependents(handle: DatabaseHandle, tx: Database, ru
       .returning({ taskId: taskRuns.taskId });
     if (!released.length) return;
   }
-  const dependents = shapeOf(tasks).dependents.get(taskId) ?? [];
-  if (!dependents.length) return;
-  const rows = await tx
-    .update(taskRuns)
-    .set({ waitingOn: sql`${taskRuns.waitingOn} - 1` })
-    .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, dependents)))
-    .returning();
+  await releaseReleased(handle, tx, runId, tasks, [taskId]);
+}
+
+/**
+ * The dependents' side of releasing `succeeded` (tasks whose success the caller has just
+ * marked released, in this transaction): one update per distinct count of them that a
+ * dependent waited on (one update in all for the usual batch), then their jobs.
+ */
+export async function releaseReleased(handle: DatabaseHandle, tx: Database, runId: string, tasks: readonly PlannerTask[], succeeded: readonly string[]): Promise<void> {
+  const { dependents } = shapeOf(tasks);
+  const fewer = new Map<string, number>();
+  for (const taskId of succeeded) for (const dependent of dependents.get(taskId) ?? []) fewer.set(dependent, (fewer.get(dependent) ?? 0) + 1);
+  if (!fewer.size) return;
+  const byCount = new Map<number, string[]>();
+  for (const [dependent, n] of fewer) byCount.set(n, [...(byCount.get(n) ?? []), dependent]);
+  const rows: TaskRunRow[] = [];
+  for (const [n, ids] of byCount) {
+    for (let i = 0; i < ids.length; i += 1000) {
+      rows.push(
+        ...(await tx
+          .update(taskRuns)
+          .set({ waitingOn: sql`${taskRuns.waitingOn} - ${n}` })
+          .where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, ids.slice(i, i + 1000))))
+          .returning()),
+      );
+    }
+  }
   if (await mayStartTasks(tx, runId)) await queueReady(handle, tx, runId, tasks, rows);
 }
 

@@ -45,6 +45,15 @@ const QUIET_SWEEP_MS = 5_000;
 const started = new WeakMap<DatabaseHandle, Promise<RunWorker>>();
 
 /**
+ * How a worker fetches task jobs; exported so the bench runs bare pg-boss with the very same
+ * settings. While tasks are waiting, each worker fetches the next as soon as it is free, not a
+ * poll later.
+ */
+export function taskWorkOptions(concurrency = 8) {
+  return { localConcurrency: concurrency, pollingIntervalSeconds: 0.5, batchSize: 1, burstWhenReadyExceeds: 1 };
+}
+
+/**
  * Where executors that answered 202 post their results: PLANGATE_PUBLIC_URL (how executors
  * reach this server), else this server on localhost.
  */
@@ -88,12 +97,7 @@ export async function startRunWorker(handle: DatabaseHandle, options: WorkerOpti
     every(TAKEOVER_SWEEP_MS, 'takeover', () => takeOverLostAttempts(handle, id, options.leaseSeconds ?? 3)),
     every(QUIET_SWEEP_MS, 'sweep', () => sweepQuietRuns(handle, options.quietSeconds ?? 10)),
   ];
-  const taskWork = await boss.work<TaskJobData>(
-    TASK_QUEUE,
-    // While tasks are waiting, each worker fetches the next as soon as it is free, not a poll later.
-    { localConcurrency: options.concurrency ?? 8, pollingIntervalSeconds: 0.5, batchSize: 1, burstWhenReadyExceeds: 1 },
-    async ([job]) => runTaskJob(handle, job, worker, options),
-  );
+  const taskWork = await boss.work<TaskJobData>(TASK_QUEUE, taskWorkOptions(options.concurrency), async ([job]) => runTaskJob(handle, job, worker, options));
   const deadWork = await boss.work<TaskJobData>(DEAD_TASK_QUEUE, { localConcurrency: 2, pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
     if (killed.signal.aborted) return new Promise<never>(() => undefined);
     await reconcileLostJob(handle, job.data);

@@ -6,17 +6,18 @@ import { referencedTasks, resolveTaskInput } from '@/lib/runs/resolve-input';
 import { FINISHED_TASK_STATES, idempotencyKey, STARTABLE_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
 import { maxAttempts, requiresApproval, timeoutSeconds } from '@/lib/runs/task-policy';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
-import type { DatabaseHandle } from '../platform/db/client';
+import type { Database, DatabaseHandle } from '../platform/db/client';
 import { gateDecisions, runs, taskRuns } from '../platform/db/schema';
 import { dispatcherFor } from './dispatch/dispatch';
 import { DispatchError, MAX_OUTPUT_BYTES } from './dispatch/dispatch-types';
-import { getJobQueue } from './job-queue';
+import { getJobQueue, jobsIn, startedJobQueue, TASK_QUEUE } from './job-queue';
 import { announceWaitingGates } from './gate-notice';
 import { STOPPED_RUN_STATES, watchForStop } from './run-calls';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
 import { appendRunEvents, nextRunEvent, type RunEventInput } from './run-events';
-import { approvedResource, loadRunContext, lockRunRow, refreshRunState, taskRunsOf, type RunContext, type TaskRunRow } from './run-records';
-import { afterTaskSettled, type TaskJobData } from './run-scheduler';
+import { groupCommit } from './run-batches';
+import { approvedResource, loadRunContext, lockRunRow, recordEventsAndRefresh, refreshRunState, taskRunsOf, type RunContext, type RunRow, type TaskRunRow } from './run-records';
+import { afterTaskSettled, releaseReleased, type TaskJobData } from './run-scheduler';
 
 // One job of a task: it opens the task's gate, or starts one attempt of it. Plangate's
 // records (task_runs) are the truth; pg-boss only decides when a job runs and runs it again
@@ -85,29 +86,75 @@ type Outcome =
   | { state: 'failed'; error: string; kind: 'call' | 'input'; retryable: boolean }
   | { state: 'cancelled'; error: string };
 
+/** One attempt's end, waiting for its run's next settle batch. */
+interface Settlement {
+  context: RunContext;
+  at: Attempt;
+  outcome: Outcome;
+  /** The job that ran the attempt: completed in the transaction that records the attempt's end. */
+  job: Job<TaskJobData>;
+}
+
 /**
- * Records how an attempt ended, if it is still the task's attempt in flight: a retryable
- * failure with attempts left becomes `retrying` (the caller has pg-boss deliver the job
- * again). Returns 'retry', 'done', or 'stale' (someone else's record stands).
+ * Records how attempts of one run ended, each only if it is still the task's attempt in
+ * flight (generation, attempt number, worker, running): a retryable failure with attempts
+ * left becomes `retrying` (its caller has pg-boss deliver the job again). The successes go
+ * in one fenced update that also marks them released, and their dependents are counted down
+ * and queued together. Answers, per attempt, 'retry', 'done', or 'stale' (someone else's
+ * record stands); the events go to `events`.
  */
-async function settle(handle: DatabaseHandle, context: RunContext, at: Attempt, outcome: Outcome): Promise<'retry' | 'done' | 'stale'> {
-  const task = context.tasks.get(at.taskId)!;
-  return handle.db.transaction(async (tx) => {
-    await lockRunRow(tx, at.runId);
+async function settleIn(handle: DatabaseHandle, tx: Database, runId: string, items: Settlement[], events: RunEventInput[]): Promise<Array<'retry' | 'done' | 'stale'>> {
+  const tasks = items[0].context.document.plan.planned_tasks;
+  const fence = (at: Attempt) => `${at.taskId}\n${at.generation}\n${at.attempt}\n${at.workerId}`;
+  const successes = items.filter((item) => item.outcome.state === 'succeeded');
+  const settledSuccesses = new Set<string>();
+  for (let i = 0; i < successes.length; i += 500) {
+    const finishedAt = new Date().toISOString();
+    const chunk = successes.slice(i, i + 500);
+    const keys = chunk.map(({ at }) => sql`${at.taskId}`);
+    const values = chunk.map(({ at, outcome }) => {
+      const output = (outcome as { output: unknown }).output;
+      return sql`(${at.taskId}, ${at.generation}::int, ${at.attempt}::int, ${at.workerId}, ${output === undefined ? null : JSON.stringify(output)}::jsonb, ${finishedAt}::timestamptz)`;
+    });
+    const result = await tx.execute(sql`
+      UPDATE task_runs SET state = 'succeeded', output = COALESCE(v.output, task_runs.output), error = NULL, error_kind = NULL,
+        finished_at = v.finished_at, released = TRUE, worker_id = NULL, job_id = NULL
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, generation, attempt, worker_id, output, finished_at)
+      WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation
+        AND task_runs.attempts = v.attempt AND task_runs.worker_id = v.worker_id AND task_runs.state = 'running'
+      RETURNING v.task_id AS "taskId", v.generation, v.attempt, v.worker_id AS "workerId"`);
+    for (const row of (result as unknown as { rows: Array<{ taskId: string; generation: number; attempt: number; workerId: string }> }).rows) {
+      settledSuccesses.add(fence({ runId, taskId: row.taskId, generation: Number(row.generation), attempt: Number(row.attempt), workerId: row.workerId }));
+    }
+  }
+
+  const released: string[] = [];
+  const results: Array<'retry' | 'done' | 'stale'> = [];
+  for (const { context, at, outcome } of items) {
+    const detail = { attempt: at.attempt, generation: at.generation };
+    if (outcome.state === 'succeeded') {
+      if (!settledSuccesses.has(fence(at))) {
+        results.push('stale');
+        continue;
+      }
+      events.push({ kind: 'task_succeeded', taskId: at.taskId, detail });
+      released.push(at.taskId);
+      results.push('done');
+      continue;
+    }
+    const task = context.tasks.get(at.taskId)!;
     const retry = outcome.state === 'failed' && outcome.retryable && at.attempt < maxAttempts(task);
     const state: TaskState = retry ? 'retrying' : outcome.state;
     const patch: Partial<TaskRunRow> =
-      outcome.state === 'succeeded'
-        ? { state, output: outcome.output, error: null, errorKind: null, finishedAt: new Date(), released: true }
-        : outcome.state === 'cancelled'
-          ? { state, error: outcome.error, finishedAt: new Date() }
-          : { state, error: outcome.error, errorKind: retry ? null : outcome.kind, finishedAt: retry ? null : new Date() };
+      outcome.state === 'cancelled'
+        ? { state, error: outcome.error, finishedAt: new Date() }
+        : { state, error: outcome.error, errorKind: retry ? null : outcome.kind, finishedAt: retry ? null : new Date() };
     const settled = await tx
       .update(taskRuns)
       .set({ ...patch, workerId: null, jobId: retry ? undefined : null })
       .where(
         and(
-          eq(taskRuns.runId, at.runId),
+          eq(taskRuns.runId, runId),
           eq(taskRuns.taskId, at.taskId),
           eq(taskRuns.generation, at.generation),
           eq(taskRuns.attempts, at.attempt),
@@ -116,55 +163,118 @@ async function settle(handle: DatabaseHandle, context: RunContext, at: Attempt, 
         ),
       )
       .returning({ taskId: taskRuns.taskId });
-    if (!settled.length) return 'stale';
-    const detail = { attempt: at.attempt, generation: at.generation };
-    const event: RunEventInput =
-      outcome.state === 'succeeded'
-        ? { kind: 'task_succeeded', taskId: at.taskId, detail }
-        : outcome.state === 'cancelled'
-          ? { kind: 'task_cancelled', taskId: at.taskId, detail: { ...detail, error: outcome.error } }
-          : { kind: retry ? 'task_retrying' : 'task_failed', taskId: at.taskId, detail: { ...detail, error: outcome.error, error_kind: outcome.kind } };
-    await appendRunEvents(tx, at.runId, [event]);
-    // A success is released to its dependents here, in the update that recorded it.
-    await afterTaskSettled(handle, tx, at.runId, context.document.plan.planned_tasks, at.taskId, state, true);
-    await refreshRunState(tx, at.runId);
-    return retry ? 'retry' : 'done';
-  });
+    if (!settled.length) {
+      results.push('stale');
+      continue;
+    }
+    events.push(
+      outcome.state === 'cancelled'
+        ? { kind: 'task_cancelled', taskId: at.taskId, detail: { ...detail, error: outcome.error } }
+        : { kind: retry ? 'task_retrying' : 'task_failed', taskId: at.taskId, detail: { ...detail, error: outcome.error, error_kind: outcome.kind } },
+    );
+    if (state === 'failed') {
+      // Its own event before those of the tasks it blocks.
+      await appendRunEvents(tx, runId, events.splice(0));
+      await afterTaskSettled(handle, tx, runId, tasks, at.taskId, state);
+    }
+    results.push(retry ? 'retry' : 'done');
+  }
+  // The successes are released to their dependents here, in the update that recorded them.
+  await releaseReleased(handle, tx, runId, tasks, released);
+  return results;
 }
 
-/** `approved`: the input a person approved at the task's gate (maybe edited there), which replaces the resolved one. */
-type Claim = { start: true; attempt: number; approved?: { input: unknown } } | { start: false };
+/** What a job found at its claim: nothing to do, a run whose record fails its check, or an attempt started. */
+type Claim =
+  | { start: false; integrity?: string }
+  | {
+      start: true;
+      context: RunContext;
+      task: PlannerTask;
+      attempt: number;
+      /** The input a person approved at the task's gate (maybe edited there), else the resolved one. */
+      input: unknown;
+      approved: boolean;
+      /** What the resolved input could not fill in (moot when a person approved an input). */
+      unresolved: string[];
+    };
+
+interface ClaimRequest {
+  job: Job<TaskJobData>;
+  worker: WorkerIdentity;
+}
 
 /**
- * Decides, under the run's row lock, what this job does: nothing (it is not the task's
- * current job, the run stopped), hold (the run is paused: resuming queues it again), open
- * the gate (a gated task with no approve for this generation), fail (its attempts were used
- * up by workers that died mid-call), or start an attempt, recorded before any call is made.
+ * Decides, under the run's row lock, what each of these jobs of one run does: nothing (it is
+ * not the task's current job, the run stopped), hold (the run is paused: resuming queues it
+ * again), open the gate (a gated task with no approve for this generation), fail (its
+ * attempts were used up by workers that died mid-call), or start an attempt, recorded before
+ * any call is made. In the batch's transaction: the rows read together, the switches to
+ * running made by one conditional update that repeats every condition per task; the events
+ * go to `events`.
  */
-async function claim(handle: DatabaseHandle, context: RunContext, task: PlannerTask, job: Job<TaskJobData>, worker: WorkerIdentity, input: unknown, unresolved: string[]): Promise<Claim> {
-  const { run_id: runId, task_id: taskId } = job.data;
-  const generation = job.data.generation ?? 1;
+async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, requests: ClaimRequest[], events: RunEventInput[]): Promise<{ claims: Claim[]; refresh: boolean; gatesOpened: string[] }> {
+  const runId = run.id;
+  const runState = run.state as RunState;
+  let context: RunContext;
+  try {
+    context = await loadRunContext(tx, runId, run);
+  } catch (error) {
+    // The approved revision no longer hashes as approved: nothing more of this run runs.
+    if (isIntegrityError(error)) return { claims: requests.map(() => ({ start: false, integrity: (error as Error).message })), refresh: false, gatesOpened: [] };
+    throw error;
+  }
   const tasks = context.document.plan.planned_tasks;
-  return handle.db.transaction(async (tx): Promise<Claim> => {
-    const run = await lockRunRow(tx, runId);
-    const [row] = await tx
-      .select()
-      .from(taskRuns)
-      .where(and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId)))
-      .for('update');
-    if (!row || row.generation !== generation || row.jobId !== job.id) return { start: false };
+  const paths = outputPaths(context);
+  // The claimed tasks' records and those their inputs may read, not the whole run.
+  const wanted = new Set<string>();
+  for (const { job } of requests) {
+    const task = context.tasks.get(job.data.task_id);
+    if (!task) continue;
+    wanted.add(task.task_id);
+    for (const id of referencedTasks(task, context.taskIds, paths)) wanted.add(id);
+  }
+  const gatedIds = requests.map((r) => context.tasks.get(r.job.data.task_id)).filter((t): t is PlannerTask => !!t && requiresApproval(t)).map((t) => t.task_id);
+  const rows = wanted.size ? await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, [...wanted]))).for('update') : [];
+  const byId = new Map(rows.map((r) => [r.taskId, r]));
+  const recorded = recordedOutputs(context, rows);
+  const decisions = gatedIds.length ? await tx.select().from(gateDecisions).where(and(eq(gateDecisions.runId, runId), inArray(gateDecisions.taskId, gatedIds))) : [];
+
+  const claims: Claim[] = [];
+  const gatesOpened: string[] = [];
+  let refresh = false;
+  const switches: Array<{ index: number; row: TaskRunRow; task: PlannerTask; job: Job<TaskJobData>; worker: WorkerIdentity; attempt: number; input: unknown; approved: boolean; unresolved: string[]; lost: string | null }> = [];
+  const taken = new Set<string>();
+  for (const { job, worker } of requests) {
+    const taskId = job.data.task_id;
+    const generation = job.data.generation ?? 1;
+    const task = context.tasks.get(taskId);
+    if (!task) {
+      claims.push({ start: false, integrity: `Run ${runId}: its job names task ${taskId}, which revision ${context.run.revision} does not have` });
+      continue;
+    }
+    const row = byId.get(taskId);
+    // One job per task may act in a batch: a second one for the task cannot be its current job.
+    if (!row || row.generation !== generation || row.jobId !== job.id || taken.has(taskId)) {
+      claims.push({ start: false });
+      continue;
+    }
+    taken.add(taskId);
     const state = row.state as TaskState;
-    if (FINISHED_TASK_STATES.has(state) || state === 'awaiting_approval') return { start: false };
+    if (FINISHED_TASK_STATES.has(state) || state === 'awaiting_approval') {
+      claims.push({ start: false });
+      continue;
+    }
     const key = and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId));
-    const runState = run.state as RunState;
     // Running, yet pg-boss gave this job to us: the worker of that attempt stopped (its job's heartbeat or time ran out).
     const lost = state === 'running' ? `Its worker stopped during attempt ${row.attempts}` : null;
 
     if (runState === 'cancelled' || runState === 'failed') {
       await tx.update(taskRuns).set({ state: 'cancelled', jobId: null, workerId: null, finishedAt: new Date(), error: `Not run: the run was ${runState}` }).where(key);
-      await appendRunEvents(tx, runId, [{ kind: 'task_cancelled', taskId }]);
-      await refreshRunState(tx, runId);
-      return { start: false };
+      events.push({ kind: 'task_cancelled', taskId });
+      refresh = true;
+      claims.push({ start: false });
+      continue;
     }
     if (!STARTABLE_RUN_STATES.has(runState)) {
       // Paused: held without a job; resuming queues a new one. An attempt a dead worker left
@@ -173,26 +283,28 @@ async function claim(handle: DatabaseHandle, context: RunContext, task: PlannerT
         .update(taskRuns)
         .set(lost ? { jobId: null, workerId: null, state: 'retrying', error: lost } : { jobId: null })
         .where(key);
-      if (lost) await appendRunEvents(tx, runId, [{ kind: 'task_retrying', taskId, detail: { attempt: row.attempts, generation, error: lost, lost: true } }]);
-      return { start: false };
+      if (lost) events.push({ kind: 'task_retrying', taskId, detail: { attempt: row.attempts, generation, error: lost, lost: true } });
+      claims.push({ start: false });
+      continue;
     }
 
-    const gated = requiresApproval(task);
+    const resolved = resolveTaskInput(task, recorded);
     let approved: { input: unknown } | undefined;
-    if (gated) {
-      const [decision] = await tx
-        .select()
-        .from(gateDecisions)
-        .where(and(eq(gateDecisions.runId, runId), eq(gateDecisions.taskId, taskId), eq(gateDecisions.generation, generation)));
+    if (requiresApproval(task)) {
+      const decision = decisions.find((d) => d.taskId === taskId && d.generation === generation);
       if (!decision) {
         // Its dependencies are done: a person decides now, for this generation.
-        await tx.update(taskRuns).set({ state: 'awaiting_approval', input, jobId: null, workerId: null }).where(key);
-        await appendRunEvents(tx, runId, [{ kind: 'gate_waiting', taskId, detail: { generation, unresolved } }]);
-        await refreshRunState(tx, runId);
-        await announceWaitingGates(tx, runId, [taskId]);
-        return { start: false };
+        await tx.update(taskRuns).set({ state: 'awaiting_approval', input: resolved.input, jobId: null, workerId: null }).where(key);
+        events.push({ kind: 'gate_waiting', taskId, detail: { generation, unresolved: resolved.unresolved } });
+        gatesOpened.push(taskId);
+        refresh = true;
+        claims.push({ start: false });
+        continue;
       }
-      if (decision.decision !== 'approve') return { start: false };
+      if (decision.decision !== 'approve') {
+        claims.push({ start: false });
+        continue;
+      }
       // Decisions recorded before gates kept their input carry no hash: those run on the resolved input.
       if (decision.inputHash) approved = { input: decision.input ?? null };
     }
@@ -200,39 +312,95 @@ async function claim(handle: DatabaseHandle, context: RunContext, task: PlannerT
     if (row.attempts >= maxAttempts(task)) {
       const error = `${lost ?? `Attempt ${row.attempts} did not finish`}, and it was its last (${maxAttempts(task)} allowed)`;
       await tx.update(taskRuns).set({ state: 'failed', error, errorKind: 'lost', jobId: null, workerId: null, finishedAt: new Date() }).where(key);
-      await appendRunEvents(tx, runId, [{ kind: 'task_failed', taskId, detail: { attempt: row.attempts, generation, error, error_kind: 'lost' } }]);
+      events.push({ kind: 'task_failed', taskId, detail: { attempt: row.attempts, generation, error, error_kind: 'lost' } });
+      // Its own event before those of the tasks it blocks.
+      await appendRunEvents(tx, runId, events.splice(0));
       await afterTaskSettled(handle, tx, runId, tasks, taskId, 'failed');
-      await refreshRunState(tx, runId);
-      return { start: false };
+      refresh = true;
+      claims.push({ start: false });
+      continue;
     }
+    switches.push({ index: claims.length, row, task, job, worker, attempt: row.attempts + 1, input: approved ? approved.input : resolved.input, approved: !!approved, unresolved: resolved.unresolved, lost });
+    claims.push({ start: false });
+  }
 
-    // The switch itself repeats every condition, so it cannot overwrite a state it did not see.
-    const attempt = row.attempts + 1;
-    const started = await tx
-      .update(taskRuns)
-      .set({ state: 'running', attempts: attempt, workerId: worker.id, startedAt: row.startedAt ?? new Date(), input: approved ? approved.input : input, error: null, errorKind: null })
-      .where(
-        and(
-          key,
-          eq(taskRuns.generation, generation),
-          eq(taskRuns.jobId, job.id),
-          inArray(taskRuns.state, ['pending', 'retrying', 'running']),
-          sql`EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))`,
-          gated
-            ? sql`EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = ${taskId} AND d.generation = ${generation} AND d.decision = 'approve')`
-            : sql`TRUE`,
-        ),
-      )
-      .returning({ attempts: taskRuns.attempts });
-    if (!started.length) return { start: false };
+  // The switch itself repeats every condition, so it cannot overwrite a state it did not see.
+  // The tasks are named by key as well as joined, and the state is tested as an expression,
+  // so the planner finds each task by its key: through the (run_id, state) index, or a scan,
+  // it would read every pending task of the run (its statistics are rarely fresh during a
+  // run, PGlite's never).
+
+  const started = new Set<string>();
+  for (let i = 0; i < switches.length; i += 500) {
+    const startedAt = new Date().toISOString();
+    const chunk = switches.slice(i, i + 500);
+    const keys = chunk.map((c) => sql`${c.row.taskId}`);
+    const values = chunk.map(
+        (s) =>
+          sql`(${s.row.taskId}, ${s.attempt}::int, ${s.worker.id}, ${s.row.generation}::int, ${s.job.id}, ${s.input === undefined ? null : JSON.stringify(s.input)}::jsonb, ${startedAt}::timestamptz, ${requiresApproval(s.task)}::boolean)`,
+      );
+    const result = await tx.execute(sql`
+      UPDATE task_runs SET state = 'running', attempts = v.attempt, worker_id = v.worker_id, started_at = COALESCE(task_runs.started_at, v.started_at),
+        input = COALESCE(v.input, task_runs.input), error = NULL, error_kind = NULL
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, attempt, worker_id, generation, job_id, input, started_at, gated)
+      WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id
+        AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
+        AND (task_runs.state || '') IN ('pending', 'retrying', 'running')
+        AND EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))
+        AND (NOT v.gated OR EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = v.task_id AND d.generation = v.generation AND d.decision = 'approve'))
+      RETURNING v.task_id AS "taskId"`);
+    for (const row of (result as unknown as { rows: Array<{ taskId: string }> }).rows) started.add(row.taskId);
+  }
+  for (const s of switches) {
+    if (!started.has(s.row.taskId)) continue;
+    const generation = s.row.generation;
+    if (s.lost) events.push({ kind: 'task_retrying', taskId: s.row.taskId, detail: { attempt: s.row.attempts, generation, error: s.lost, lost: true } });
+    events.push({ kind: 'task_started', taskId: s.row.taskId, detail: { attempt: s.attempt, generation, worker: s.worker.id } });
+    claims[s.index] = { start: true, context, task: s.task, attempt: s.attempt, input: s.input, approved: s.approved, unresolved: s.unresolved };
+  }
+  return { claims, refresh, gatesOpened };
+}
+
+/** A task transition waiting for its run's next batch: a job's claim, or an attempt's end. */
+type Transition = { claim: ClaimRequest } | { settle: Settlement };
+
+/**
+ * One batch of a run's transitions (run-batches.ts), in one transaction under the run's row
+ * lock: the attempts that ended are recorded first (their dependents queued), then the jobs
+ * fetched are claimed; the events of both go in one insert with one NOTIFY, and the run's
+ * state is brought in line once.
+ */
+async function transitionsOf(handle: DatabaseHandle, runId: string, items: Transition[]): Promise<Array<Claim | 'retry' | 'done' | 'stale'>> {
+  // Started before the transaction: on PGlite starting it inside one would wait forever.
+  await getJobQueue(handle);
+  return handle.db.transaction(async (tx) => {
+    const run = await lockRunRow(tx, runId);
     const events: RunEventInput[] = [];
-    if (lost) events.push({ kind: 'task_retrying', taskId, detail: { attempt: row.attempts, generation, error: lost, lost: true } });
-    events.push({ kind: 'task_started', taskId, detail: { attempt, generation, worker: worker.id } });
-    await appendRunEvents(tx, runId, events);
-    // Starting changes no run state (it is running already): no refresh.
-    return { start: true, attempt, approved };
+    const settlements = items.flatMap((item) => ('settle' in item ? [item.settle] : []));
+    const requests = items.flatMap((item) => ('claim' in item ? [item.claim] : []));
+    const settled = settlements.length ? await settleIn(handle, tx, runId, settlements, events) : [];
+    // The jobs whose attempts ended are completed with the record of that end, so both commit
+    // together (fenced on the delivery each was fetched in, as pg-boss's own completion is);
+    // pg-boss's completion after the handler returns then finds nothing left to do, and on
+    // PostgreSQL writes nothing to wait for. A job to run again (retry) is failed by pg-boss as before.
+    const finished = settlements.filter((_, i) => settled[i] !== 'retry').map((item) => item.job);
+    if (finished.length) await startedJobQueue(handle).complete(TASK_QUEUE, finished, undefined, { db: jobsIn(handle, tx) });
+    const claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [] };
+    // Starting changes no run state (it is running already): a refresh for what else happened,
+    // on the row locked above (nothing here writes it), its probes riding on the events' insert.
+    if (settlements.length || claimed.refresh) await recordEventsAndRefresh(tx, run, events);
+    else await appendRunEvents(tx, runId, events);
+    // Each gate is announced on its own (one run.awaiting_approval per gate that opens), as when each job had its transaction.
+    for (const taskId of claimed.gatesOpened) await announceWaitingGates(tx, runId, [taskId]);
+    let s = 0;
+    let c = 0;
+    return items.map((item) => ('settle' in item ? settled[s++] : claimed.claims[c++]));
   });
 }
+
+const transitions = groupCommit(transitionsOf);
+const claimTask = async (handle: DatabaseHandle, runId: string, claim: ClaimRequest) => (await transitions.submit(handle, runId, { claim })) as Claim;
+const settleTask = async (handle: DatabaseHandle, runId: string, settle: Settlement) => (await transitions.submit(handle, runId, { settle })) as 'retry' | 'done' | 'stale';
 
 /** After a 202, this job holds the attempt until the executor reports (or its time is up). */
 async function awaitReport(handle: DatabaseHandle, context: RunContext, at: Attempt, task: PlannerTask, signal: AbortSignal): Promise<'reported' | 'timeout'> {
@@ -255,42 +423,36 @@ async function awaitReport(handle: DatabaseHandle, context: RunContext, at: Atte
 }
 
 export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, worker: WorkerIdentity, options: RunnerOptions): Promise<void> {
+  // Counted while it may still make a transition, so its run's batches may wait a moment for it.
+  const done = transitions.underWay(handle, job.data.run_id);
+  try {
+    return await runJob(handle, job, worker, options);
+  } finally {
+    done();
+  }
+}
+
+async function runJob(handle: DatabaseHandle, job: Job<TaskJobData>, worker: WorkerIdentity, options: RunnerOptions): Promise<void> {
   const { db } = handle;
   const { run_id: runId, task_id: taskId } = job.data;
   const generation = job.data.generation ?? 1;
   // Started before any transaction of this job: on PGlite starting it inside one would wait forever.
   await getJobQueue(handle);
-  let context: RunContext;
-  try {
-    context = await loadRunContext(db, runId);
-  } catch (error) {
-    // The approved revision no longer hashes as approved: nothing more of this run runs.
-    if (isIntegrityError(error)) return failRunForIntegrity(handle, runId, taskId, (error as Error).message);
-    throw error;
-  }
-  const task = context.tasks.get(taskId);
-  if (!task) return failRunForIntegrity(handle, runId, taskId, `Run ${runId}: its job names task ${taskId}, which revision ${context.run.revision} does not have`);
-
-  // This task's record and those its input may read, not the whole run.
-  const records = await taskRunsOf(db, runId, [taskId, ...referencedTasks(task, context.taskIds, outputPaths(context))]);
-  const mine = records.find((r) => r.taskId === taskId);
-  if (!mine || mine.generation !== generation || mine.jobId !== job.id || FINISHED_TASK_STATES.has(mine.state as TaskState)) return;
-  const resolved = resolveTaskInput(task, recordedOutputs(context, records));
-
-  const claimed = await claim(handle, context, task, job, worker, resolved.input, resolved.unresolved);
-  if (!claimed.start) return;
+  const claimed = await claimTask(handle, runId, { job, worker });
+  if (!claimed.start) return claimed.integrity === undefined ? undefined : failRunForIntegrity(handle, runId, taskId, claimed.integrity);
+  const { context, task } = claimed;
   const at: Attempt = { runId, taskId, generation, attempt: claimed.attempt, workerId: worker.id };
   const finish = async (outcome: Outcome) => {
     // A killed worker writes nothing more; the worker that takes its attempt over does.
     if (worker.killed.aborted) return forever();
-    if ((await settle(handle, context, at, outcome)) === 'retry') throw new RetryLater(outcome.state === 'failed' ? outcome.error : 'retry');
+    if ((await settleTask(handle, runId, { context, at, outcome, job })) === 'retry') throw new RetryLater(outcome.state === 'failed' ? outcome.error : 'retry');
   };
 
-  if (!claimed.approved && resolved.unresolved.length) {
-    return finish({ state: 'failed', error: `Its input could not be resolved: ${resolved.unresolved.slice(0, 5).join('; ')}`, kind: 'input', retryable: false });
+  if (!claimed.approved && claimed.unresolved.length) {
+    return finish({ state: 'failed', error: `Its input could not be resolved: ${claimed.unresolved.slice(0, 5).join('; ')}`, kind: 'input', retryable: false });
   }
   // The convertor is part of the approved revision: it applies to an input approved at the gate too.
-  let input = claimed.approved ? claimed.approved.input : resolved.input;
+  let input = claimed.input;
   if (task.convertor_code) {
     const converted = await runConvertor(task.convertor_code, input);
     if (!converted.ok) return finish({ state: 'failed', error: `convertor_code: ${converted.message}`, kind: 'input', retryable: false });
