@@ -26,7 +26,9 @@ import { afterTaskSettled, releaseReleased, type TaskJobData } from './run-sched
 // in this generation with this job, and a gated task approved for this generation. If it
 // does not match, no call is made. Every later write is fenced on the attempt it started
 // (generation, attempt number, worker), so a worker presumed dead cannot overwrite what the
-// worker that took over recorded.
+// worker that took over recorded. The claims and the ends of attempts of one run that this
+// process's jobs make at about the same time share one transaction (run-batches.ts), each
+// decided and fenced on its own.
 
 /** Thrown to have pg-boss deliver the job again, after its backoff. */
 class RetryLater extends Error {}
