@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, count, eq } from 'drizzle-orm';
-import { isRunSettled, type RunState } from '@/lib/runs/run-states';
+import { FINISHED_RUN_STATES, isRunSettled, type RunState } from '@/lib/runs/run-states';
 import type { DatabaseHandle } from '../platform/db/client';
 import { runs, taskRuns } from '../platform/db/schema';
 import { notFound } from '../platform/errors';
@@ -19,7 +19,9 @@ const KEEPALIVE_MS = 15_000;
 
 export async function runEventStream(handle: DatabaseHandle, runId: string, after: number, signal: AbortSignal): Promise<Response> {
   const stateOf = async () => (await handle.db.select({ state: runs.state }).from(runs).where(eq(runs.id, runId)))[0]?.state as RunState | undefined;
+  // Tasks are counted only once the run has finished: while it goes, the loop asks no more than before.
   const settled = async (state: RunState) => {
+    if (!FINISHED_RUN_STATES.has(state)) return false;
     const [{ running }] = await handle.db.select({ running: count() }).from(taskRuns).where(and(eq(taskRuns.runId, runId), eq(taskRuns.state, 'running')));
     return isRunSettled(state, running);
   };
