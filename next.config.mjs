@@ -16,6 +16,9 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
+  // The type check is `npm run typecheck` (tsc over every file, tests included), which
+  // `npm test` runs beside the build; the build's own check covers a subset of the same files.
+  typescript: { ignoreBuildErrors: true },
   experimental: {
     // Saving sends the whole plan; plans may be up to 10 MB (PLAN_LIMITS.maxPlanBytes),
     // and the service answers an oversized one with a clear 413 of its own.

@@ -6,16 +6,17 @@
 import { spawn } from 'node:child_process';
 import { buildStatus, ensureInstall, fileExists, isRoot, root, run, writeBuildStamp } from './lib/setup.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The browser tests run Debian's headless build of Chromium (e2e/playwright.config.ts).
+const CHROMIUM = '/usr/bin/chromium-headless-shell';
 
 function ensureChromium() {
   if (fileExists(CHROMIUM)) return;
   if (!isRoot()) {
-    throw new Error(`Playwright needs Debian's Chromium at ${CHROMIUM}: run "apt-get install -y chromium" as root.`);
+    throw new Error(`Playwright needs Debian's headless Chromium at ${CHROMIUM}: run "apt-get install -y chromium-headless-shell" as root.`);
   }
-  console.log("› Installing Debian's Chromium…");
+  console.log("› Installing Debian's headless Chromium…");
   run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
+  run('apt-get', ['install', '-y', '-qq', 'chromium-headless-shell'], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
 const timings = [];
@@ -77,20 +78,17 @@ const began = Date.now();
 try {
   await timed('Dependencies', ensureInstall);
   await timed('Chromium', ensureChromium);
-  // Two lanes from the start: the build and then the browser tests (which wait on servers and
-  // pages more than they compute) beside the static checks and then the unit tests (which wait
-  // on databases). The type check stays before the build: both write Next's generated types.
+  // Two lanes from the start: the build and then the browser tests, the longest chain, beside
+  // the static checks and the unit tests. The type check comes last in its lane: it writes
+  // Next's generated route types, which the build writes too, and by then the build is done.
   await lanes(
-    [
-      () => stage('Typecheck', 'npm', ['run', '--silent', 'typecheck']),
-      build,
-      () => stage('Browser and API tests', 'npx', ['playwright', 'test', '-c', 'e2e']),
-    ],
+    [build, () => stage('Browser and API tests', 'npx', ['playwright', 'test', '-c', 'e2e'])],
     [
       () => stage('Lint', 'npm', ['run', '--silent', 'lint']),
       () => stage('Import cycles', 'npm', ['run', '--silent', 'lint:cycles']),
       () => stage('API client types from the OpenAPI document', 'node', ['scripts/api-client-check.mjs']),
       () => stage('Unit tests', 'npm', ['run', '--silent', 'test:unit']),
+      () => stage('Typecheck', 'npm', ['run', '--silent', 'typecheck']),
     ],
   );
   table();
