@@ -136,18 +136,22 @@ test('the sign-in page has no WCAG 2.2 AA violations, before and after a failed 
   await context.close();
 });
 
-// Each role's sweep in two halves (the app's pages, then one plan's pages), so the sweeps
-// spread over the workers instead of four long tests holding two of them.
-const halves = [
-  { name: 'the app pages', of: (visits: Visit[]) => visits.filter((visit) => !visit.path.startsWith('/plans/') && !visit.path.startsWith('/runs/')) },
-  { name: 'the plan and run pages', of: (visits: Visit[]) => visits.filter((visit) => visit.path.startsWith('/plans/') || visit.path.startsWith('/runs/')) },
+// Each role's sweep in three parts (the app's pages, the draft plan's pages, then a plan in
+// review and a run), so the sweeps spread over the workers instead of four long tests holding two of them.
+const onPlan = (visit: Visit, id: string) => visit.path.startsWith(`/plans/${id}`);
+const onReviewOrRun = (visit: Visit, { inReview, ran }: Plans) => onPlan(visit, inReview) || onPlan(visit, ran.plan) || visit.path.startsWith('/runs/');
+const parts = [
+  { name: 'the app pages', of: (visit: Visit, plans: Plans) => !onPlan(visit, plans.draft) && !onReviewOrRun(visit, plans) },
+  { name: "a draft plan's pages", of: (visit: Visit, plans: Plans) => onPlan(visit, plans.draft) },
+  { name: 'the pages of a plan in review and of a run', of: onReviewOrRun },
 ];
 for (const role of ['viewer', 'editor', 'approver', 'admin'] as const) {
-  for (const half of halves) {
-    test(`${half.name} have no WCAG 2.2 AA violations for the ${role}`, async ({ signedIn }) => {
+  for (const part of parts) {
+    test(`${part.name} have no WCAG 2.2 AA violations for the ${role}`, async ({ signedIn }) => {
       test.setTimeout(180_000);
       const page = role === 'viewer' ? await signedIn((await viewer!).username, (await viewer!).password) : await signedIn(role);
-      for (const visit of half.of(pagesFor(await plans!))) expect.soft(await violationsOn(page, visit), `${role} on ${describe(visit)}`).toEqual([]);
+      const all = await plans!;
+      for (const visit of pagesFor(all).filter((visit) => part.of(visit, all))) expect.soft(await violationsOn(page, visit), `${role} on ${describe(visit)}`).toEqual([]);
     });
   }
 }

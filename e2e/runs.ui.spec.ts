@@ -103,8 +103,11 @@ test('the inspector marks a task as needing approval before it runs, as one undo
 
 test('an editor cancels a run from the run view', async ({ page, api, approve, editor, request }) => {
   test.setTimeout(60_000);
+  // A model that never answers within the test: the first call is surely under way when the
+  // run is cancelled, however slow the machine, so cancelling must abort it.
+  const silent = await startOpenAiTestServer({ delayMs: 120_000 });
   const model = uniqueTitle('runs-llm').replace(/\s+/g, '-');
-  await request.put(`/api/registry/llms/${model}`, { headers: adminHeaders, data: { name: model, description: 'Slow', endpoint: { protocol: 'openai', url: llm.url, model: 'test-model' } } });
+  await request.put(`/api/registry/llms/${model}`, { headers: adminHeaders, data: { name: model, description: 'Silent', endpoint: { protocol: 'openai', url: silent.url, model: 'test-model' } } });
   try {
     const { id } = await api.create('Cancel me', {
       planned_tasks: [
@@ -127,9 +130,12 @@ test('an editor cancels a run from the run view', async ({ page, api, approve, e
     await page.getByRole('button', { name: 'Cancel run' }).click();
     await confirm.getByRole('button', { name: 'Cancel run' }).click();
     await expect(page.getByRole('status', { name: 'Run state' })).toHaveText('cancelled');
+    // The call under way is aborted; the task that never started is cancelled with the run.
+    await expect(page.getByRole('group', { name: /^Task First step,/ })).toContainText('cancelled');
     await expect(page.getByRole('group', { name: /^Task Second step,/ })).toContainText('cancelled');
     await expect(page.getByRole('button', { name: 'Pause' })).toHaveCount(0);
   } finally {
     await request.delete(`/api/registry/llms/${model}`, { headers: adminHeaders });
+    await silent.close();
   }
 });
