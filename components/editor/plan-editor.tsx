@@ -271,8 +271,16 @@ const EditorShell = memo(function EditorShell({ replan, openedWith }: { replan: 
     void flowRef.current.setCenter(at.x + NODE_SIZE.width / 2, at.y + NODE_SIZE.height / 2, { zoom: transform[2], duration: 250 });
   }, [store, focus, rf]);
   const openAggregate = useCallback((aggregate: Aggregate) => focus.getState().setView('tasks', aggregate.taskIds), [focus]);
-  // The canvas is interactive from here; `npm run bench` reads this mark.
-  const markReady = useCallback(() => requestAnimationFrame(() => performance.mark('plangate:canvas-ready')), []);
+  // The canvas is interactive from here; `npm run bench` reads these marks: canvas-ready is
+  // also set by the read-only picture a big plan's page shows first, editable only here.
+  const markReady = useCallback(
+    () =>
+      requestAnimationFrame(() => {
+        performance.mark('plangate:canvas-ready');
+        performance.mark('plangate:editable');
+      }),
+    [],
+  );
 
   // Open exactly what the sender of a link saw: the task it names (selected since the store
   // was made), else their viewport, else the whole plan. The editor places the first task
