@@ -17,10 +17,15 @@ async function planTitles(request: APIRequestContext) {
   return ((await (await request.get('/api/plans')).json()) as { plans: Array<{ title: string }> }).plans.map((p) => p.title);
 }
 
-test('health names the database this instance uses', async ({ request }, testInfo) => {
+test('health names the database this instance uses and its status', async ({ request }, testInfo) => {
   const response = await request.get('/api/health');
   expect(response.ok()).toBe(true);
-  expect(await response.json()).toEqual({ ok: true, database: testInfo.project.name.endsWith('postgres') ? 'postgres' : 'pglite' });
+  expect(await response.json()).toEqual({
+    ok: true,
+    database: testInfo.project.name.endsWith('postgres') ? 'postgres' : 'pglite',
+    database_status: expect.stringMatching(/^(ok|busy)$/),
+    database_ms: expect.any(Number),
+  });
 });
 
 test('a created plan can be read back and listed with revision 1', async ({ request }) => {
