@@ -8,6 +8,7 @@ import { validatePlan } from '@/lib/validate';
 import { buildGraphIndex } from '@/lib/graph';
 import { optimizeSubgraphs } from '@/lib/optimize/rule-based-optimizer';
 import { estimateTasks } from '@/lib/simulate/task-estimates';
+import { formatById } from '@/lib/formats/registry';
 import { COMPUTE_JOBS, JobRefusal, type CallServer } from './jobs';
 
 // The jobs a compute worker runs give what the same code gave on the server's thread
@@ -83,6 +84,12 @@ describe('compute jobs', () => {
       code: 'unprocessable',
       message: 'The plan has a cycle, a missing dependency or a repeated task id; fix the validation errors before grouping it',
     });
+  });
+
+  it('exports a stored revision as the format writes it, and refuses what the format cannot express (422)', async () => {
+    expect(await COMPUTE_JOBS.exportRevision({ revision: revision(document), formatId: 'taskdata' })).toEqual(formatById('taskdata').serialize({ plan: document.plan, job: document.job, subgraphs: document.subgraphs }));
+    const cyclic = { ...document, plan: { ...document.plan, planned_tasks: document.plan.planned_tasks.map((t) => (t.task_id === 'fetch' ? { ...t, dependencies: ['t0'] } : t)) } };
+    expect(await refusal(COMPUTE_JOBS.exportRevision({ revision: revision(cyclic), formatId: 'planner-agent' }))).toMatchObject({ code: 'unprocessable', message: expect.stringMatching(/^Revision 3 cannot be exported as planner-agent: /) });
   });
 
   it('imports a plan file as a completed document, and refuses one it cannot read with the import answer', async () => {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CreatePlanRequest, ValidateRequest } from '@/lib/api/schemas';
-import { FormatError, importFailure, type FormatId } from '@/lib/formats/format';
+import { FormatError, importFailure, type FormatId, type SerializedPlan } from '@/lib/formats/format';
+import { formatById } from '@/lib/formats/registry';
 import { importPlan } from '@/lib/formats/import-plan';
 import { parseJsonBody } from '@/lib/api/json-body';
 import { newPlanDocument, type PlanDocument } from '@/lib/plan';
@@ -125,6 +126,22 @@ export const COMPUTE_JOBS = {
   async createRequest(input: { bodyText: string }): Promise<{ title: string; message: string | undefined; document: PlanDocument }> {
     const body = parseRequest(CreatePlanRequest, input.bodyText);
     return { title: body.title, message: body.message, document: newPlanDocument(body) };
+  },
+
+  /** A stored revision written in an export format: serialising 20,000 tasks is work too. */
+  async exportRevision(input: { revision: RevisionTextInput; formatId: FormatId }): Promise<SerializedPlan> {
+    const document = readRevision(input.revision);
+    const format = formatById(input.formatId);
+    try {
+      return format.serialize({ plan: document.plan, job: document.job, subgraphs: document.subgraphs });
+    } catch (error) {
+      // A draft may hold what a format cannot express at all (a cycle has no step order).
+      if (error instanceof FormatError) {
+        const where = error.location ? `${error.location}: ` : '';
+        throw new JobRefusal({ code: 'unprocessable', message: `Revision ${input.revision.revision} cannot be exported as ${format.id}: ${where}${error.detail}` });
+      }
+      throw error;
+    }
   },
 
   /** A plan file in any supported format, read and completed as a new plan's document. */
