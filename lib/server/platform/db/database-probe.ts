@@ -13,7 +13,7 @@ import { AppError } from '../errors';
 // longer than any write the server makes should take.
 
 /** How long health waits for its probe before answering "busy". */
-export const PROBE_WAIT_MS = 50;
+export const PROBE_WAIT_MS = 25;
 /** A probe waiting this long means the database is stuck, not busy: a 503. */
 export const PROBE_STUCK_MS = 30_000;
 
