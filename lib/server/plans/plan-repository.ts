@@ -42,22 +42,31 @@ export interface NewRevision {
   message: string;
 }
 
-/** Rows per INSERT: 5 parameters a row stays well under PostgreSQL's 65,535. */
-const ROW_BATCH = 2_000;
+/**
+ * Rows per INSERT: 5 parameters a row stays well under PostgreSQL's 65,535, and one
+ * statement stays short. On PGlite a statement runs on the server's own thread and its
+ * promise settles as a microtask, so a transaction of many statements would never let the
+ * event loop in; each batch is followed by a turn of the event loop (the transaction is
+ * still one: other queries wait for it, other requests do not).
+ */
+const ROW_BATCH = 500;
 
 async function storeParts(tx: Database, planId: string, input: Pick<NewRevision, 'newTasks' | 'newPages'>): Promise<void> {
   for (let i = 0; i < input.newTasks.length; i += ROW_BATCH) {
+    await yieldToEventLoop();
     await tx
       .insert(planTasks)
       .values(input.newTasks.slice(i, i + ROW_BATCH).map((task) => ({ planId, hash: task.hash, body: task.body, bytes: task.bytes })))
       .onConflictDoNothing();
   }
   for (let i = 0; i < input.newPages.length; i += ROW_BATCH) {
+    await yieldToEventLoop();
     await tx
       .insert(planPages)
       .values(input.newPages.slice(i, i + ROW_BATCH).map((page) => ({ planId, hash: page.hash, taskIds: page.taskIds, taskHashes: page.taskHashes, positions: page.positions })))
       .onConflictDoNothing();
   }
+  await yieldToEventLoop();
 }
 
 function revisionValues(input: NewRevision & { id: string }) {
