@@ -17,10 +17,15 @@ async function planTitles(request: APIRequestContext) {
   return ((await (await request.get('/api/plans')).json()) as { plans: Array<{ title: string }> }).plans.map((p) => p.title);
 }
 
-test('health names the database this instance uses', async ({ request }, testInfo) => {
+test('health names the database this instance uses and its status', async ({ request }, testInfo) => {
   const response = await request.get('/api/health');
   expect(response.ok()).toBe(true);
-  expect(await response.json()).toEqual({ ok: true, database: testInfo.project.name.endsWith('postgres') ? 'postgres' : 'pglite' });
+  expect(await response.json()).toEqual({
+    ok: true,
+    database: testInfo.project.name.endsWith('postgres') ? 'postgres' : 'pglite',
+    database_status: expect.stringMatching(/^(ok|busy)$/),
+    database_ms: expect.any(Number),
+  });
 });
 
 test('a created plan can be read back and listed with revision 1', async ({ request }) => {
@@ -370,4 +375,11 @@ test('text no database row can hold, and absurd nesting, are a 400 naming the pr
   const nested = await request.post('/api/plans', { headers: { 'content-type': 'application/json' }, data: Buffer.from(deep) });
   expect(nested.status()).toBe(400);
   expect((await nested.json()).error.message).toMatch(/nests deeper than \d+ levels/);
+  const lone = await request.put('/api/registry/tools/lone_probe', { headers: { 'content-type': 'application/json' }, data: Buffer.from('{"id":"lone_probe","description":"a\\udc00"}') });
+  expect(lone.status()).toBe(400);
+  const created = await (await request.post('/api/plans', { data: { title: 'Fuzzed replan', plan } })).json();
+  for (const instructions of ['a\\u0000b', 'a\\ud800b']) {
+    const replan = await request.post(`/api/plans/${created.id}/replan`, { headers: { 'content-type': 'application/json' }, data: Buffer.from(`{"task_ids":["${plan.planned_tasks[0].task_id}"],"instructions":"${instructions}"}`) });
+    expect(replan.status()).toBe(400);
+  }
 });

@@ -79,7 +79,7 @@ function table<T extends Record<string, Omit<RouteSpec, 'operationId'>>>(specs: 
 }
 
 export const routes = table({
-  getHealth: { method: 'get', path: '/api/health', role: null, summary: 'Liveness and database kind', responses: { 200: ok('OK', api.HealthResponse) }, errors: [] },
+  getHealth: { method: 'get', path: '/api/health', role: null, summary: 'Liveness, and the database kind and status', responses: { 200: ok('OK', api.HealthResponse) }, errors: [503] },
   getOpenApi: { method: 'get', path: '/api/openapi.json', role: null, summary: 'This document', responses: { 200: ok('OpenAPI 3.1', z.record(z.string(), z.unknown())) }, errors: [] },
 
   listPlans: {

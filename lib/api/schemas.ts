@@ -125,7 +125,17 @@ export const RevisionListResponse = z.object({ revisions: z.array(RevisionSummar
 export const CreatedResponse = z.object({ id: z.string(), revision: z.literal(1), content_hash: z.string() });
 export const SavedResponse = z.object({ revision: z.number().int(), content_hash: z.string(), layout_only: z.boolean() });
 
-export const HealthResponse = z.object({ ok: z.literal(true), database: z.enum(['pglite', 'postgres']) });
+/**
+ * The process answers (liveness); the database answered a probe ("ok", in `database_ms`) or
+ * the probe is still queued behind other work ("busy", waiting `database_ms` so far). A
+ * database that fails or stays stuck is a 503 (docs/operations.md, "Health").
+ */
+export const HealthResponse = z.object({
+  ok: z.literal(true),
+  database: z.enum(['pglite', 'postgres']),
+  database_status: z.enum(['ok', 'busy']),
+  database_ms: z.number().int().nonnegative(),
+});
 
 export const ErrorResponse = z.object({
   error: z

@@ -5,6 +5,10 @@ import { DEMO_REGISTRY, Registry } from '@/lib/registry';
 import { dryRun } from '@/lib/simulate/dry-run';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
 import { validatePlan } from '@/lib/validate';
+import { buildGraphIndex } from '@/lib/graph';
+import { optimizeSubgraphs } from '@/lib/optimize/rule-based-optimizer';
+import { estimateTasks } from '@/lib/simulate/task-estimates';
+import { formatById } from '@/lib/formats/registry';
 import { COMPUTE_JOBS, JobRefusal, type CallServer } from './jobs';
 
 // The jobs a compute worker runs give what the same code gave on the server's thread
@@ -68,6 +72,24 @@ describe('compute jobs', () => {
     expect(made.document.plan.planned_tasks.map((t) => t.task_id)).toEqual(document.plan.planned_tasks.map((t) => t.task_id));
     expect(made.document.plan.planned_tasks.every((t) => t.creation_time && t.last_update_time)).toBe(true);
     expect(await refusal(COMPUTE_JOBS.createRequest({ bodyText: JSON.stringify({ plan }) }))).toMatchObject({ code: 'bad_request', issues: [expect.objectContaining({ path: ['title'] })] });
+  });
+
+  it('groups a stored revision or the given tasks as the rule-based optimiser does, and refuses a plan with a cycle (422)', async () => {
+    const tasks = document.plan.planned_tasks;
+    const expected = optimizeSubgraphs(tasks, buildGraphIndex(tasks), estimateTasks(tasks, registry).durations, 3);
+    expect(await COMPUTE_JOBS.optimizeRule({ revision: revision(document), registry, workers: 3 })).toEqual(expected);
+    expect(await COMPUTE_JOBS.optimizeRule({ tasks, registry, workers: 3 })).toEqual(expected);
+    const cyclic = tasks.map((t) => (t.task_id === 'fetch' ? { ...t, dependencies: ['t0'] } : t));
+    expect(await refusal(COMPUTE_JOBS.optimizeRule({ tasks: cyclic, registry, workers: 3 }))).toEqual({
+      code: 'unprocessable',
+      message: 'The plan has a cycle, a missing dependency or a repeated task id; fix the validation errors before grouping it',
+    });
+  });
+
+  it('exports a stored revision as the format writes it, and refuses what the format cannot express (422)', async () => {
+    expect(await COMPUTE_JOBS.exportRevision({ revision: revision(document), formatId: 'taskdata' })).toEqual(formatById('taskdata').serialize({ plan: document.plan, job: document.job, subgraphs: document.subgraphs }));
+    const cyclic = { ...document, plan: { ...document.plan, planned_tasks: document.plan.planned_tasks.map((t) => (t.task_id === 'fetch' ? { ...t, dependencies: ['t0'] } : t)) } };
+    expect(await refusal(COMPUTE_JOBS.exportRevision({ revision: revision(cyclic), formatId: 'planner-agent' }))).toMatchObject({ code: 'unprocessable', message: expect.stringMatching(/^Revision 3 cannot be exported as planner-agent: /) });
   });
 
   it('imports a plan file as a completed document, and refuses one it cannot read with the import answer', async () => {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CreatePlanRequest, ValidateRequest } from '@/lib/api/schemas';
-import { FormatError, importFailure, type FormatId } from '@/lib/formats/format';
+import { FormatError, importFailure, type FormatId, type SerializedPlan } from '@/lib/formats/format';
+import { formatById } from '@/lib/formats/registry';
 import { importPlan } from '@/lib/formats/import-plan';
 import { parseJsonBody } from '@/lib/api/json-body';
 import { newPlanDocument, type PlanDocument } from '@/lib/plan';
@@ -9,6 +10,11 @@ import type { Registry } from '@/lib/registry';
 import { DryRunError, DryRunOptionsError, dryRun, type DryRunOptions, type DryRunResult } from '@/lib/simulate/dry-run';
 import type { ConvertorOutcome } from '@/lib/simulate/sandbox/run-convertor';
 import { validatePlan, type ValidationResult } from '@/lib/validate';
+import { buildGraphIndex } from '@/lib/graph';
+import { groupingRefusal } from '@/lib/optimize/groupable';
+import { optimizeSubgraphs, type OptimizeResult } from '@/lib/optimize/rule-based-optimizer';
+import { estimateTasks } from '@/lib/simulate/task-estimates';
+import type { PlannerTask } from '@/lib/plan';
 import type { Refusal } from './protocol';
 
 // The jobs a compute worker runs (compute.worker.ts): the CPU-heavy part of a request,
@@ -68,7 +74,29 @@ export interface ValidateRequestJob {
   registry: Registry;
 }
 
+export interface OptimizeRuleJob {
+  /** The tasks to group: the editor's (unsaved edits included), or those of `revision`. */
+  tasks?: PlannerTask[];
+  revision?: RevisionTextInput;
+  registry: Registry;
+  workers: number;
+}
+
 export const COMPUTE_JOBS = {
+  /**
+   * The rule-based optimiser (strategy 'rule'): the graph, the estimates and its scheduler
+   * runs are seconds of work on a 20,000-task plan.
+   */
+  async optimizeRule(input: OptimizeRuleJob): Promise<OptimizeResult> {
+    const tasks = input.tasks ?? (input.revision ? readRevision(input.revision).plan.planned_tasks : []);
+    const index = buildGraphIndex(tasks);
+    const refusal = groupingRefusal(index);
+    if (refusal) throw new JobRefusal({ code: 'unprocessable', message: refusal });
+    const { durations } = estimateTasks(tasks, input.registry);
+    return optimizeSubgraphs(tasks, index, durations, input.workers);
+  },
+
+
   /** Schedule, data flow and Monte Carlo of a stored revision; convertors run in the server's sandbox (a call). */
   async dryRun(input: DryRunJob, call: CallServer): Promise<DryRunResult> {
     const document = readRevision(input.revision);
@@ -98,6 +126,22 @@ export const COMPUTE_JOBS = {
   async createRequest(input: { bodyText: string }): Promise<{ title: string; message: string | undefined; document: PlanDocument }> {
     const body = parseRequest(CreatePlanRequest, input.bodyText);
     return { title: body.title, message: body.message, document: newPlanDocument(body) };
+  },
+
+  /** A stored revision written in an export format: serialising 20,000 tasks is work too. */
+  async exportRevision(input: { revision: RevisionTextInput; formatId: FormatId }): Promise<SerializedPlan> {
+    const document = readRevision(input.revision);
+    const format = formatById(input.formatId);
+    try {
+      return format.serialize({ plan: document.plan, job: document.job, subgraphs: document.subgraphs });
+    } catch (error) {
+      // A draft may hold what a format cannot express at all (a cycle has no step order).
+      if (error instanceof FormatError) {
+        const where = error.location ? `${error.location}: ` : '';
+        throw new JobRefusal({ code: 'unprocessable', message: `Revision ${input.revision.revision} cannot be exported as ${format.id}: ${where}${error.detail}` });
+      }
+      throw error;
+    }
   },
 
   /** A plan file in any supported format, read and completed as a new plan's document. */

@@ -77,6 +77,16 @@ describe.each(testDatabases())('optimise service on $name', (database) => {
     expect(subgraphs.find((sg) => sg.task_ids.includes('report'))!.task_ids).toEqual(['report', 'archive']);
   });
 
+  it('groups the head revision by rule in a compute worker, and refuses a cyclic plan with 422 through it', async () => {
+    const { id, revision, content_hash } = await createPlan(db(), CreatePlanRequest.parse({ title: 'By rule', plan: { planned_tasks: planned } }), 'tester');
+    const answer = await proposeSubgraphs(db(), id, { strategy: 'rule', workers: 2 });
+    expect(answer).toMatchObject({ revision, content_hash, strategy: 'rule' });
+    expect(answer).toEqual({ revision, content_hash, ...(await proposeGrouping(db(), tasks, { strategy: 'rule', workers: 2 })) });
+    const loop = [PlannerTask.parse({ task_id: 'a', dependencies: ['b'] }), PlannerTask.parse({ task_id: 'b', dependencies: ['a'] })];
+    const error = await refusal(proposeGrouping(db(), loop, { strategy: 'rule', workers: 2 }));
+    expect([error.status, error.code, error.message]).toEqual([422, 'unprocessable', 'The plan has a cycle, a missing dependency or a repeated task id; fix the validation errors before grouping it']);
+  });
+
   it('says which variables the LLM optimiser needs when none is configured', async () => {
     const error = await refusal(proposeGrouping(db(), tasks, { strategy: 'llm', workers: 2 }, {}));
     expect([error.status, error.message]).toEqual([400, 'The LLM optimiser is not configured: set LLM_BASE_URL and LLM_MODEL (an OpenAI-compatible endpoint), or use strategy "rule"']);

@@ -1,18 +1,20 @@
 import 'server-only';
 import { OptimizeRequest } from '@/lib/api/request-schemas';
-import { buildGraphIndex, topologicalOrder } from '@/lib/graph';
+import { buildGraphIndex } from '@/lib/graph';
+import type { OptimizeRuleJob } from '@/lib/compute/jobs';
+import { groupingRefusal } from '@/lib/optimize/groupable';
 import { llmConfigFromEnv, type LlmConfig } from '@/lib/llm/llm-config';
 import type { OptimizeReport } from '@/lib/optimize/grouping-report';
 import { optimizeWithLlm } from '@/lib/optimize/llm-optimizer';
-import { optimizeSubgraphs } from '@/lib/optimize/rule-based-optimizer';
+import type { OptimizeResult } from '@/lib/optimize/rule-based-optimizer';
 import type { PlannerTask, SubGraph } from '@/lib/plan';
 import { estimateTasks } from '@/lib/simulate/task-estimates';
 import type { Database } from '../platform/db/client';
 import { AppError, fromZodError } from '../platform/errors';
 import { plannerFailed } from '../planning/planning-service';
-import { getPlan } from '../plans/plan-service';
+import { getPlan, getRevisionText } from '../plans/plan-service';
+import { runComputeJob } from '../platform/compute/compute-pool';
 import { getRegistry } from '../registry/registry-service';
-import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 
 // Proposes a grouping into SubGraphs, of the tasks the editor holds (unsaved edits
 // included) or of the head revision (the API); nothing is stored. A client that wants
@@ -58,26 +60,30 @@ function optimiserConfig(env: Env): LlmConfig {
   return config;
 }
 
+/** The rule-based grouping, in a compute worker (lib/compute/jobs.ts optimizeRule): a DAG's grouping or a 422. */
+async function ruleGrouping(db: Database, source: Pick<OptimizeRuleJob, 'tasks' | 'revision'>, workers: number): Promise<OptimizeResult> {
+  return runComputeJob('optimizeRule', { ...source, registry: await getRegistry(db), workers });
+}
+
 /** Groups `tasks`, which must form a DAG (else 422), by the requested strategy. */
-export async function proposeGrouping(db: Database, tasks: readonly PlannerTask[], request: OptimizeRequest, env: Env = process.env): Promise<OptimizeResponse> {
+export async function proposeGrouping(db: Database, tasks: PlannerTask[], request: OptimizeRequest, env: Env = process.env): Promise<OptimizeResponse> {
   const config = request.strategy === 'llm' ? optimiserConfig(env) : null;
+  const { workers } = request;
+  if (!config) return { strategy: 'rule', ...(await ruleGrouping(db, { tasks }, workers)) };
+
+  // The model's path is bounded by MAX_LLM_OPTIMIZE_TASKS, so its checks stay on this thread.
   const index = buildGraphIndex(tasks);
-  if (!topologicalOrder(index) || index.missing.length || index.duplicates.length) {
-    throw new AppError('unprocessable', 422, 'The plan has a cycle, a missing dependency or a repeated task id; fix the validation errors before grouping it');
-  }
-  if (config && tasks.length > MAX_LLM_OPTIMIZE_TASKS) {
+  const refusal = groupingRefusal(index);
+  if (refusal) throw new AppError('unprocessable', 422, refusal);
+  if (tasks.length > MAX_LLM_OPTIMIZE_TASKS) {
     throw new AppError(
       'unprocessable',
       422,
       `The LLM optimiser takes plans of at most ${MAX_LLM_OPTIMIZE_TASKS.toLocaleString('en')} tasks and this one has ${tasks.length.toLocaleString('en')}; use strategy "rule"`,
     );
   }
-  const { workers } = request;
   const registry = await getRegistry(db);
-  await yieldToEventLoop();
   const { durations } = estimateTasks(tasks, registry);
-  if (!config) return { strategy: 'rule', ...optimizeSubgraphs(tasks, index, durations, workers) };
-
   const { model } = config;
   const optimiser = { label: `LLM optimiser: ${model} at ${new URL(config.baseURL).host}`, backend: 'llm' as const, model };
   const result = await optimizeWithLlm({ config, tasks, index, durations, workers }).catch((error: unknown) => {
@@ -86,7 +92,7 @@ export async function proposeGrouping(db: Database, tasks: readonly PlannerTask[
   if (result.accepted) {
     return { strategy: 'llm', subgraphs: result.subgraphs, report: result.report, llm: { accepted: true, reason: null, model, proposed: null } };
   }
-  const rule = optimizeSubgraphs(tasks, index, durations, workers);
+  const rule = await ruleGrouping(db, { tasks }, workers);
   return {
     strategy: 'rule',
     subgraphs: rule.subgraphs,
@@ -99,10 +105,13 @@ export async function proposeGrouping(db: Database, tasks: readonly PlannerTask[
 export async function proposeSubgraphs(db: Database, id: string, raw: unknown, env: Env = process.env) {
   const parsed = OptimizeRequest.safeParse(raw);
   if (!parsed.success) throw fromZodError(parsed.error, 'request body');
+  if (parsed.data.strategy === 'rule') {
+    // The revision is read as text and parsed in the worker, like a dry run's.
+    const revision = await getRevisionText(db, id);
+    const grouping = await ruleGrouping(db, { revision }, parsed.data.workers);
+    return { revision: revision.revision, content_hash: revision.contentHash, strategy: 'rule' as const, ...grouping };
+  }
   const plan = await getPlan(db, id);
-  // Reading a 20,000-task plan and grouping it are each a few hundred ms of synchronous
-  // work; let the event loop answer other requests in between (a database read does not).
-  await yieldToEventLoop();
   const proposal = await proposeGrouping(db, plan.plan.planned_tasks, parsed.data, env);
   return { revision: plan.revision, content_hash: plan.content_hash, ...proposal };
 }

@@ -1,11 +1,11 @@
 import 'server-only';
-import { FormatError, FORMAT_IDS, type FormatId } from '@/lib/formats/format';
+import { FORMAT_IDS, type FormatId } from '@/lib/formats/format';
 import { formatById } from '@/lib/formats/registry';
 import { PLAN_LIMITS, formatBytes } from '@/lib/plan';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import type { Database } from '../platform/db/client';
 import { AppError } from '../platform/errors';
-import { getPlan, storeNewPlan } from './plan-service';
+import { getRevisionText, storeNewPlan } from './plan-service';
 import { runComputeJob } from '../platform/compute/compute-pool';
 
 // Import and export go through the same services as every other plan write and read.
@@ -23,23 +23,14 @@ export async function importPlanText(db: Database, input: { content: string; for
   return { id: created.id, revision: created.revision, content_hash: created.content_hash, format: imported.formatId };
 }
 
+/** A revision in an export format; the serialising runs in a compute worker (lib/compute/jobs.ts exportRevision). */
 export async function exportPlan(db: Database, id: string, formatId: string, revision?: number) {
   if (!(FORMAT_IDS as readonly string[]).includes(formatId)) {
     throw new AppError('bad_request', 400, `Unknown export format "${formatId}"; use one of ${FORMAT_IDS.join(', ')}`);
   }
   const format = formatById(formatId as FormatId);
-  const plan = await getPlan(db, id, revision);
-  let serialized;
-  try {
-    serialized = format.serialize({ plan: plan.plan, job: plan.job, subgraphs: plan.subgraphs });
-  } catch (error) {
-    // A draft may hold what a format cannot express at all (a cycle has no step order).
-    if (error instanceof FormatError) {
-      throw new AppError('unprocessable', 422, `Revision ${plan.revision} cannot be exported as ${format.id}: ${error.location ? `${error.location}: ` : ''}${error.detail}`);
-    }
-    throw error;
-  }
-  const { text, dropped } = serialized;
-  const slug = plan.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'plan';
-  return { text, dropped, mediaType: format.mediaType, filename: `${slug}-r${plan.revision}.${format.id}.${format.extension}` };
+  const stored = await getRevisionText(db, id, revision);
+  const { text, dropped } = await runComputeJob('exportRevision', { revision: stored, formatId: format.id });
+  const slug = stored.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'plan';
+  return { text, dropped, mediaType: format.mediaType, filename: `${slug}-r${stored.revision}.${format.id}.${format.extension}` };
 }

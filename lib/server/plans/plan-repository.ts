@@ -4,7 +4,8 @@ import type { Database } from '../platform/db/client';
 import { planPages, planReviews, planRevisions, planTasks, plans } from '../platform/db/schema';
 import { LRUCache } from 'lru-cache';
 import { joinPages, pageIntact, type StoredPage } from './revision-pages';
-import { revisionColumns, revisionTasksText } from './revision-body';
+import { pageTasksText, revisionColumns } from './revision-body';
+import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notifyApprovalsVoided } from '../inbox/approval-voided';
@@ -41,22 +42,31 @@ export interface NewRevision {
   message: string;
 }
 
-/** Rows per INSERT: 5 parameters a row stays well under PostgreSQL's 65,535. */
-const ROW_BATCH = 2_000;
+/**
+ * Rows per INSERT: 5 parameters a row stays well under PostgreSQL's 65,535, and one
+ * statement stays short. On PGlite a statement runs on the server's own thread and its
+ * promise settles as a microtask, so a transaction of many statements would never let the
+ * event loop in; each batch is followed by a turn of the event loop (the transaction is
+ * still one: other queries wait for it, other requests do not).
+ */
+const ROW_BATCH = 500;
 
 async function storeParts(tx: Database, planId: string, input: Pick<NewRevision, 'newTasks' | 'newPages'>): Promise<void> {
   for (let i = 0; i < input.newTasks.length; i += ROW_BATCH) {
+    await yieldToEventLoop();
     await tx
       .insert(planTasks)
       .values(input.newTasks.slice(i, i + ROW_BATCH).map((task) => ({ planId, hash: task.hash, body: task.body, bytes: task.bytes })))
       .onConflictDoNothing();
   }
   for (let i = 0; i < input.newPages.length; i += ROW_BATCH) {
+    await yieldToEventLoop();
     await tx
       .insert(planPages)
       .values(input.newPages.slice(i, i + ROW_BATCH).map((page) => ({ planId, hash: page.hash, taskIds: page.taskIds, taskHashes: page.taskHashes, positions: page.positions })))
       .onConflictDoNothing();
   }
+  await yieldToEventLoop();
 }
 
 function revisionValues(input: NewRevision & { id: string }) {
@@ -209,13 +219,31 @@ export async function findRevision(db: Database, id: string, revision: number): 
  * document as findRevision does, which PGlite does several times faster. The positions the
  * pages hold are not read: nothing computed from a revision uses the canvas.
  */
+/** Pages per query of findRevisionText: about 1,000 tasks (pages hold 128 on average). */
+const TEXT_PAGES_PER_QUERY = 8;
+
+/**
+ * A revision with its body and its tasks (in plan order) as JSON text, for a compute worker
+ * to parse. The tasks are read a few pages per query, not in one: on PGlite a query runs on
+ * the server's own thread, and building the text of 20,000 tasks in one statement held it
+ * for a few hundred ms; between these bounded queries other requests are answered. No
+ * transaction is needed across them: pages and tasks are immutable, named by their hashes.
+ */
 export async function findRevisionText(db: Database, id: string, revision: number): Promise<(Omit<RevisionRow, 'body'> & { bodyText: string; tasksText: string }) | undefined> {
   const { body: _body, ...columns } = getTableColumns(planRevisions);
   const [row] = await db
-    .select({ ...columns, bodyText: sql<string>`"plan_revisions"."body"::text`, tasksText: revisionTasksText })
+    .select({ ...columns, bodyText: sql<string>`"plan_revisions"."body"::text` })
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
-  return row;
+  if (!row) return undefined;
+  const parts: string[] = [];
+  for (let i = 0; i < row.pageHashes.length; i += TEXT_PAGES_PER_QUERY) {
+    if (i > 0) await yieldToEventLoop();
+    const result = await db.execute(pageTasksText(id, row.pageHashes.slice(i, i + TEXT_PAGES_PER_QUERY)));
+    const text = (result as unknown as { rows: Array<{ text: string | null }> }).rows[0]?.text;
+    if (text) parts.push(text);
+  }
+  return { ...row, tasksText: `[${parts.join(',')}]` };
 }
 
 /** A revision as stored: its body without tasks, which it references by its pages (findReferences). */

@@ -21,12 +21,18 @@ export const revisionBody = sql<unknown>`jsonb_set(jsonb_set("plan_revisions"."b
     join plan_tasks stored on stored.plan_id = "plan_revisions"."plan_id" and stored.hash = ref.hash
   ), '[]'::jsonb)), '{view,positions}', coalesce("plan_revisions"."body"->'view'->'positions', '{}'::jsonb) || ${revisionPagePositions})`;
 
-/** The revision's tasks as one JSON array's text, in plan order. */
-export const revisionTasksText = sql<string>`'[' || coalesce((
-    select string_agg(stored.body::text, ',' order by ref.ord)
-    from ${revisionTaskRefs} as ref
-    join plan_tasks stored on stored.plan_id = "plan_revisions"."plan_id" and stored.hash = ref.hash
-  ), '') || ']'`;
+/**
+ * The tasks of some of a plan's pages as JSON texts joined by commas, in the order of
+ * `pageHashes` ('' for none): one bounded part of a revision's task array (see
+ * plan-repository.ts findRevisionText).
+ */
+export function pageTasksText(planId: string, pageHashes: string[]) {
+  return sql<string | null>`select string_agg(stored.body::text, ',' order by pg.ord, t.ord) as text
+    from unnest(array[${sql.join(pageHashes.map((hash) => sql`${hash}`), sql`, `)}]::text[]) with ordinality as pg(hash, ord)
+    join plan_pages page on page.plan_id = ${planId} and page.hash = pg.hash
+    cross join lateral unnest(page.task_ids, page.task_hashes) with ordinality as t(task_id, hash, ord)
+    join plan_tasks stored on stored.plan_id = ${planId} and stored.hash = t.hash`;
+}
 
 /** Every column of plan_revisions, with `body` the whole document. */
 export const revisionColumns = { ...getTableColumns(planRevisions), body: revisionBody };

@@ -8,6 +8,7 @@ import { requireRole, type Principal } from '../auth/principal';
 import { AppError, fromZodError } from './errors';
 import { logError } from './http/log-error';
 import { checkStorable } from './http/read-json';
+import { inFlight } from './shutdown';
 
 
 // Server actions are public endpoints like any route: parse the input, run the service,
@@ -30,7 +31,7 @@ export async function runAction<S extends z.ZodType, T>(
     checkStorable(input, 'input');
     const parsed = schema.safeParse(input);
     if (!parsed.success) throw fromZodError(parsed.error, 'input');
-    return { ok: true, data: await fn(parsed.data, principal) };
+    return { ok: true, data: await inFlight(() => fn(parsed.data, principal)) };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: error.toJSON().error };
     logError('server action failed', error);

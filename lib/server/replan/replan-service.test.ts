@@ -175,4 +175,22 @@ describe.each(testDatabases())('replanning on $name', (database) => {
       expect(failed.message).toMatch(/^LLM replanner: scripted-model at .* failed: The model's answer was unusable after 2 attempts: 1\) not JSON.*; 2\) schema: replacements: Replace at least one task/);
     });
   });
+
+  it('refuses instructions no row can hold with a 400, and a model answer holding a NUL or a lone surrogate as a 502, storing nothing', async () => {
+    const id = await create();
+    for (const instructions of ['in \u0000 German', 'in \ud800 German']) {
+      const error = await refusal(propose(id, { task_ids: ['summarise'], instructions }));
+      expect([error.status, error.message]).toEqual([400, 'The instructions contain a NUL character or an unpaired UTF-16 surrogate, which cannot be stored']);
+    }
+    const answer = (description: string) => `{"replacements": [{"replaces": "summarise", "tasks": [{"task_id": "summarise-de", "description": "${description}", "execution_type": "llm", "function_id": "gpt-4"}]}]}`;
+    const { server } = await setupLlm([{ content: answer('a \\u0000 b') }, { content: answer('a \\udc00 b') }]);
+    await withLlmEnv(server.url, async () => {
+      for (let i = 0; i < 2; i++) {
+        const failed = await refusal(propose(id, { task_ids: ['summarise'], backend: 'llm' }));
+        expect([failed.status, failed.code]).toEqual([502, 'planner_failed']);
+        expect(failed.message).toMatch(/failed: its answer contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored$/);
+      }
+    });
+    expect(await db().select().from(replanProposals).where(eq(replanProposals.planId, id))).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { SavePlanRequest, documentOf } from '@/lib/api/schemas';
-import type { PlanDocument } from '@/lib/plan';
+import { unstorableJson, type PlanDocument } from '@/lib/plan';
 import { applyReplacements, ReplanError } from '@/lib/replan/apply-replacements';
 import { chooseReplanner } from './choose-replanner';
 import { replanDiff } from '@/lib/replan/replan-diff';
@@ -78,6 +78,9 @@ export async function proposeReplan(db: Database, planId: string, request: Repla
   const missing = taskIds.filter((id) => !inPlan.has(id));
   if (missing.length) throw new AppError('bad_request', 400, `No task ${missing.map((m) => `"${m.slice(0, 100)}"`).join(', ')} in plan "${planId}"`);
 
+  if (unstorableJson(instructions ?? '', 1)) {
+    throw new AppError('bad_request', 400, 'The instructions contain a NUL character or an unpaired UTF-16 surrogate, which cannot be stored');
+  }
   const replanner = chooseOrRefuse(chooseReplanner, backend);
   const marked = withMarks(doc, new Set(taskIds));
   const result = await replanner
@@ -85,6 +88,8 @@ export async function proposeReplan(db: Database, planId: string, request: Repla
     .then((r) => {
       // Every replanner's answer must apply as a whole; the LLM's is checked already, this guards the rest.
       applyReplacements(marked, r.replacements, taskIds);
+      // A model may answer with text no row can hold: its failure, not the server's (a 502, not a 500 on insert).
+      if (unstorableJson(r, Number.MAX_SAFE_INTEGER) === 'text') throw new Error('its answer contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored');
       return r;
     })
     .catch((error: unknown) => {

@@ -79,6 +79,14 @@ describe.each(testDatabases())('dry-run service on $name', (database) => {
     expect([text.revision, text.contentHash, text.title]).toEqual([1, stored.content_hash, 'Dry runs']);
   });
 
+  it('reads the text of a plan of many pages, in bounded queries, whole and in plan order', async () => {
+    // About 25 pages of tasks: several of the bounded queries of findRevisionText.
+    const tasks = Array.from({ length: 3_000 }, (_, i) => ({ task_id: `p${(i * 7919) % 3_000}`, execution_type: 'llm' as const, dependencies: i ? [`p${((i - 1) * 7919) % 3_000}`] : [] }));
+    const { id } = await createPlan(db(), CreatePlanRequest.parse({ title: 'Many pages', plan: { planned_tasks: tasks } }), editor.username);
+    const text = await getRevisionText(db(), id);
+    expect(JSON.parse(text.tasksText)).toEqual((await getPlan(db(), id)).plan.planned_tasks);
+  });
+
   it('runs a big dry run in a compute worker: a request made meanwhile is answered before the dry run is', async () => {
     const tasks = Array.from({ length: 3_000 }, (_, i) => ({
       task_id: `t${i}`,

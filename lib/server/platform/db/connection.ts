@@ -1,5 +1,6 @@
 import 'server-only';
 import { databaseConfigFromEnv, openDatabase, type DatabaseHandle } from './client';
+import { drainOnSignals } from '../shutdown';
 
 // One handle per process, kept on globalThis so Next's module reloading in development
 // does not open a second PGlite on the same directory (one process per directory).
@@ -20,9 +21,6 @@ export function setDatabaseBootstrap(bootstrap: Bootstrap): void {
   (globalThis as GlobalWithDb)[bootstrapKey] = bootstrap;
 }
 
-/** How long a stopping process waits for its work to drain before it exits anyway. */
-const SHUTDOWN_DRAIN_MS = 8_000;
-
 async function open(): Promise<DatabaseHandle> {
   const handle = await openDatabase(databaseConfigFromEnv());
   const bootstrap = (globalThis as GlobalWithDb)[bootstrapKey];
@@ -32,16 +30,11 @@ async function open(): Promise<DatabaseHandle> {
     await handle.close().catch(() => undefined);
     throw error;
   }
-  // On the way out the workers stop taking jobs (another instance takes over what was in
-  // flight), and PGlite, which writes its files from this process, closes cleanly for the next
-  // start. Bounded: under load the queued work may not drain, and a process that was told to
-  // stop must stop within seconds.
-  const shutdown = (signal: NodeJS.Signals) => {
-    const deadline = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DRAIN_MS).unref());
-    void Promise.race([closeDatabase().catch(() => undefined), deadline]).finally(() => process.kill(process.pid, signal));
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  // On the way out the requests under way finish, the workers stop taking jobs (another
+  // instance takes over what was in flight) and PGlite, which writes its files from this
+  // process, closes cleanly for the next start; bounded, so a process told to stop stops
+  // within seconds under any load (shutdown.ts).
+  drainOnSignals(closeDatabase);
   return handle;
 }
 

@@ -6,6 +6,7 @@ import { checkOrigin } from '../../auth/origin';
 import { requireRole, type Principal } from '../../auth/principal';
 import { AppError } from '../errors';
 import { logError } from './log-error';
+import { inFlight } from '../shutdown';
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 type AuthedHandler<C> = (request: Request, context: C, principal: Principal) => Promise<Response>;
@@ -18,7 +19,8 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): NextRe
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
-      return await handler(request, context);
+      // Counted while it runs, so a stopping server lets it finish (shutdown.ts).
+      return await inFlight(() => handler(request, context));
     } catch (error) {
       if (error instanceof AppError) {
         const retry = error.extra?.retry_after_seconds;
