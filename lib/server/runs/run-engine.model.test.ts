@@ -11,7 +11,8 @@ import { getJobQueue, TASK_QUEUE } from './job-queue';
 import { cancelRun, decideGate, pauseRun, resumeRun, retryTask } from './run-control';
 import { approvedPlan, gateApprover, runEditor, startSecondWorker } from './run-test-support';
 import { startRunWorkers, stopRunWorkers, type RunWorker, type WorkerOptions } from './run-workers';
-import { startScriptedExecutor, type Answer, type ScriptedExecutor } from './scripted-executor-test-support';
+import type { Answer, ScriptedExecutor } from './scripted-executor-test-support';
+import { scriptedExecutorForFile } from './test-executors-test-support';
 import { startRun } from './start-run';
 
 // The run engine against a model of what it promises, on PGlite: random small plans (1–8
@@ -30,9 +31,8 @@ import { startRun } from './start-run';
 // PLANGATE_MODEL_RUNS sets how many plans are tried (default 4; `npm run bench` runs more).
 
 const SECRET_ENV = 'RUN_MODEL_HOOK_SECRET';
-process.env[SECRET_ENV] = 'run-model-test-secret';
-process.env.PLANGATE_DISPATCH_SECRETS = [process.env.PLANGATE_DISPATCH_SECRETS, SECRET_ENV].filter(Boolean).join(',');
-process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
+// Closed after this file's describe block has stopped its workers.
+const executor = scriptedExecutorForFile(SECRET_ENV);
 
 const NUM_RUNS = Number(process.env.PLANGATE_MODEL_RUNS || 4);
 const MAX_COMMANDS = Number(process.env.PLANGATE_MODEL_COMMANDS || 14);
@@ -290,26 +290,23 @@ async function drain(real: R): Promise<void> {
 
 describe('the run engine against its model, on PGlite', () => {
   let handle: DatabaseHandle;
-  let executor: ScriptedExecutor;
   let second: { worker: RunWorker & { dispose(): Promise<void> } };
   const dead: (RunWorker & { dispose(): Promise<void> })[] = [];
   let totalSteps = 0;
   let plans = 0;
 
   beforeAll(async () => {
-    executor = await startScriptedExecutor();
     handle = await database.open();
     await startRunWorkers(handle, options);
     second = { worker: await startSecondWorker(handle, options) };
   }, 60_000);
   afterAll(async () => {
     console.log(`[model] ${plans} plans, ${totalSteps} steps`);
-    executor?.release(null, 'fail');
+    executor.release(null, 'fail');
     await second?.worker.stop();
     for (const worker of dead) await worker.dispose();
     await stopRunWorkers(handle);
     await handle?.close();
-    await executor?.close();
   }, 60_000);
 
   it('keeps every promise under random plans and random interleavings of controls, crashes and queue failures', async () => {

@@ -14,6 +14,7 @@ import type { RunState } from '@/lib/runs/run-states';
 import { approvedPlan, approvedRevision, gateApprover, runApprover, runEditor } from './run-test-support';
 import { startRunWorkers, stopRunWorkers } from './run-workers';
 import { startRun } from './start-run';
+import { allowTestExecutors } from './test-executors-test-support';
 import { acceptSignedResult } from './task-result';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -40,9 +41,7 @@ function verifyRun(run: unknown, keys: unknown) {
 // An endpoint may name only variables the operator lists (never PLANGATE_*), and reach
 // 127.0.0.1, where the test servers listen, only when the operator allows it.
 const SECRET_ENV = 'RUN_ENGINE_HOOK_SECRET';
-process.env[SECRET_ENV] = 'run-engine-test-secret';
-process.env.PLANGATE_DISPATCH_SECRETS = SECRET_ENV;
-process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
+const SECRET = allowTestExecutors(SECRET_ENV);
 
 let mcp: McpTestServer;
 let agent: A2aTestAgent;
@@ -50,7 +49,7 @@ let llm: OpenAiTestServer;
 let hook: WebhookReceiver;
 
 beforeAll(async () => {
-  [mcp, agent, llm, hook] = await Promise.all([startMcpTestServer(), startA2aTestAgent(), startOpenAiTestServer(), startWebhookReceiver(process.env[SECRET_ENV]!)]);
+  [mcp, agent, llm, hook] = await Promise.all([startMcpTestServer(), startA2aTestAgent(), startOpenAiTestServer(), startWebhookReceiver(SECRET)]);
 });
 afterAll(async () => {
   await Promise.all([mcp?.close(), agent?.close(), llm?.close(), hook?.close()]);

@@ -7,7 +7,7 @@ import { runEventStream } from './run-event-stream';
 import { getRun } from './run-queries';
 import { approvedPlan, runApprover, runEditor } from './run-test-support';
 import { startRunWorkers, stopRunWorkers } from './run-workers';
-import { startScriptedExecutor, type ScriptedExecutor } from './scripted-executor-test-support';
+import { scriptedExecutorForFile } from './test-executors-test-support';
 import { startRun } from './start-run';
 
 // The feed a run page follows. A cancelled run is marked first and its calls in flight are
@@ -15,17 +15,7 @@ import { startRun } from './start-run';
 // run with a task still running for good.
 
 const SECRET_ENV = 'RUN_EVENT_STREAM_HOOK_SECRET';
-process.env[SECRET_ENV] = 'run-event-stream-test-secret';
-process.env.PLANGATE_DISPATCH_SECRETS = [process.env.PLANGATE_DISPATCH_SECRETS, SECRET_ENV].filter(Boolean).join(',');
-process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
-
-let executor: ScriptedExecutor;
-beforeAll(async () => {
-  executor = await startScriptedExecutor();
-});
-afterAll(async () => {
-  await executor?.close();
-});
+const executor = scriptedExecutorForFile(SECRET_ENV);
 
 /** Every event the stream sends until it ends by itself. */
 async function readToEnd(response: Response): Promise<{ kind: string; task_id?: string }[]> {

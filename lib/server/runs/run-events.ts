@@ -40,22 +40,46 @@ export interface RunEventInput {
 }
 
 /**
- * Records `events` and wakes the feed's readers on commit: one statement, the NOTIFY riding on
- * the insert. `also`: columns to select in the same statement (after the insert, seeing every
- * earlier write of the transaction), whose row is returned: one round trip fewer for a caller
- * that reads something next anyway.
+ * Events written in the same statement as the change they describe, made from the rows a
+ * data-modifying CTE returns: `with` defines the CTE (`name AS (UPDATE … RETURNING …)`), and
+ * `rows` selects from it the events' `kind`, `task_id`, `detail` (jsonb) and `ord` (their order);
+ * `columns`, what the caller reads of the change (in the row returned). They go in after the
+ * given events. One round trip fewer for a change whose events depend on which rows it changed.
  */
-export async function appendRunEvents(tx: Database, runId: string, events: RunEventInput[], also?: SQL): Promise<Record<string, unknown> | undefined> {
-  const extra = also ? sql`, ${also}` : sql``;
-  if (!events.length) return also ? rowsOf(await tx.execute(sql`SELECT ${also}`))[0] : undefined;
+export interface DerivedEvents {
+  with: SQL;
+  rows: SQL;
+  columns: SQL;
+}
+
+/**
+ * Records `events` (then `derived`'s) and wakes the feed's readers on commit: one statement,
+ * the NOTIFY riding on the insert. `also`: columns to select in the same statement, whose row
+ * is returned: one round trip fewer for a caller that reads something next anyway. They see
+ * every earlier statement's writes in the transaction, not those of this statement (of `derived`'s CTE).
+ */
+export async function appendRunEvents(tx: Database, runId: string, events: RunEventInput[], also?: SQL, derived?: DerivedEvents): Promise<Record<string, unknown> | undefined> {
+  const extra = sql.join(
+    [also, derived?.columns].filter((c): c is SQL => !!c).map((c) => sql`, ${c}`),
+    sql``,
+  );
+  if (!events.length && !derived) return also ? rowsOf(await tx.execute(sql`SELECT ${also}`))[0] : undefined;
   let row: Record<string, unknown> | undefined;
   // A thousand a statement keeps within PostgreSQL's 65,535 parameters (blocking a big branch writes one per task).
-  for (let i = 0; i < events.length; i += 1000) {
+  for (let i = 0; i < Math.max(events.length, 1); i += 1000) {
     const last = i + 1000 >= events.length;
-    const rows = events.slice(i, i + 1000).map((e) => sql`(${runId}, ${e.kind}, ${e.taskId ?? null}, ${e.actor ?? null}, ${JSON.stringify(e.detail ?? {})}::jsonb)`);
+    const chunk = events.slice(i, i + 1000);
+    const given = chunk.map((e, n) => sql`(0, ${n}::int, ${e.kind}::text, ${e.taskId ?? null}::text, ${e.actor ?? null}::text, ${JSON.stringify(e.detail ?? {})}::jsonb)`);
+    const parts = [
+      ...(given.length ? [sql`SELECT * FROM (VALUES ${sql.join(given, sql`, `)}) AS given(part, ord, kind, task_id, actor, detail)`] : []),
+      ...(last && derived ? [sql`SELECT 1, d.ord::int, d.kind::text, d.task_id::text, NULL::text, d.detail::jsonb FROM (${derived.rows}) AS d`] : []),
+    ];
     const result = await tx.execute(sql`
-      WITH recorded AS (
-        INSERT INTO ${runEvents} (run_id, kind, task_id, actor, detail) VALUES ${sql.join(rows, sql`, `)} RETURNING 1
+      WITH ${last && derived ? sql`${derived.with}, ` : sql``}recorded AS (
+        INSERT INTO ${runEvents} (run_id, kind, task_id, actor, detail)
+        SELECT ${runId}, e.kind, e.task_id, e.actor, e.detail FROM (${sql.join(parts, sql` UNION ALL `)}) AS e(part, ord, kind, task_id, actor, detail)
+        ORDER BY e.part, e.ord
+        RETURNING 1
       )
       SELECT (SELECT pg_notify(${CHANNEL}, ${runId}) FROM (SELECT 1 FROM recorded LIMIT 1) AS one) AS notified${last ? extra : sql``}`);
     if (last) row = rowsOf(result)[0];

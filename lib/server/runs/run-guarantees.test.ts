@@ -14,7 +14,7 @@ import { getRun, runEventsAfter } from './run-queries';
 import type { TaskJobData } from './run-scheduler';
 import { approvedPlan, approvedRevision, gateApprover, runApprover, runEditor, startSecondWorker } from './run-test-support';
 import { startRunWorkers, stopRunWorkers, type WorkerOptions } from './run-workers';
-import { startScriptedExecutor, type ScriptedExecutor } from './scripted-executor-test-support';
+import { scriptedExecutorForFile } from './test-executors-test-support';
 import { startRun } from './start-run';
 import { runTaskJob } from './task-runner';
 
@@ -24,17 +24,7 @@ import { runTaskJob } from './task-runner';
 // real executor on 127.0.0.1 speaking the webhook protocol, told per task how to answer.
 
 const SECRET_ENV = 'RUN_GUARANTEES_HOOK_SECRET';
-process.env[SECRET_ENV] = 'run-guarantees-test-secret';
-process.env.PLANGATE_DISPATCH_SECRETS = [process.env.PLANGATE_DISPATCH_SECRETS, SECRET_ENV].filter(Boolean).join(',');
-process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
-
-let executor: ScriptedExecutor;
-beforeAll(async () => {
-  executor = await startScriptedExecutor();
-});
-afterAll(async () => {
-  await executor?.close();
-});
+const executor = scriptedExecutorForFile(SECRET_ENV);
 
 const registry = (): RegistryInput => ({ dsl_workflows: [{ id: 'step', description: 'A step', endpoint: { protocol: 'webhook', url: executor.url, secret_env: SECRET_ENV } }] });
 

@@ -12,7 +12,7 @@ import { revisionColumns } from '../plans/revision-body';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notify } from '../inbox/notify';
 import { announceWaitingGates } from './gate-notice';
-import { appendRunEvent, appendRunEvents, type RunEventInput } from './run-events';
+import { appendRunEvent, appendRunEvents, type DerivedEvents, type RunEventInput } from './run-events';
 
 // What a worker reads and writes about a run. A task is always read from the approved,
 // immutable revision the run was started on, and checked against the run's content hash;
@@ -177,12 +177,14 @@ export async function refreshRunState(tx: Database, runId: string, actor = 'plan
 }
 
 /**
- * Records `events` of the run whose row this transaction locked (and has not written since),
- * then brings its state in line: the probes of its tasks' states ride on the events' insert.
+ * Records `events` (and `derived`'s) of the run whose row this transaction locked (and has not
+ * written since), then brings its state in line: the probes of its tasks' states ride on the
+ * events' insert, so `derived`'s change must not change which kinds of task state the run has.
+ * Answers the state and the statement's row (`derived`'s columns).
  */
-export async function recordEventsAndRefresh(tx: Database, run: RunRow, events: RunEventInput[]): Promise<RunState> {
-  const present = await appendRunEvents(tx, run.id, events, presenceProbes(run.id));
-  return refreshRunState(tx, run.id, 'plangate', undefined, run, presenceOf(present));
+export async function recordEventsAndRefresh(tx: Database, run: RunRow, events: RunEventInput[], derived?: DerivedEvents): Promise<{ state: RunState; row: Record<string, unknown> | undefined }> {
+  const row = await appendRunEvents(tx, run.id, events, presenceProbes(run.id), derived);
+  return { state: await refreshRunState(tx, run.id, 'plangate', undefined, run, presenceOf(row)), row };
 }
 
 /** Records task changes and their events, then (unless told not to) the run's state, in one transaction. */

@@ -9,6 +9,7 @@ import { getRun, runEventsAfter } from './run-queries';
 import { approvedPlan, runApprover, runEditor } from './run-test-support';
 import { startRunWorkers, stopRunWorkers } from './run-workers';
 import { startRun } from './start-run';
+import { allowTestExecutors } from './test-executors-test-support';
 import { acceptSignedResult, MAX_RESULT_BODY_BYTES } from './task-result';
 
 // The result route's service against a real run: a webhook executor (a real HTTP server on
@@ -17,13 +18,11 @@ import { acceptSignedResult, MAX_RESULT_BODY_BYTES } from './task-result';
 // leave the task as it was.
 
 const SECRET_ENV = 'RESULT_TEST_HOOK_SECRET';
-process.env[SECRET_ENV] = 'result-test-secret';
-process.env.PLANGATE_DISPATCH_SECRETS = SECRET_ENV;
-process.env.PLANGATE_DISPATCH_ALLOW = '127.0.0.1';
+const SECRET = allowTestExecutors(SECRET_ENV);
 
 let hook: WebhookReceiver;
 beforeAll(async () => {
-  hook = await startWebhookReceiver(process.env[SECRET_ENV]!, { mode: 'accept' });
+  hook = await startWebhookReceiver(SECRET, { mode: 'accept' });
 });
 afterAll(() => hook?.close());
 

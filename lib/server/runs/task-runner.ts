@@ -14,7 +14,7 @@ import { getJobQueue, jobsIn, startedJobQueue, TASK_QUEUE } from './job-queue';
 import { announceWaitingGates } from './gate-notice';
 import { STOPPED_RUN_STATES, watchForStop } from './run-calls';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
-import { appendRunEvents, nextRunEvent, type RunEventInput } from './run-events';
+import { appendRunEvents, nextRunEvent, type DerivedEvents, type RunEventInput } from './run-events';
 import { groupCommit } from './run-batches';
 import { approvedResource, loadRunContext, lockRunRow, recordEventsAndRefresh, refreshRunState, taskRunsOf, type RunContext, type RunRow, type TaskRunRow } from './run-records';
 import { afterTaskSettled, releaseReleased, type TaskJobData } from './run-scheduler';
@@ -215,7 +215,18 @@ interface ClaimRequest {
  * running made by one conditional update that repeats every condition per task; the events
  * go to `events`.
  */
-async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, requests: ClaimRequest[], events: RunEventInput[]): Promise<{ claims: Claim[]; refresh: boolean; gatesOpened: string[] }> {
+interface Claimed {
+  /** Each request's claim; those that start are filled in by `started`. */
+  claims: Claim[];
+  refresh: boolean;
+  gatesOpened: string[];
+  /** The switch to running, to go in the statement that records the batch's events. */
+  derived?: DerivedEvents;
+  /** Marks the claims that started, from that statement's row. */
+  started(row: Record<string, unknown> | undefined): void;
+}
+
+async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, requests: ClaimRequest[], events: RunEventInput[]): Promise<Claimed> {
   const runId = run.id;
   const runState = run.state as RunState;
   let context: RunContext;
@@ -223,7 +234,7 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
     context = await loadRunContext(tx, runId, run);
   } catch (error) {
     // The approved revision no longer hashes as approved: nothing more of this run runs.
-    if (isIntegrityError(error)) return { claims: requests.map(() => ({ start: false, integrity: (error as Error).message })), refresh: false, gatesOpened: [] };
+    if (isIntegrityError(error)) return { claims: requests.map(() => ({ start: false, integrity: (error as Error).message })), refresh: false, gatesOpened: [], started: () => undefined };
     throw error;
   }
   const tasks = context.document.plan.planned_tasks;
@@ -330,37 +341,41 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
   // The tasks are named by key as well as joined, and the state is tested as an expression,
   // so the planner finds each task by its key: through the (run_id, state) index, or a scan,
   // it would read every pending task of the run (its statistics are rarely fresh during a
-  // run, PGlite's never).
-
-  const started = new Set<string>();
-  for (let i = 0; i < switches.length; i += 500) {
-    const startedAt = new Date().toISOString();
-    const chunk = switches.slice(i, i + 500);
-    const keys = chunk.map((c) => sql`${c.row.taskId}`);
-    const values = chunk.map(
-        (s) =>
-          sql`(${s.row.taskId}, ${s.attempt}::int, ${s.worker.id}, ${s.row.generation}::int, ${s.job.id}, ${s.input === undefined ? null : JSON.stringify(s.input)}::jsonb, ${startedAt}::timestamptz, ${requiresApproval(s.task)}::boolean)`,
-      );
-    const result = await tx.execute(sql`
+  // run, PGlite's never). It goes in the statement that records the batch's events: its own
+  // events (task_started, and task_retrying for an attempt a dead worker left) are made there
+  // from the rows it switched, so a task that did not switch gets none. It changes no kind of
+  // task state the run has (waiting or running are both unfinished), so the run state's
+  // probes riding on that statement stay true.
+  if (!switches.length) return { claims, refresh, gatesOpened, started: () => undefined };
+  const startedAt = new Date().toISOString();
+  const keys = switches.map((c) => sql`${c.row.taskId}`);
+  const values = switches.map(
+    (s, ord) =>
+      sql`(${ord}::int, ${s.row.taskId}, ${s.attempt}::int, ${s.worker.id}, ${s.row.generation}::int, ${s.job.id}, ${s.input === undefined ? null : JSON.stringify(s.input)}::jsonb, ${startedAt}::timestamptz, ${requiresApproval(s.task)}::boolean, ${s.lost}::text, ${s.row.attempts}::int)`,
+  );
+  const derived: DerivedEvents = {
+    with: sql`switched AS (
       UPDATE task_runs SET state = 'running', attempts = v.attempt, worker_id = v.worker_id, started_at = COALESCE(task_runs.started_at, v.started_at),
         input = COALESCE(v.input, task_runs.input), error = NULL, error_kind = NULL
-      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, attempt, worker_id, generation, job_id, input, started_at, gated)
+      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(ord, task_id, attempt, worker_id, generation, job_id, input, started_at, gated, lost, lost_attempt)
       WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id
         AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
         AND (task_runs.state || '') IN ('pending', 'retrying', 'running')
         AND EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))
         AND (NOT v.gated OR EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = v.task_id AND d.generation = v.generation AND d.decision = 'approve'))
-      RETURNING v.task_id AS "taskId"`);
-    for (const row of (result as unknown as { rows: Array<{ taskId: string }> }).rows) started.add(row.taskId);
-  }
-  for (const s of switches) {
-    if (!started.has(s.row.taskId)) continue;
-    const generation = s.row.generation;
-    if (s.lost) events.push({ kind: 'task_retrying', taskId: s.row.taskId, detail: { attempt: s.row.attempts, generation, error: s.lost, lost: true } });
-    events.push({ kind: 'task_started', taskId: s.row.taskId, detail: { attempt: s.attempt, generation, worker: s.worker.id } });
-    claims[s.index] = { start: true, context, task: s.task, attempt: s.attempt, input: s.input, approved: s.approved, unresolved: s.unresolved };
-  }
-  return { claims, refresh, gatesOpened };
+      RETURNING v.ord, v.task_id, v.attempt, v.worker_id, v.generation, v.lost, v.lost_attempt)`,
+    rows: sql`SELECT 2 * ord AS ord, 'task_retrying' AS kind, task_id, jsonb_build_object('attempt', lost_attempt, 'generation', generation, 'error', lost, 'lost', true) AS detail FROM switched WHERE lost IS NOT NULL
+      UNION ALL SELECT 2 * ord + 1, 'task_started', task_id, jsonb_build_object('attempt', attempt, 'generation', generation, 'worker', worker_id) FROM switched`,
+    columns: sql`(SELECT COALESCE(json_agg(task_id), '[]'::json) FROM switched) AS started`,
+  };
+  const started = (row: Record<string, unknown> | undefined) => {
+    const ids = row?.started;
+    const startedIds = new Set<string>(typeof ids === 'string' ? JSON.parse(ids) : ((ids as string[] | undefined) ?? []));
+    for (const s of switches) {
+      if (startedIds.has(s.row.taskId)) claims[s.index] = { start: true, context, task: s.task, attempt: s.attempt, input: s.input, approved: s.approved, unresolved: s.unresolved };
+    }
+  };
+  return { claims, refresh, gatesOpened, derived, started };
 }
 
 /** A task transition waiting for its run's next batch: a job's claim, or an attempt's end. */
@@ -372,26 +387,36 @@ type Transition = { claim: ClaimRequest } | { settle: Settlement };
  * fetched are claimed; the events of both go in one insert with one NOTIFY, and the run's
  * state is brought in line once.
  */
-async function transitionsOf(handle: DatabaseHandle, runId: string, items: Transition[]): Promise<Array<Claim | 'retry' | 'done' | 'stale'>> {
+async function transitionsOf(handle: DatabaseHandle, runId: string, take: () => Transition[]): Promise<Array<Claim | 'retry' | 'done' | 'stale'>> {
   // Started before the transaction: on PGlite starting it inside one would wait forever.
   await getJobQueue(handle);
   return handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
+    // What is queued now, with the lock held: on PostgreSQL this transaction asked for the
+    // lock while the batch before it was being written, and everything that arrived meanwhile joins.
+    const items = take();
+    if (!items.length) return [];
     const events: RunEventInput[] = [];
     const settlements = items.flatMap((item) => ('settle' in item ? [item.settle] : []));
     const requests = items.flatMap((item) => ('claim' in item ? [item.claim] : []));
     const settled = settlements.length ? await settleIn(handle, tx, runId, settlements, events) : [];
-    // The jobs whose attempts ended are completed with the record of that end, so both commit
-    // together (fenced on the delivery each was fetched in, as pg-boss's own completion is);
-    // pg-boss's completion after the handler returns then finds nothing left to do, and on
-    // PostgreSQL writes nothing to wait for. A job to run again (retry) is failed by pg-boss as before.
-    const finished = settlements.filter((_, i) => settled[i] !== 'retry').map((item) => item.job);
+    // On PGlite the jobs whose attempts ended are completed with the record of that end (fenced
+    // on the delivery each was fetched in, as pg-boss's own completion is): one statement for
+    // the batch on the one connection, where a completion of each job after its handler would
+    // be one more turn each; pg-boss's own completion then finds nothing left to do. On
+    // PostgreSQL pg-boss completes each job after its handler, on its own pool, side by side
+    // and outside the run's lock, as it does without Plangate: that statement and its wait for
+    // the WAL flush would otherwise hold up every other transition of the run. Either way a
+    // job re-delivered before its completion finds its task finished and calls nothing. A job
+    // to run again (retry) is failed by pg-boss as before.
+    const finished = handle.kind === 'pglite' ? settlements.filter((_, i) => settled[i] !== 'retry').map((item) => item.job) : [];
     if (finished.length) await startedJobQueue(handle).complete(TASK_QUEUE, finished, undefined, { db: jobsIn(handle, tx) });
-    const claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [] };
+    const claimed: Claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [], started: () => undefined };
     // Starting changes no run state (it is running already): a refresh for what else happened,
-    // on the row locked above (nothing here writes it), its probes riding on the events' insert.
-    if (settlements.length || claimed.refresh) await recordEventsAndRefresh(tx, run, events);
-    else await appendRunEvents(tx, runId, events);
+    // on the row locked above (nothing here writes it), its probes riding on the events' insert,
+    // as does the switch to running.
+    if (settlements.length || claimed.refresh) claimed.started((await recordEventsAndRefresh(tx, run, events, claimed.derived)).row);
+    else claimed.started(await appendRunEvents(tx, runId, events, undefined, claimed.derived));
     // Each gate is announced on its own (one run.awaiting_approval per gate that opens), as when each job had its transaction.
     for (const taskId of claimed.gatesOpened) await announceWaitingGates(tx, runId, [taskId]);
     let s = 0;
