@@ -3,11 +3,20 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../platform/db/client';
 import { testDatabases } from '../platform/db/test-databases';
-import { DEAD_TASK_QUEUE, enqueueTaskJobs, getJobQueue, jobsIn, stopJobQueue, TASK_QUEUE } from './job-queue';
+import { DEAD_TASK_QUEUE, enqueueTaskJobs, getJobQueue, jobFailureMessage, jobsIn, stopJobQueue, TASK_QUEUE } from './job-queue';
 
 // pg-boss on both databases, as the run engine uses it: task jobs are queued in the same
 // transaction as the rows they belong to (both commit or neither does), and a task job
 // pg-boss fails on its own lands in the dead-letter queue the run workers reconcile.
+
+describe('the reason pg-boss gives for a job it failed', () => {
+  it('is read from a timed-out handler and from the expiry sweep alike, and is absent otherwise', () => {
+    expect(jobFailureMessage({ message: 'handler execution exceeded 2s' })).toBe('handler execution exceeded 2s');
+    expect(jobFailureMessage({ value: { message: 'job timed out' } })).toBe('job timed out');
+    expect(jobFailureMessage(null)).toBeUndefined();
+    expect(jobFailureMessage({ value: 42 })).toBeUndefined();
+  });
+});
 
 describe.each(testDatabases())('the job queue on $name', (database) => {
   let handle: DatabaseHandle;

@@ -72,6 +72,17 @@ async function start(handle: DatabaseHandle): Promise<PgBoss> {
  * A queue instance of its own, not the process's: tests and the bench start a second worker
  * on one to kill it as a separate process would die. The caller stops it.
  */
+/**
+ * The reason pg-boss gave for a job it failed on its own. A handler that outlived its expiry
+ * fails with `{ message }`; the maintenance sweep that expires a job nobody finished writes
+ * `{ value: { message } }`. Which one fires depends on timing, so both are read.
+ */
+export function jobFailureMessage(output: unknown): string | undefined {
+  const shaped = output as { message?: unknown; value?: { message?: unknown } } | null | undefined;
+  const message = shaped?.value?.message ?? shaped?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
 export const openJobQueue = (handle: DatabaseHandle): Promise<PgBoss> => start(handle);
 
 /** The process's queue on this database, started on first use. */

@@ -5,7 +5,7 @@ import { FINISHED_TASK_STATES, STARTABLE_RUN_STATES, type RunState, type TaskSta
 import { maxAttempts } from '@/lib/runs/task-policy';
 import type { Database, DatabaseHandle } from '../platform/db/client';
 import { taskRuns } from '../platform/db/schema';
-import { getJobQueue, jobsIn, startedJobQueue, TASK_QUEUE } from './job-queue';
+import { getJobQueue, jobFailureMessage, jobsIn, startedJobQueue, TASK_QUEUE } from './job-queue';
 import { STOPPED_RUN_STATES } from './run-calls';
 import { appendRunEvents } from './run-events';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
@@ -38,9 +38,8 @@ async function failedJobReason(handle: DatabaseHandle, tx: Database, jobId: stri
   const boss = startedJobQueue(handle);
   const job = await boss.getJobById(TASK_QUEUE, jobId, { db: jobsIn(handle, tx) });
   if (!job) return 'its job is gone from the queue';
-  const output = job.output as { message?: unknown; value?: { message?: unknown } } | null;
-  const message = output?.value?.message ?? output?.message;
-  return `its job ${job.state} in the queue after ${job.retryCount + 1} deliver${job.retryCount ? 'ies' : 'y'}${typeof message === 'string' ? ` (${message.slice(0, 300)})` : ''}`;
+  const message = jobFailureMessage(job.output);
+  return `its job ${job.state} in the queue after ${job.retryCount + 1} deliver${job.retryCount ? 'ies' : 'y'}${message ? ` (${message.slice(0, 300)})` : ''}`;
 }
 
 /**

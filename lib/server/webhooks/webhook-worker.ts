@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Job, JobWithMetadata, PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '../platform/db/client';
 import { webhookDeliveries, webhooks, type WebhookAttempt } from '../platform/db/schema';
-import { jobsIn, stopJobQueue } from '../runs/job-queue';
+import { jobFailureMessage, jobsIn, stopJobQueue } from '../runs/job-queue';
 import {
   closeWebhookQueue,
   DEAD_WEBHOOK_QUEUE,
@@ -98,8 +98,7 @@ async function record(handle: DatabaseHandle, boss: PgBoss, job: Job<DeliveryJob
  * failing) after its last retry: the delivery is given up, with pg-boss's reason as the entry.
  */
 async function giveUp(handle: DatabaseHandle, job: JobWithMetadata<DeliveryJob>): Promise<void> {
-  const output = job.sourceOutput as { message?: unknown } | null;
-  const reason = typeof output?.message === 'string' ? output.message : 'the job queue failed it';
+  const reason = jobFailureMessage(job.sourceOutput) ?? 'the job queue failed it';
   const entry: WebhookAttempt = {
     attempt: (job.sourceRetryCount ?? 0) + 1,
     at: new Date().toISOString(),

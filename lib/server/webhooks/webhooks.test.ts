@@ -335,7 +335,8 @@ describe.each(testDatabases())('webhooks on $name', (database) => {
       expect(receiver.deliveries).toHaveLength(1);
       // The abandoned attempt recorded nothing of its own: pg-boss had taken it back.
       expect(delivery).toMatchObject({ status: 'failed', attempts: 0, delivered_at: null });
-      expect(delivery.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: null, error: 'Given up: handler execution exceeded 2s' })]);
+      // pg-boss's reason: the worker's own timeout, or its maintenance sweep when that comes first (a loaded machine).
+      expect(delivery.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: null, error: expect.stringMatching(/^Given up: (handler execution exceeded 2s|job timed out)$/) })]);
     });
 
     it('brings an existing queue up to the current retry policy', async () => {
