@@ -11,6 +11,9 @@ import { openDatabase } from '../lib/server/platform/db/client';
 // then tampered with by hand the way an attacker with database access would.
 
 const run = promisify(execFile);
+const CALL_BOUND_MS = 60_000;
+/** A test's bound: its CLI calls' bounds added up. */
+const calls = (count: number) => ({ timeout: count * CALL_BOUND_MS });
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'plangate-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const dataDir = path.join(scratch, 'data');
@@ -28,20 +31,25 @@ async function plangateIn(env: Record<string, string>, ...args: string[]): Promi
     const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/plangate.ts', ...args], {
       cwd: path.resolve(__dirname, '..'),
       env: { ...process.env, DATABASE_URL: '', PLANGATE_AUDIT_KEY: '', ...env },
+      timeout: CALL_BOUND_MS,
+      killSignal: 'SIGKILL',
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
+    const failed = error as { code: number; killed?: boolean; stdout: string; stderr: string };
+    if (failed.killed) throw new Error(`plangate ${args.join(' ')} did not finish within ${CALL_BOUND_MS / 1000} s:\n${failed.stderr}`);
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
 
-// Every call is a fresh process that compiles the CLI and opens PGlite (seconds each on a busy
-// 2-core machine), so the tests' bounds count calls, not milliseconds. The two tests use
+// Every call is a fresh process that loads the CLI and opens PGlite: about 3 s of CPU, 25 s
+// and more on a 2-core machine running the browser tests and a CPU burner beside it. So each
+// call has its own bound (a call that outlives it is a hang, killed and reported), and a test's
+// bound is its calls' bounds added up, not a guess at the whole. The two tests use
 // their own data and key directories, so they run side by side: their time is mostly spent
 // starting processes, one after another within each test.
 describe.concurrent('plangate CLI', () => {
-  it('adds a user, creates a token, verifies the audit trail, and catches a row altered by hand', { timeout: 180_000 }, async () => {
+  it('adds a user, creates a token, verifies the audit trail, and catches a row altered by hand', calls(10), async () => {
     const added = await plangate('user', 'add', 'alice', '--role', 'approver', '--password', 'alice-password-1');
     expect(added.code, added.stderr).toBe(0);
     // A person's token acts in their name: only they can make one, signed in.
@@ -69,7 +77,7 @@ describe.concurrent('plangate CLI', () => {
     expect(broken.stdout).toContain('audit trail BROKEN at event 1');
   });
 
-  it('audit verify exits 1 on a truncated trail, a missing head or a missing key, and audit adopt signs a trail from before signing', { timeout: 300_000 }, async () => {
+  it('audit verify exits 1 on a truncated trail, a missing head or a missing key, and audit adopt signs a trail from before signing', calls(11), async () => {
     const env = { PLANGATE_DATA_DIR: path.join(scratch, 'data-2'), PLANGATE_KEY_DIR: path.join(scratch, 'keys-2') };
     for (const name of ['carol', 'dave']) expect((await plangateIn(env, 'user', 'add', name, '--role', 'editor')).code).toBe(0);
     expect((await plangateIn(env, 'audit', 'verify')).stdout.trim()).toBe('audit trail OK: 2 events');
