@@ -108,6 +108,17 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // Links prefetch on hover and focus, not on sight: components/ui/link.tsx says why.
+    files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
+    ignores: ['components/ui/link.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'next/link', message: "Use '@/components/ui/link': it prefetches a page when its link is hovered or focused, not whenever it is in view." }] },
+      ],
+    },
+  },
   // Import cycles, type-only imports included, are found by `npm run lint:cycles` (dpdm),
   // which reads the whole graph once instead of once per file as import/no-cycle did.
   {

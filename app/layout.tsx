@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { signOutAction } from '@/app/sign-in/actions';
 import { CurrentUserProvider } from '@/components/auth/current-user';
 import { InboxHeaderLink } from '@/components/inbox/inbox-header-link';

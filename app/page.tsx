@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { PlanListFilters } from '@/components/plan-list/plan-list-filters';
 import { planListCaption } from '@/components/plan-list/plan-list-caption';
 import { planListHref } from '@/components/plan-list/plan-list-href';

@@ -54,6 +54,11 @@ describe('layer rules', () => {
     expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-imports', line: 1, message: expect.stringContaining(says) })]);
   });
 
+  it("components and pages link through the app's Link, which prefetches on hover, not Next's", async () => {
+    const messages = await lintProbe('components/plan', "import Link from 'next/link';\nexport const probe = Link;\n");
+    expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-imports', line: 1, message: expect.stringContaining('prefetches a page when its link is hovered') })]);
+  });
+
   it('pure lib reads no environment', async () => {
     const messages = await lintProbe('lib/plan', 'export const probe = process.env.PLANGATE_PROBE;\n');
     expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-properties', message: expect.stringContaining('reads no environment') })]);

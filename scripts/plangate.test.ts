@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../lib/server/platform/db/client';
+import { migratedPgliteDataDir } from '../lib/server/platform/db/test-databases';
 
 // The CLI as an operator runs it: a real process on a real (embedded) database, which is
 // then tampered with by hand the way an attacker with database access would.
@@ -17,6 +18,11 @@ const calls = (count: number) => ({ timeout: count * CALL_BOUND_MS });
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'plangate-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const dataDir = path.join(scratch, 'data');
+const secondDataDir = path.join(scratch, 'data-2');
+// Each test's database starts migrated, as a server's first start leaves it: the CLI opening
+// an existing directory is what an operator does; creating one is a server's first start, which the
+// browser tests' server does on an empty directory.
+beforeAll(() => Promise.all([migratedPgliteDataDir(dataDir), migratedPgliteDataDir(secondDataDir)]));
 // The audit key file the CLI makes on its first write, outside the data directory.
 const keyDir = path.join(scratch, 'keys');
 
@@ -26,9 +32,11 @@ function plangate(...args: string[]): Promise<Result> {
   return plangateIn({ PLANGATE_DATA_DIR: dataDir, PLANGATE_KEY_DIR: keyDir }, ...args);
 }
 
+/** As `npm run plangate` runs it (package.json), flags included. */
+
 async function plangateIn(env: Record<string, string>, ...args: string[]): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/plangate.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['--liftoff-only', '--conditions=react-server', '--import', 'tsx', 'scripts/plangate.ts', ...args], {
       cwd: path.resolve(__dirname, '..'),
       env: { ...process.env, DATABASE_URL: '', PLANGATE_AUDIT_KEY: '', ...env },
       timeout: CALL_BOUND_MS,
@@ -78,7 +86,7 @@ describe.concurrent('plangate CLI', () => {
   });
 
   it('audit verify exits 1 on a truncated trail, a missing head or a missing key, and audit adopt signs a trail from before signing', calls(11), async () => {
-    const env = { PLANGATE_DATA_DIR: path.join(scratch, 'data-2'), PLANGATE_KEY_DIR: path.join(scratch, 'keys-2') };
+    const env = { PLANGATE_DATA_DIR: secondDataDir, PLANGATE_KEY_DIR: path.join(scratch, 'keys-2') };
     for (const name of ['carol', 'dave']) expect((await plangateIn(env, 'user', 'add', name, '--role', 'editor')).code).toBe(0);
     expect((await plangateIn(env, 'audit', 'verify')).stdout.trim()).toBe('audit trail OK: 2 events');
 

@@ -14,6 +14,11 @@
  * PLANGATE_DATA_DIR, default ./.data). A PGlite directory can be open in one process
  * only, so with PGlite stop the server first, or use the REST API instead.
  * Every change is audited with the actor "cli".
+ *
+ * `npm run plangate` runs it with V8's `--liftoff-only`: a command opening PGlite lives for a
+ * second or two, and optimising PGlite's WebAssembly in the background costs about a quarter
+ * of such a command's CPU, for code it would barely run. The long-lived `worker` needs
+ * PostgreSQL, so it never runs PGlite's code.
  */
 
 import { randomInt } from 'node:crypto';
@@ -25,9 +30,7 @@ import { adoptAuditChain, verifyAudit } from '../lib/server/audit/audit-log';
 import { createServiceToken } from '../lib/server/auth/api-tokens';
 import { createUser, listUsers, setUserRole } from '../lib/server/auth/users';
 import { databaseConfigFromEnv, openDatabase, type Database, type DatabaseConfig, type DatabaseHandle } from '../lib/server/platform/db/client';
-import { resultUrlsFromEnv, startRunWorkers, stopRunWorkers } from '../lib/server/runs/run-workers';
 import { AppError } from '../lib/server/platform/errors';
-import { startWebhooks } from '../lib/server/webhooks/webhook-worker';
 
 const ACTOR = 'cli';
 
@@ -252,6 +255,12 @@ function plan(positionals: string[], options: Options): Run | 'help' {
         console.error('plangate: a worker process needs PostgreSQL (DATABASE_URL); with PGlite the server runs the tasks itself');
         return 2;
       }
+      // Loaded here, not at the top: the run engine and the webhook worker are most of the CLI's
+      // imports, and every other command is a short-lived process that never needs them.
+      const [{ resultUrlsFromEnv, startRunWorkers, stopRunWorkers }, { startWebhooks }] = await Promise.all([
+        import('../lib/server/runs/run-workers'),
+        import('../lib/server/webhooks/webhook-worker'),
+      ]);
       // Its runs' events are queued with them, and it sends outgoing webhooks as the servers do.
       await startWebhooks(handle);
       await startRunWorkers(handle, { resultUrl: resultUrlsFromEnv(), concurrency });

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { GateCard } from '@/components/runs/gate-card';
 import { RelativeTime } from '@/components/plan/relative-time';
 import type { GateToDecide } from '@/lib/api/run-schemas';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { INBOX_UNREAD_KEY, fetchInbox } from './inbox-api';
 
 const POLL_MS = 15_000;

@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { markInboxReadAction } from '@/app/inbox/actions';
 import { ActionError } from '@/components/form/action-error';
 import { SECONDARY_BUTTON, SMALL_BUTTON } from '@/components/form/styles';

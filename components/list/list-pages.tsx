@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 
 /** First and next page links under a paged list (cursor pages go forward only; the first page is the way back). */
 export function ListPages({ firstHref, nextHref }: { firstHref: string | null; nextHref: string | null }) {

@@ -1,5 +1,5 @@
 import Form from 'next/form';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { SEARCH_MAX_LENGTH, type PlanListQuery } from '@/lib/api/list-schemas';
 import { PlanStatus } from '@/lib/approval/plan-status';
 

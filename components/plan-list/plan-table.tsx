@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { RelativeTime } from '@/components/plan/relative-time';
 import { StatusChip } from '@/components/plan/status-chip';
 import { TableView, type DataColumn } from '@/components/ui/table-view';

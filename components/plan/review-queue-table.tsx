@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { TableView, type DataColumn } from '@/components/ui/table-view';
 import { RelativeTime } from './relative-time';
 

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { RelativeTime } from '@/components/plan/relative-time';
 import { DataTable, type DataColumn } from '@/components/ui/data-table';
 

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 
 /**
  * Opens the plan's editor at its head with the replan dialog open for these failed tasks;

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { useRouter } from 'next/navigation';
 import { startRunAction } from '@/app/runs/run-actions';
 import { ActionError } from '@/components/form/action-error';

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { PlanHead } from '@/components/plan/plan-head';
 import type { RunResponse } from '@/lib/api/run-schemas';

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { retryTaskAction } from '@/app/runs/run-actions';
 import { ActionError } from '@/components/form/action-error';
 import { SMALL_BUTTON } from '@/components/form/styles';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import type { PlannerTask } from '@/lib/plan';
 import { storedStage2 } from '@/lib/planning/planning-types';
 import type { StoredDryRun } from '@/lib/api/operation-schemas';

@@ -112,9 +112,9 @@ describe('monteCarlo', () => {
     expect(() => run({ seed: 0.5 })).toThrow(/seed/);
   });
 
-  it('runs 1,000 simulations of the 2,122-task montage plan (its speed is measured by npm run bench)', () => {
-    const r = monteCarlo({ ...montage, workers: 48, failureProbability: 0.0001, runs: 1000, seed: 9 });
-    expect(r.runs).toBe(1000);
+  it('runs 200 simulations of the 2,122-task montage plan (its speed at 1,000 is measured by npm run bench)', () => {
+    const r = monteCarlo({ ...montage, workers: 48, failureProbability: 0.0001, runs: 200, seed: 9 });
+    expect(r.runs).toBe(200);
     expect(r.failedRuns).toBeGreaterThan(0);
     expect(r.completedRuns).toBeGreaterThan(0);
     expect(r.makespan!.p50).toBeLessThanOrEqual(r.makespan!.p95);

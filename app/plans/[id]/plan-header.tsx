@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { PlanHeadStatus, PlanHeadSubmit, type PlanHead } from '@/components/plan/plan-head';
 import { StatusChip } from '@/components/plan/status-chip';
 import { StartRunButton } from '@/components/runs/start-run-button';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
 import { formatMs, formatUsd } from '@/components/simulate/format';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { FirstRevisionView, PlanDiffView } from '@/components/plan/plan-diff-view';
 import { TaskTable } from '@/components/plan/task-table';
 import { CommentThreads } from '@/components/comments/comment-threads';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { ListPages, ListProblem } from '@/components/list/list-pages';
 import { PlanDiffView } from '@/components/plan/plan-diff-view';
 import { RelativeTime } from '@/components/plan/relative-time';

@@ -2,6 +2,7 @@ import 'server-only';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './client';
 import { migrationsFolder } from './migrations-folder';
@@ -66,6 +67,18 @@ function pgliteSnapshot(): Blob | undefined {
   const file = inject('pgliteSnapshot');
   if (file && !snapshot) snapshot = new Blob([readFileSync(file)]);
   return snapshot;
+}
+
+/**
+ * Fills `dataDir` with the migrated database, as a server's first start leaves it, for tests of
+ * processes that open a data directory themselves (the CLI): creating and migrating one from
+ * nothing costs each of them several seconds of CPU the snapshot has already paid.
+ */
+export async function migratedPgliteDataDir(dataDir: string): Promise<void> {
+  const loadDataDir = pgliteSnapshot();
+  if (!loadDataDir) throw new Error('migratedPgliteDataDir: no PGlite snapshot (scripts/vitest-global-setup.ts provides it)');
+  const client = await PGlite.create({ dataDir, loadDataDir });
+  await client.close();
 }
 
 export function testDatabases(env: NodeJS.ProcessEnv = process.env): TestDatabase[] {
