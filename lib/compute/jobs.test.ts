@@ -3,6 +3,7 @@ import { PlanDocument, type TaskDataInput } from '@/lib/plan';
 import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
 import { DEMO_REGISTRY, Registry } from '@/lib/registry';
 import { dryRun } from '@/lib/simulate/dry-run';
+import { joinTaskPages } from '@/lib/simulate/dry-run-pages';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
 import { validatePlan } from '@/lib/validate';
 import { buildGraphIndex } from '@/lib/graph';
@@ -38,8 +39,11 @@ const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: 
 describe('compute jobs', () => {
   it('dry-runs a stored revision exactly as dryRun does, Monte Carlo and convertors included', async () => {
     const options = { workers: 3, runs: 200, failure_probability: 0.02, seed: 7 };
-    const inWorker = await COMPUTE_JOBS.dryRun({ revision: revision(document), registry, options }, viaServer);
+    const pages = await COMPUTE_JOBS.dryRun({ revision: revision(document), registry, options }, viaServer);
+    // The tasks come back as pages of JSON text; put together they are dryRun's result.
+    const inWorker = { ...pages.summary, tasks: JSON.parse(joinTaskPages(pages.taskPages)) };
     expect(inWorker).toEqual(await dryRun(document.plan, registry, options, runConvertor));
+    expect(pages.taskCount).toBe(42);
     expect(inWorker.monte_carlo?.runs).toBe(200);
     expect(inWorker.tasks[1].resolved_input).toEqual({ shipment_ids: ['shipments_list-data-id-1'] });
   });

@@ -9,11 +9,29 @@ export const PLAN_LIMITS = {
   maxJsonDepth: 64,
 } as const;
 
-const encoder = new TextEncoder();
-
-/** The size of `text` in UTF-8, as stored and sent; TextEncoder, so it runs in the browser too. */
+/**
+ * The size of `text` in UTF-8, as stored and sent (a lone surrogate counts as the 3 bytes of
+ * U+FFFD, as TextEncoder writes it). Counted, not encoded: a dry run sizes every task's data
+ * this way, and encoding each string to count it was a tenth of a 20,000-task dry run.
+ */
 export function utf8Bytes(text: string): number {
-  return encoder.encode(text).length;
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) {
+      bytes += 1;
+      continue;
+    }
+    bytes += 2;
+    // A surrogate pair is two units and four bytes (its low half adds nothing more); a lone
+    // surrogate is written as U+FFFD, three bytes, as any other unit from U+0800.
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return bytes;
 }
 
 /** The UTF-8 size of `text` when it is over `limit` bytes, otherwise null. */

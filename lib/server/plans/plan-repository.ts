@@ -219,8 +219,12 @@ export async function findRevision(db: Database, id: string, revision: number): 
  * document as findRevision does, which PGlite does several times faster. The positions the
  * pages hold are not read: nothing computed from a revision uses the canvas.
  */
-/** Pages per query of findRevisionText: about 1,000 tasks (pages hold 128 on average). */
-const TEXT_PAGES_PER_QUERY = 8;
+/**
+ * Pages per query of findRevisionText: about 500 tasks (pages hold 128 on average). Eight
+ * pages a query took 30-65 ms of the thread on PGlite (up to 240 ms on a loaded machine),
+ * four take half that, and the total stays the same.
+ */
+const TEXT_PAGES_PER_QUERY = 4;
 
 /**
  * A revision with its body and its tasks (in plan order) as JSON text, for a compute worker

@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, index, uniqueIndex, foreignKey, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, integer, json, jsonb, pgTable, primaryKey, serial, text, timestamp, index, uniqueIndex, foreignKey, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { ValidationResult } from '@/lib/validate';
 import { authSchema, user } from './auth-schema';
 
@@ -213,11 +213,31 @@ export const dryRuns = pgTable(
     revision: integer('revision').notNull(),
     contentHash: text('content_hash').notNull(),
     options: jsonb('options').$type<Record<string, unknown>>().notNull(),
+    /** The result but its task list, which is in dry_run_tasks. */
     result: jsonb('result').$type<Record<string, unknown>>().notNull(),
+    /** How many tasks its pages in dry_run_tasks hold together: a page gone missing is noticed. */
+    taskCount: integer('task_count').notNull(),
     createdBy: text('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
   },
   (t) => [index('dry_runs_plan_idx').on(t.planId, t.id)],
+);
+
+/**
+ * A dry run's tasks, a page of a few hundred a row (lib/simulate/dry-run-pages.ts), as JSON
+ * text kept as written (json, not jsonb): stored and read a few pages per statement, so
+ * on PGlite, which runs on the server's thread, no statement handles the whole list.
+ */
+export const dryRunTasks = pgTable(
+  'dry_run_tasks',
+  {
+    dryRunId: integer('dry_run_id')
+      .notNull()
+      .references(() => dryRuns.id, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    tasks: json('tasks').$type<unknown[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dryRunId, t.page] })],
 );
 
 /**
@@ -612,6 +632,7 @@ export const dbSchema = {
   auditHead,
   signInFailures,
   dryRuns,
+  dryRunTasks,
   replanProposals,
   registryResources,
   appSettings,

@@ -15,6 +15,11 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): NextRe
   return NextResponse.json(body, { status, headers });
 }
 
+/** A JSON answer whose text the caller already wrote (a large one put together from stored pieces). */
+export function jsonText(text: string, status = 200): NextResponse {
+  return new NextResponse(text, { status, headers: { 'content-type': 'application/json' } });
+}
+
 /** Turns thrown AppErrors into their JSON response and anything else into a logged 500. */
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
