@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { NavLink } from '@/components/ui/nav-link';
 import { signOutAction } from '@/app/sign-in/actions';
 import { CurrentUserProvider } from '@/components/auth/current-user';
 import { InboxHeaderLink } from '@/components/inbox/inbox-header-link';
@@ -31,36 +31,36 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         </a>
         <header className="shrink-0 border-b border-slate-200 bg-white">
           <div className="mx-auto flex h-14 max-w-7xl items-center gap-8 px-6">
-            <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-slate-900">
+            <NavLink href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-slate-900">
               <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-brand-600 text-sm font-bold text-white">
                 P
               </span>
               Plangate
-            </Link>
+            </NavLink>
             <nav aria-label="Main" className="flex gap-6 text-sm text-slate-600">
-              <Link href="/" className="hover:text-slate-900">
+              <NavLink href="/" className="hover:text-slate-900">
                 Plans
-              </Link>
-              <Link href="/plans/new" className="hover:text-slate-900">
+              </NavLink>
+              <NavLink href="/plans/new" className="hover:text-slate-900">
                 New plan
-              </Link>
-              <Link href="/reviews" className="hover:text-slate-900">
+              </NavLink>
+              <NavLink href="/reviews" className="hover:text-slate-900">
                 Reviews
-              </Link>
-              <Link href="/registry" className="hover:text-slate-900">
+              </NavLink>
+              <NavLink href="/registry" className="hover:text-slate-900">
                 Registry
-              </Link>
-              <Link href="/import" className="hover:text-slate-900">
+              </NavLink>
+              <NavLink href="/import" className="hover:text-slate-900">
                 Import
-              </Link>
+              </NavLink>
               {user && hasRole(user.role, 'admin') && (
                 <>
-                  <Link href="/admin/users" className="hover:text-slate-900">
+                  <NavLink href="/admin/users" className="hover:text-slate-900">
                     Users
-                  </Link>
-                  <Link href="/admin/webhooks" className="hover:text-slate-900">
+                  </NavLink>
+                  <NavLink href="/admin/webhooks" className="hover:text-slate-900">
                     Webhooks
-                  </Link>
+                  </NavLink>
                 </>
               )}
               <a href="/api/openapi.json" className="hover:text-slate-900">
@@ -70,9 +70,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             {user && (
               <div className="ml-auto flex items-center gap-4 text-sm">
                 <InboxHeaderLink initialUnread={unread} />
-                <Link href="/account" className="text-slate-600 hover:text-slate-900">
+                <NavLink href="/account" className="text-slate-600 hover:text-slate-900">
                   Account
-                </Link>
+                </NavLink>
                 <form action={signOutAction} className="flex items-center gap-3 text-sm text-slate-600">
                   <span>
                     Signed in as <strong className="font-medium text-slate-900">{user.username}</strong>{' '}

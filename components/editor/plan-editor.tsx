@@ -60,6 +60,8 @@ export interface PlanEditorProps {
   openTasks?: readonly string[];
   /** Opens the task canvas at this view: where the page showed the linked task while the plan loaded. */
   openedAt?: Viewport;
+  /** Told once the canvas is interactive (when the `plangate:editable` mark is set). */
+  onEditable?: () => void;
 }
 
 export function PlanEditor(props: PlanEditorProps) {
@@ -109,7 +111,7 @@ export function PlanEditor(props: PlanEditorProps) {
             {/* The revision on screen, not the server's head: after a refresh the editor may still show its base. */}
             <CommentsProvider planId={props.planId} revision={shownRevision} settings={props.comments}>
               <CanvasFocusContext.Provider value={focus}>
-                <EditorShell replan={props.replan ?? null} openedWith={openedWith} />
+                <EditorShell replan={props.replan ?? null} openedWith={openedWith} onEditable={props.onEditable} />
               </CanvasFocusContext.Provider>
             </CommentsProvider>
           </ReactFlowProvider>
@@ -207,7 +209,7 @@ function UnsavedChangesGuard() {
 }
 
 // The shell re-renders only for layout state; panels subscribe to the slices they show.
-const EditorShell = memo(function EditorShell({ replan, openedWith }: { replan: PlanEditorProps['replan']; openedWith: string }) {
+const EditorShell = memo(function EditorShell({ replan, openedWith, onEditable }: { replan: PlanEditorProps['replan']; openedWith: string; onEditable?: () => void }) {
   const store = useEditorStore();
   const flow = useReactFlow();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -227,9 +229,12 @@ const EditorShell = memo(function EditorShell({ replan, openedWith }: { replan: 
   const flowRef = useRef(flow);
   const fitTasks = useFitTasks();
   const fitRef = useRef(fitTasks);
+  // Read when the canvas is ready, so a new callback does not place the view again.
+  const onEditableRef = useRef(onEditable);
   useLayoutEffect(() => {
     flowRef.current = flow;
     fitRef.current = fitTasks;
+    onEditableRef.current = onEditable;
   });
 
   const view = useCanvasFocus((s) => s.view);
@@ -278,6 +283,7 @@ const EditorShell = memo(function EditorShell({ replan, openedWith }: { replan: 
       requestAnimationFrame(() => {
         performance.mark('plangate:canvas-ready');
         performance.mark('plangate:editable');
+        onEditableRef.current?.();
       }),
     [],
   );

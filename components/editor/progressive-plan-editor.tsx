@@ -4,8 +4,9 @@ import { ReactFlowProvider, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
-import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { SECONDARY_BUTTON } from '@/components/form/styles';
+import { holdPrefetch } from '@/components/ui/prefetch-hold';
 import type { Aggregate, GroupBy } from '@/lib/flow/overview';
 import type { PlanDocument, TasksNear } from '@/lib/plan';
 import { EditorFrame } from './editor-frame';
@@ -65,6 +66,18 @@ export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, .
   const { revision } = opening;
   const query = useQuery({ ...planRevisionQuery(props.planId, revision), enabled: !opening.doc });
   const doc = opening.doc ?? query.data;
+  // The header's links prefetch their pages (server renders on the machine still serving this
+  // one) only once every task is editable, or the tasks could not be loaded.
+  const releasePrefetch = useRef<() => void>(undefined);
+  useLayoutEffect(() => {
+    const release = holdPrefetch();
+    releasePrefetch.current = release;
+    return release;
+  }, []);
+  const onEditable = useCallback(() => releasePrefetch.current?.(), []);
+  useEffect(() => {
+    if (query.error) releasePrefetch.current?.();
+  }, [query.error]);
   const [opened, setOpened] = useState<readonly string[] | undefined>();
   const onOpen = useCallback((aggregate: Aggregate) => setOpened(aggregate.taskIds), []);
   // A link to a task or a viewport is ready when the editor shows it, not the overview.
@@ -90,7 +103,7 @@ export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, .
   if (doc && (opening.doc || editorReady)) {
     return (
       <Suspense>
-        <PlanEditor {...props} revision={revision} doc={doc} openTasks={opened} openedAt={near ? openedAt : undefined} />
+        <PlanEditor {...props} revision={revision} doc={doc} openTasks={opened} openedAt={near ? openedAt : undefined} onEditable={onEditable} />
       </Suspense>
     );
   }

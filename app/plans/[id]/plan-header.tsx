@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { NavLink } from '@/components/ui/nav-link';
 import { PlanHeadStatus, PlanHeadSubmit, type PlanHead } from '@/components/plan/plan-head';
 import { StatusChip } from '@/components/plan/status-chip';
 import { StartRunButton } from '@/components/runs/start-run-button';
@@ -37,9 +37,9 @@ export async function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse;
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-4 py-2">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
-        <Link href="/" className="hover:text-slate-900">
+        <NavLink href="/" className="hover:text-slate-900">
           Plans
-        </Link>{' '}
+        </NavLink>{' '}
         /
       </nav>
       <h1 className="text-base font-semibold tracking-tight">{plan.title}</h1>
@@ -72,25 +72,25 @@ export async function PlanHeader({ plan, readOnly, user }: { plan: PlanResponse;
       {canSubmit && <StartRunButton planId={plan.id} rendered={head} replanRunId={continuable(latestRun, plan.revision)} />}
       <nav aria-label="Plan" className="ml-auto flex gap-4 text-sm">
         {readOnly && !atHead && (
-          <Link href={`/plans/${plan.id}`} className="text-brand-700 hover:underline">
+          <NavLink href={`/plans/${plan.id}`} className="text-brand-700 hover:underline">
             Open latest (revision {plan.head_revision})
-          </Link>
+          </NavLink>
         )}
-        <Link href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
+        <NavLink href={`/plans/${plan.id}/dry-run`} className="text-brand-700 hover:underline">
           Dry run
-        </Link>
-        <Link href={`/plans/${plan.id}/review`} className="text-brand-700 hover:underline">
+        </NavLink>
+        <NavLink href={`/plans/${plan.id}/review`} className="text-brand-700 hover:underline">
           Review
-        </Link>
-        <Link href={`/plans/${plan.id}/revisions`} className="text-brand-700 hover:underline">
+        </NavLink>
+        <NavLink href={`/plans/${plan.id}/revisions`} className="text-brand-700 hover:underline">
           Revisions
-        </Link>
-        <Link href={`/plans/${plan.id}/runs`} className="text-brand-700 hover:underline">
+        </NavLink>
+        <NavLink href={`/plans/${plan.id}/runs`} className="text-brand-700 hover:underline">
           Runs
-        </Link>
-        <Link href={`/plans/${plan.id}/history`} className="text-brand-700 hover:underline">
+        </NavLink>
+        <NavLink href={`/plans/${plan.id}/history`} className="text-brand-700 hover:underline">
           History
-        </Link>
+        </NavLink>
       </nav>
       <RegistryNotice planId={plan.id} />
     </div>
