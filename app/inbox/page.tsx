@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { GatesToDecide } from '@/components/inbox/gates-to-decide';
 import { InboxView } from '@/components/inbox/inbox-view';
-import { INBOX_PAGE_SIZE } from '@/components/inbox/inbox-api';
+import { INBOX_PAGE_SIZE } from '@/components/inbox/inbox-keys';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/platform/db/connection';
 import { listInbox } from '@/lib/server/inbox/inbox-service';

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { documentOf, type PlanResponse } from '@/lib/api/schemas';
+import type { PlanResponse } from '@/lib/api/schemas';
 
 /** Where a revision is read; the plan page preloads it for a big plan, so no other header may be sent. */
 export function planRevisionUrl(planId: string, revision: number): string {
@@ -17,6 +17,9 @@ export function planRevisionQuery(planId: string, revision: number) {
       const response = await fetch(planRevisionUrl(planId, revision));
       const body = await response.json().catch(() => null);
       if (!response.ok) throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
+      // Loaded here, not imported above: the schemas need zod, which a big plan's read-only
+      // preview (this module's other user) does without; the editor's chunk brings it anyway.
+      const { documentOf } = await import('@/lib/api/schemas');
       return documentOf(body as PlanResponse);
     },
   });

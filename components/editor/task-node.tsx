@@ -4,7 +4,10 @@ import { Handle, Position, useStore, type NodeProps } from '@xyflow/react';
 import { memo, useContext } from 'react';
 import type { TaskNode } from '@/lib/flow/plan-to-flow';
 import { shortTag, splitDistinctLabel } from '@/lib/flow/task-label';
-import { OTHER_EXECUTION_TYPE, executionKind, executionTypeDescriptor } from '@/lib/plan';
+// The modules themselves, not the '@/lib/plan' barrel: the read-only preview draws these nodes
+// before the editor's code (and zod, which the barrel's schemas need) has loaded.
+import { executionKind } from '@/lib/plan/execution-kind';
+import { OTHER_EXECUTION_TYPE, executionTypeDescriptor } from '@/lib/plan/execution-types';
 import { CommentCountBadge } from '@/components/comments/comment-count-badge';
 import { RunStateContext } from '@/components/runs/run-state-context';
 import { TASK_STATE_STYLE } from '@/components/runs/run-state-style';

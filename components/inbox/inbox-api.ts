@@ -1,13 +1,6 @@
 import { InboxResponse } from '@/lib/api/inbox-schemas';
 
-// The browser's reads of the inbox: one query-key family, so marking items read anywhere
-// refreshes both the list and the header's count.
-
-export const INBOX_KEY = ['inbox'] as const;
-export const INBOX_UNREAD_KEY = ['inbox', 'unread'] as const;
-export const INBOX_LIST_KEY = ['inbox', 'list'] as const;
-
-export const INBOX_PAGE_SIZE = 50;
+// The browser's reads of the inbox, checked against the API's schema (their query keys: ./inbox-keys).
 
 export async function fetchInbox(params: { limit: number; before?: number }): Promise<InboxResponse> {
   const query = new URLSearchParams({ limit: String(params.limit) });

@@ -8,7 +8,8 @@ import { SECONDARY_BUTTON, SMALL_BUTTON } from '@/components/form/styles';
 import { RelativeTime } from '@/components/plan/relative-time';
 import { useServerAction } from '@/components/query/use-server-action';
 import type { InboxItem, InboxResponse } from '@/lib/api/inbox-schemas';
-import { INBOX_KEY, INBOX_LIST_KEY, INBOX_PAGE_SIZE, fetchInbox } from './inbox-api';
+import { fetchInbox } from './inbox-api';
+import { INBOX_KEY, INBOX_LIST_KEY, INBOX_PAGE_SIZE } from './inbox-keys';
 import { KIND_LABELS, inboxItemLink } from './inbox-item-link';
 
 /** The signed-in user's inbox, newest first, with the first page rendered by the server. */

@@ -8,7 +8,7 @@ import { ActionError } from '@/components/form/action-error';
 import { JsonField } from '@/components/form/json-field';
 import { parseJsonText } from '@/components/form/parse-json';
 import { PANEL_INPUT, SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
-import { INBOX_KEY } from '@/components/inbox/inbox-api';
+import { INBOX_KEY } from '@/components/inbox/inbox-keys';
 import { useServerAction } from '@/components/query/use-server-action';
 import { JsonViewer } from './json-viewer';
 import { runKey } from './use-live-run';

@@ -9,7 +9,11 @@
  */
 
 import { buildGraphIndex, waveLevels } from '@/lib/graph';
-import { executionKind, executionTypeDescriptor, taskTarget, type PlannerTask } from '@/lib/plan';
+// The modules themselves, not the '@/lib/plan' barrel: the overview is drawn before the
+// editor's code (and zod, which the barrel's schemas need) has loaded.
+import { executionKind, taskTarget } from '@/lib/plan/execution-kind';
+import { executionTypeDescriptor } from '@/lib/plan/execution-types';
+import type { PlannerTask } from '@/lib/plan';
 import type { XYPosition } from './elk-graph';
 
 export const GROUP_BY = ['target', 'type', 'level', 'subgraph'] as const;

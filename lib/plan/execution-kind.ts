@@ -1,5 +1,6 @@
 import { EXECUTION_TYPE_DESCRIPTORS, EXECUTION_TYPE_LIST, type ExecutionTypeDescriptor } from './execution-types';
-import { EXECUTION_TYPES, type ExecutionType, type PlannerTask } from './schema';
+import { EXECUTION_TYPES, type ExecutionType } from './execution-type-names';
+import type { PlannerTask } from './schema';
 
 // A task's `execution_type` is stored exactly as its planner wrote it (seed 000's executor
 // tests `execution_type == "l2_task"`, so rewriting it would stop that executor running

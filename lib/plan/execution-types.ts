@@ -1,5 +1,5 @@
 import type { ResourceKind } from '@/lib/registry';
-import { EXECUTION_TYPES, type ExecutionType } from './schema';
+import { EXECUTION_TYPES, type ExecutionType } from './execution-type-names';
 
 // Everything Plangate knows about each of its four execution types, in one place: how
 // planners spell it, which task field names its target and which registry lists hold

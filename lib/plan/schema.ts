@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLAN_LIMITS, bytesOverLimit, formatBytes, jsonDeeperThan } from './limits';
+import { EXECUTION_TYPES } from './execution-type-names';
 import { nowTimestamp } from './timestamps';
 
 // Field names and defaults follow seed 000's PlannerTask / TaskData dataclasses so a
@@ -16,7 +17,7 @@ import { nowTimestamp } from './timestamps';
 //   tests): the input schema plus a fresh id and the current time where they are missing.
 //   Their output type is the stored shape.
 
-export const EXECUTION_TYPES = ['agent', 'tool', 'llm', 'dsl'] as const;
+export { EXECUTION_TYPES };
 export const ExecutionType = z.enum(EXECUTION_TYPES);
 export type ExecutionType = z.infer<typeof ExecutionType>;
 

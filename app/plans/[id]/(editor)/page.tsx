@@ -1,6 +1,4 @@
 import type { Metadata } from 'next';
-import { preload } from 'react-dom';
-import { planRevisionUrl } from '@/components/editor/plan-revision-query';
 import { ProgressivePlanEditor } from '@/components/editor/progressive-plan-editor';
 import { getDatabase } from '@/lib/server/platform/db/connection';
 import { documentOf, type PlanResponse } from '@/lib/api/schemas';
@@ -47,8 +45,7 @@ export default async function PlanPage({ params, searchParams }: Props) {
   // the overview. A smaller one comes whole, at the revision the header shows even if a save
   // lands in between. Both render the same component, which keeps the way it opened when the
   // page renders again.
-  // The browser starts reading a big plan's tasks as the page arrives, not once its scripts have run.
-  if (taskIds.length > OVERVIEW_TASKS) preload(planRevisionUrl(skeleton.id, skeleton.revision), { as: 'fetch', crossOrigin: 'anonymous' });
+  // The browser reads a big plan's tasks from the segment's layout's hint meanwhile (./layout.tsx).
   const opening = taskIds.length > OVERVIEW_TASKS ? { loading: await loadingView(db, skeleton, taskIds.length, query) } : { doc: documentOf(await loadPlanForPage(id, skeleton.revision)) };
   return (
     <div className="flex h-full flex-col">
