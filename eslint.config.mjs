@@ -61,6 +61,12 @@ const NO_NODE_GLOBALS = [
   { name: 'Buffer', message: 'Pure lib code also runs in the browser, which has no Buffer: count UTF-8 bytes with utf8Bytes (lib/plan), encode with TextEncoder.' },
 ];
 
+/** eslint-plugin-react-hooks' rules that run the React Compiler (all but rules-of-hooks and exhaustive-deps). */
+const REACT_COMPILER_RULES = [
+  'static-components', 'use-memo', 'preserve-manual-memoization', 'incompatible-library', 'immutability', 'globals', 'refs',
+  'set-state-in-effect', 'error-boundaries', 'purity', 'set-state-in-render', 'unsupported-syntax', 'config', 'gating',
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -69,6 +75,15 @@ export default defineConfig([
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // The React Compiler's rules compile every function of a file to check it: nearly half of
+    // the lint's time went to files that hold no component and no hook (lib/ but the editor's
+    // store and canvas adapters, scripts, the browser tests, unit tests), which pure lib may
+    // not even write, since it may not import React. The rules of hooks still run everywhere.
+    files: ['lib/**/*.ts', 'scripts/**/*.ts', 'e2e/**/*.ts', '**/*.test.ts'],
+    ignores: ['lib/editor-store/**', 'lib/flow/**'],
+    rules: Object.fromEntries(REACT_COMPILER_RULES.map((rule) => [`react-hooks/${rule}`, 'off'])),
   },
   {
     // Pure lib/: no UI framework, no Node, no database, no OpenAI client, no environment.
