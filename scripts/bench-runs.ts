@@ -19,12 +19,15 @@
  *
  * Options (environment): BENCH_RUNS_PARTS (comma list of montage, takeover, engine; default
  * all), BENCH_WIDE_TASKS (default 2,000), BENCH_WIDE_DATABASES (pglite,postgres),
- * BENCH_WIDE_ROUNDS (default 3: bare pg-boss and Plangate in turns, the best of each compared).
+ * BENCH_WIDE_ROUNDS (default 3: bare pg-boss and Plangate in turns, the best of each compared),
+ * BENCH_WIDE_WATCH (default 1; 0 leaves out the watched run and its latencies),
+ * BENCH_WIDE_PROFILE (1: instead of timing, one run of each on each database, printing the
+ * statements sent per task by kind; with BENCH_WIDE_TASKS=200 it takes seconds).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { parseWfFormat } from '../lib/formats/wfformat';
 import { openDatabase, type DatabaseHandle } from '../lib/server/platform/db/client';
 import { runs } from '../lib/server/platform/db/schema';
@@ -41,6 +44,7 @@ import { startScriptedExecutor } from '../lib/server/runs/scripted-executor-test
 import { startRun } from '../lib/server/runs/start-run';
 import { runEditor } from '../lib/server/runs/run-test-support';
 import { WFCOMMONS_TRACES, wfcommonsDir } from './wfcommons-traces';
+import { countStatements, type StatementCounts } from './statement-counter';
 
 const RUN_TARGET_MS = 60_000;
 const FEED_TARGET_MS = 1_000;
@@ -123,6 +127,7 @@ const RATIO_TARGET = 1.5;
 const WIDE_FEED_TARGET_MS = 300;
 const WIDE_GET_TARGET_MS = 500;
 const GET_POLL_MS = 100;
+const WIDE_WATCH = process.env.BENCH_WIDE_WATCH !== '0';
 
 /** This process's CPU time since `from`: on PGlite all the work, the database's included (it runs in this process). */
 const cpuMsSince = (from: NodeJS.CpuUsage) => {
@@ -131,6 +136,36 @@ const cpuMsSince = (from: NodeJS.CpuUsage) => {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * On a PostgreSQL server on this machine: the CPU time its backends serving this database have
+ * used so far, per backend (Linux /proc, in clock ticks of 10 ms). With this process's CPU time
+ * it is all the work of a run, and less disturbed by other load than the wall time. Null on
+ * PGlite (its CPU time is this process's) or when the server's processes cannot be read.
+ */
+async function databaseCpu(handle: DatabaseHandle): Promise<Map<number, number> | null> {
+  if (handle.kind !== 'postgres') return null;
+  const result = (await handle.db.execute(sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)) as unknown as { rows: Array<{ pid: number }> };
+  const ticks = new Map<number, number>();
+  for (const { pid } of result.rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime and stime are the 14th and 15th fields; [1] starts at the 3rd.
+      ticks.set(Number(pid), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      return null;
+    }
+  }
+  return ticks;
+}
+
+/** The database's CPU time in ms between two readings of databaseCpu (backends that started meanwhile count whole). */
+function databaseCpuMs(from: Map<number, number> | null, to: Map<number, number> | null): number {
+  if (!from || !to) return NaN;
+  let ticks = 0;
+  for (const [pid, used] of to) ticks += used - (from.get(pid) ?? 0);
+  return ticks * 10;
+}
 
 /** A database of its own for one measurement: in-memory PGlite, or a scratch PostgreSQL database made and dropped here. */
 async function withDatabase<T>(kind: 'pglite' | 'postgres', fn: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -181,7 +216,7 @@ function widePlan(n: number) {
  * its job options (taskJob) and its work options (taskWorkOptions); the root's handler queues
  * the other jobs before it returns, as Plangate queues dependents before its job completes.
  */
-async function bareQueue(handle: DatabaseHandle, n: number): Promise<{ ms: number; cpuMs: number }> {
+async function bareQueue(handle: DatabaseHandle, n: number, profile = false): Promise<{ ms: number; cpuMs: number; dbCpuMs: number; statements?: StatementCounts }> {
   const boss = await openJobQueue(handle);
   const plan = widePlan(n);
   const jobOf = (task: (typeof plan.planned_tasks)[number]) => taskJob('bare', task as never, 1, randomUUID(), 0);
@@ -199,14 +234,18 @@ async function bareQueue(handle: DatabaseHandle, n: number): Promise<{ ms: numbe
     }
     return 'perJobResults' in options ? jobs.map((job) => ({ id: job.id, status: 'completed' as const })) : undefined;
   });
+  const dbCpu = await databaseCpu(handle);
+  const counter = profile ? countStatements(handle) : null;
   const started = performance.now();
   const cpu = process.cpuUsage();
   await boss.insert(TASK_QUEUE, [jobOf(plan.planned_tasks[0])]);
   await finished;
   const elapsed = performance.now() - started;
   const cpuMs = cpuMsSince(cpu);
+  const statements = counter?.stop();
+  const dbCpuMs = databaseCpuMs(dbCpu, await databaseCpu(handle));
   await boss.stop({ graceful: true, timeout: 5_000 });
-  return { ms: elapsed, cpuMs };
+  return { ms: elapsed, cpuMs, dbCpuMs, statements };
 }
 
 /** Reads the run's SSE feed as the run view does; calls `onEvent` with each event as it arrives. */
@@ -234,7 +273,7 @@ async function readFeed(handle: DatabaseHandle, runId: string, onEvent: (event: 
  * followed as a person would: the SSE feed, and GET /api/runs/{id} every 100 ms (getRun and its
  * JSON, what the route answers); each task's delay is from the executor's answer to its arrival.
  */
-async function engineRun(handle: DatabaseHandle, n: number, watch: boolean) {
+async function engineRun(handle: DatabaseHandle, n: number, watch: boolean, profile = false) {
   const executor = await startScriptedExecutor();
   try {
     const registry = { dsl_workflows: [{ id: 'instant', description: 'Answers at once', endpoint: { protocol: 'webhook' as const, url: executor.url, secret_env: TAKEOVER_SECRET } }] };
@@ -244,6 +283,8 @@ async function engineRun(handle: DatabaseHandle, n: number, watch: boolean) {
     const feedDelays: number[] = [];
     const getDelays: number[] = [];
     const getTimes: number[] = [];
+    const dbCpu = await databaseCpu(handle);
+    const counter = profile ? countStatements(handle) : null;
     const started = performance.now();
     const cpu = process.cpuUsage();
     const { run_id } = await startRun(handle, runEditor, approved.id, { revision: approved.revision, content_hash: approved.content_hash });
@@ -270,43 +311,78 @@ async function engineRun(handle: DatabaseHandle, n: number, watch: boolean) {
         })(),
       );
     }
+    // The run's end, noticed without loading the database it is measured on, as bare pg-boss's
+    // end is (its handler counts): a read of the run's state every 25 ms was a tenth of
+    // Plangate's statements on PostgreSQL, and turns of PGlite's one connection. Until every
+    // task has been called it is read once a second (in case the run ends otherwise), then every 5 ms.
     let state = 'running';
+    let readAt = performance.now();
     while (state === 'running') {
-      await sleep(25);
+      const allCalled = executor.calls.length >= n;
+      await sleep(allCalled ? 5 : 25);
+      if (!allCalled && performance.now() - readAt < 1_000) continue;
+      readAt = performance.now();
       state = (await handle.db.select({ state: runs.state }).from(runs).where(eq(runs.id, run_id)))[0].state;
     }
     const elapsed = performance.now() - started;
     const cpuMs = cpuMsSince(cpu);
+    const statements = counter?.stop();
+    const dbCpuMs = databaseCpuMs(dbCpu, await databaseCpu(handle));
     await Promise.all(watching);
     if (state !== 'succeeded') throw new Error(`bench: the wide run ended ${state}`);
-    return { ms: elapsed, cpuMs, feedDelays, getDelays, getTimes };
+    return { ms: elapsed, cpuMs, dbCpuMs, feedDelays, getDelays, getTimes, statements };
   } finally {
     await stopRunWorkers(handle);
     await executor.close();
   }
 }
 
-async function compareWithBareQueue() {
+function wideDatabases(): Array<'pglite' | 'postgres'> {
   const kinds = (process.env.BENCH_WIDE_DATABASES ?? 'pglite,postgres').split(',') as Array<'pglite' | 'postgres'>;
+  return kinds.filter((kind) => {
+    if (kind !== 'postgres' || process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) return true;
+    console.error('bench: PostgreSQL skipped (set TEST_DATABASE_URL or DATABASE_URL)');
+    return false;
+  });
+}
+
+/**
+ * Where the engine's turns go: one run of each on each database, the statements each sends
+ * while it runs, per task (the bench's own reads of the run's state are among Plangate's:
+ * `select runs`, about one a second, then every 5 ms once every task has been called).
+ */
+async function profileWide() {
   const rows = [];
-  for (const kind of kinds) {
-    if (kind === 'postgres' && !(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL)) {
-      console.error('bench: PostgreSQL skipped (set TEST_DATABASE_URL or DATABASE_URL)');
-      continue;
-    }
+  for (const kind of wideDatabases()) {
+    const bare = await withDatabase(kind, (handle) => bareQueue(handle, WIDE_TASKS, true));
+    const engine = await withDatabase(kind, (handle) => engineRun(handle, WIDE_TASKS, false, true));
+    const perTask = (counts: StatementCounts) => ({
+      total: Number((counts.total / WIDE_TASKS).toFixed(2)),
+      by_kind: Object.fromEntries(counts.byKind.filter(([, n]) => n >= WIDE_TASKS / 20).map(([kind, n]) => [kind, Number((n / WIDE_TASKS).toFixed(2))])),
+    });
+    rows.push({ database: kind, tasks: WIDE_TASKS, plangate_s: Number((engine.ms / 1000).toFixed(2)), bare_pg_boss_s: Number((bare.ms / 1000).toFixed(2)), statements_per_task: { plangate: perTask(engine.statements!), bare_pg_boss: perTask(bare.statements!) } });
+  }
+  return rows;
+}
+
+async function compareWithBareQueue() {
+  const rows = [];
+  for (const kind of wideDatabases()) {
     // Side by side, in turns (the machine's load changes from minute to minute): the best of
     // each is compared. Then the engine watched, for the latencies.
-    const bares: Array<{ ms: number; cpuMs: number }> = [];
-    const engines: Array<{ ms: number; cpuMs: number }> = [];
+    const bares: Array<{ ms: number; cpuMs: number; dbCpuMs: number }> = [];
+    const engines: Array<{ ms: number; cpuMs: number; dbCpuMs: number }> = [];
     for (let round = 0; round < WIDE_ROUNDS; round++) {
       bares.push(await withDatabase(kind, (handle) => bareQueue(handle, WIDE_TASKS)));
       engines.push(await withDatabase(kind, (handle) => engineRun(handle, WIDE_TASKS, false)));
-      console.error(`bench: ${kind} round ${round + 1}: Plangate ${(engines[round].ms / 1000).toFixed(2)} s, bare pg-boss ${(bares[round].ms / 1000).toFixed(2)} s`);
+      const cpuOf = (r: { cpuMs: number; dbCpuMs: number }) => `CPU ${(r.cpuMs / 1000).toFixed(2)} s${kind === 'postgres' ? ` + database ${(r.dbCpuMs / 1000).toFixed(2)} s` : ''}`;
+      console.error(`bench: ${kind} round ${round + 1}: Plangate ${(engines[round].ms / 1000).toFixed(2)} s (${cpuOf(engines[round])}), bare pg-boss ${(bares[round].ms / 1000).toFixed(2)} s (${cpuOf(bares[round])})`);
     }
-    const best = (runs: Array<{ ms: number; cpuMs: number }>) => ({ ms: Math.min(...runs.map((r) => r.ms)), cpuMs: Math.min(...runs.map((r) => r.cpuMs)) });
+    // CPU: this process's, and on PostgreSQL its backends' for this database beside it.
+    const best = (runs: Array<{ ms: number; cpuMs: number; dbCpuMs: number }>) => ({ ms: Math.min(...runs.map((r) => r.ms)), cpuMs: Math.min(...runs.map((r) => r.cpuMs + (kind === 'postgres' ? r.dbCpuMs : 0))) });
     const bare = best(bares);
     const engine = best(engines);
-    const watched = await withDatabase(kind, (handle) => engineRun(handle, WIDE_TASKS, true));
+    const watched = WIDE_WATCH ? await withDatabase(kind, (handle) => engineRun(handle, WIDE_TASKS, true)) : { ms: NaN, feedDelays: [NaN], getDelays: [NaN], getTimes: [NaN] };
     const ratio = engine.ms / bare.ms;
     const feedP95 = percentile(watched.feedDelays, 95);
     const getP95 = percentile(watched.getDelays, 95);
@@ -318,18 +394,19 @@ async function compareWithBareQueue() {
       rounds: { plangate_s: engines.map((r) => Number((r.ms / 1000).toFixed(2))), bare_pg_boss_s: bares.map((r) => Number((r.ms / 1000).toFixed(2))) },
       ratio: Number(ratio.toFixed(2)),
       // On PGlite the database runs in this process, so its CPU time is all the work, and less
-      // disturbed by other load on the machine than the wall time; on PostgreSQL it leaves out the server's.
+      // disturbed by other load on the machine than the wall time; on PostgreSQL the server's
+      // backends for the scratch database are added (NaN when their processes cannot be read).
       cpu: { plangate_s: Number((engine.cpuMs / 1000).toFixed(2)), bare_pg_boss_s: Number((bare.cpuMs / 1000).toFixed(2)), ratio: Number((engine.cpuMs / bare.cpuMs).toFixed(2)) },
       watched_run_s: Number((watched.ms / 1000).toFixed(2)),
       feed: { events: watched.feedDelays.length, p50_ms: percentile(watched.feedDelays, 50), p95_ms: feedP95, max_ms: Math.max(...watched.feedDelays) },
       get: { tasks: watched.getDelays.length, p50_ms: percentile(watched.getDelays, 50), p95_ms: getP95, max_ms: Math.max(...watched.getDelays), request_p50_ms: percentile(watched.getTimes, 50) },
-      ok: ratio <= RATIO_TARGET && feedP95 < WIDE_FEED_TARGET_MS && getP95 < WIDE_GET_TARGET_MS && watched.feedDelays.length === WIDE_TASKS && watched.getDelays.length === WIDE_TASKS,
+      ok: ratio <= RATIO_TARGET && WIDE_WATCH && feedP95 < WIDE_FEED_TARGET_MS && getP95 < WIDE_GET_TARGET_MS && watched.feedDelays.length === WIDE_TASKS && watched.getDelays.length === WIDE_TASKS,
     });
   }
   console.error(`\nEngine beside bare pg-boss: ${WIDE_TASKS} tasks, one root fanning out; ${WIDE_CONCURRENCY} at a time (targets: ratio <= ${RATIO_TARGET}, SSE p95 < ${WIDE_FEED_TARGET_MS} ms, GET p95 < ${WIDE_GET_TARGET_MS} ms)`);
   console.error('| database | Plangate s | bare pg-boss s | ratio | CPU ratio | SSE p95 ms | GET p95 ms | watched run s |');
   console.error('|---|---|---|---|---|---|---|---|');
-  for (const r of rows) console.error(`| ${r.database} | ${r.plangate_s} | ${r.bare_pg_boss_s} | ${r.ratio} | ${r.database === 'pglite' ? r.cpu.ratio : '—'} | ${r.feed.p95_ms} | ${r.get.p95_ms} | ${r.watched_run_s} |`);
+  for (const r of rows) console.error(`| ${r.database} | ${r.plangate_s} | ${r.bare_pg_boss_s} | ${r.ratio} | ${r.cpu.ratio} | ${r.feed.p95_ms} | ${r.get.p95_ms} | ${r.watched_run_s} |`);
   return { rows, targets: { ratio: RATIO_TARGET, feed_p95_ms: WIDE_FEED_TARGET_MS, get_p95_ms: WIDE_GET_TARGET_MS }, ok: rows.every((r) => r.ok) };
 }
 
@@ -395,7 +472,9 @@ async function main() {
     report.takeover = takeover;
     ok &&= takeover.ok;
   }
-  if (parts.has('engine')) {
+  if (parts.has('engine') && process.env.BENCH_WIDE_PROFILE === '1') {
+    report.engine_statements = await profileWide();
+  } else if (parts.has('engine')) {
     const engine = await compareWithBareQueue();
     report.engine_vs_pg_boss = engine;
     ok &&= engine.ok;

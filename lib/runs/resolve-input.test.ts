@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannerTask } from '@/lib/plan';
-import { referencedTasks, resolveTaskInput } from './resolve-input';
+import { referencedTasks, resolveFixedInput, resolveTaskInput } from './resolve-input';
 
 // What a task of a run is sent: its input with step templates and †state paths read from
 // what upstream tasks recorded.
@@ -31,5 +31,14 @@ describe('resolving a task input from recorded outputs', () => {
   it('loads only the tasks the input can read: dependencies, named steps and state writers', () => {
     const c = task({ task_id: 'c', dependencies: ['b'], arguments: { x: '${step[0].rows}' } });
     expect(referencedTasks(c, recorded.taskIds, recorded.outputPaths).sort()).toEqual(['a', 'b']);
+  });
+
+  it('tells an input that reads no recorded output from one that does', () => {
+    const fixed = task({ task_id: 'c', dependencies: ['a'], arguments: { city: 'Oslo', order: '†state.order' } });
+    // No task writes state: the path is left as written, whatever the run recorded.
+    expect(resolveFixedInput(fixed, recorded.taskIds, new Map())).toEqual({ input: { city: 'Oslo', order: '†state.order' }, unresolved: [] });
+    // Once a task writes state, the same input reads it.
+    expect(resolveFixedInput(fixed, recorded.taskIds, recorded.outputPaths)).toBeNull();
+    expect(resolveFixedInput(task({ task_id: 'c', arguments: { x: 'first ${step[0].rows[0].id}' } }), recorded.taskIds, new Map())).toBeNull();
   });
 });

@@ -141,3 +141,28 @@ export function resolveTaskInput(task: PlannerTask, recorded: RecordedOutputs): 
   };
   return { input: resolve(storedStage2(task)?.input_data ?? task.arguments), unresolved };
 }
+
+/** An empty record of outputs that notes whether it was read. */
+class UnreadOutputs extends Map<string, unknown> {
+  read = false;
+  override has(): boolean {
+    this.read = true;
+    return false;
+  }
+  override get(): undefined {
+    this.read = true;
+    return undefined;
+  }
+}
+
+/**
+ * The task's input when it reads no recorded output at all (no `${step…}` template, and no
+ * `†state` path while some task of the plan writes state): what it is sent is then the same
+ * whatever the run has recorded, so a worker can start it without reading the run's records.
+ * Null when the input reads any.
+ */
+export function resolveFixedInput(task: PlannerTask, taskIds: readonly string[], outputPaths: ReadonlyMap<string, string>): ResolvedInput | null {
+  const outputs = new UnreadOutputs();
+  const resolved = resolveTaskInput(task, { taskIds, outputs, outputPaths });
+  return outputs.read ? null : resolved;
+}

@@ -44,7 +44,8 @@ export interface RunEventInput {
  * data-modifying CTE returns: `with` defines the CTE (`name AS (UPDATE … RETURNING …)`), and
  * `rows` selects from it the events' `kind`, `task_id`, `detail` (jsonb) and `ord` (their order);
  * `columns`, what the caller reads of the change (in the row returned). They go in after the
- * given events. One round trip fewer for a change whose events depend on which rows it changed.
+ * given events, each change's after the one before it. One round trip fewer for a change whose
+ * events depend on which rows it changed. Changes in one statement must touch different rows.
  */
 export interface DerivedEvents {
   with: SQL;
@@ -58,11 +59,12 @@ export interface DerivedEvents {
  * is returned: one round trip fewer for a caller that reads something next anyway. They see
  * every earlier statement's writes in the transaction, not those of this statement (of `derived`'s CTE).
  */
-export async function appendRunEvents(tx: Database, runId: string, events: RunEventInput[], also?: SQL, derived?: DerivedEvents): Promise<Record<string, unknown> | undefined> {
+export async function appendRunEvents(tx: Database, runId: string, events: RunEventInput[], also?: SQL, derivedChanges: DerivedEvents[] = []): Promise<Record<string, unknown> | undefined> {
   const extra = sql.join(
-    [also, derived?.columns].filter((c): c is SQL => !!c).map((c) => sql`, ${c}`),
+    [also, ...derivedChanges.map((d) => d.columns)].filter((c): c is SQL => !!c).map((c) => sql`, ${c}`),
     sql``,
   );
+  const derived = derivedChanges.length > 0;
   if (!events.length && !derived) return also ? rowsOf(await tx.execute(sql`SELECT ${also}`))[0] : undefined;
   let row: Record<string, unknown> | undefined;
   // A thousand a statement keeps within PostgreSQL's 65,535 parameters (blocking a big branch writes one per task).
@@ -72,10 +74,10 @@ export async function appendRunEvents(tx: Database, runId: string, events: RunEv
     const given = chunk.map((e, n) => sql`(0, ${n}::int, ${e.kind}::text, ${e.taskId ?? null}::text, ${e.actor ?? null}::text, ${JSON.stringify(e.detail ?? {})}::jsonb)`);
     const parts = [
       ...(given.length ? [sql`SELECT * FROM (VALUES ${sql.join(given, sql`, `)}) AS given(part, ord, kind, task_id, actor, detail)`] : []),
-      ...(last && derived ? [sql`SELECT 1, d.ord::int, d.kind::text, d.task_id::text, NULL::text, d.detail::jsonb FROM (${derived.rows}) AS d`] : []),
+      ...(last ? derivedChanges.map((d, n) => sql`SELECT ${n + 1}::int, d.ord::int, d.kind::text, d.task_id::text, NULL::text, d.detail::jsonb FROM (${d.rows}) AS d`) : []),
     ];
     const result = await tx.execute(sql`
-      WITH ${last && derived ? sql`${derived.with}, ` : sql``}recorded AS (
+      WITH ${last && derived ? sql`${sql.join(derivedChanges.map((d) => d.with), sql`, `)}, ` : sql``}recorded AS (
         INSERT INTO ${runEvents} (run_id, kind, task_id, actor, detail)
         SELECT ${runId}, e.kind, e.task_id, e.actor, e.detail FROM (${sql.join(parts, sql` UNION ALL `)}) AS e(part, ord, kind, task_id, actor, detail)
         ORDER BY e.part, e.ord

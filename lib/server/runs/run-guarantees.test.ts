@@ -29,7 +29,7 @@ const executor = scriptedExecutorForFile(SECRET_ENV);
 const registry = (): RegistryInput => ({ dsl_workflows: [{ id: 'step', description: 'A step', endpoint: { protocol: 'webhook', url: executor.url, secret_env: SECRET_ENV } }] });
 
 function step(id: string, dependencies: string[] = [], parameters: Record<string, unknown> = {}) {
-  return { task_id: id, description: `Step ${id}`, execution_type: 'dsl', function_id: 'step', arguments: { step: id }, dependencies, parameters };
+  return { task_id: id, description: `Step ${id}`, execution_type: 'dsl', function_id: 'step', arguments: { step: id } as Record<string, unknown>, dependencies, parameters };
 }
 const plan = (name: string, tasks: ReturnType<typeof step>[]): TaskDataInput => ({ task_id: `job-${name}`, planned_tasks: tasks });
 
@@ -86,6 +86,16 @@ describe.each(testDatabases())('the run engine keeps its promises on $name', (da
     // The join was called only after every root answered.
     const join = executor.callsOf('join', roots.runId)[0];
     for (const root of ['r1', 'r2', 'r3']) expect(executor.callsOf(root, roots.runId)[0].seq).toBeLessThan(join.seq);
+  });
+
+  it('each task is sent the input it was approved with, whether or not it reads upstream outputs', async () => {
+    const { runId } = await start('inputs', [
+      { ...step('fixed'), arguments: { city: 'Oslo' } },
+      { ...step('reads', ['fixed']), arguments: { from: '${step[0].task_id}', by: 'key ${step[0].by}' } },
+    ]);
+    await runReaches(handle, runId, 'succeeded');
+    expect(executor.callsOf('fixed', runId).map((c) => c.input)).toEqual([{ city: 'Oslo' }]);
+    expect(executor.callsOf('reads', runId).map((c) => c.input)).toEqual([{ from: 'fixed', by: `key ${runId}:fixed:1` }]);
   });
 
   it("a retried task's gated dependent waits at its gate for a new decision; it never runs ungated", async () => {

@@ -122,13 +122,13 @@ const UNFINISHED_TASK_STATES = TASK_STATES.filter((state) => state !== 'succeede
  * every task of the run on every transition (a 2,000-task run read 2,000 rows per task).
  * Answered as counts of 0 or 1 that derive the same state as the real counts.
  */
-function presenceProbes(runId: string): SQL {
-  const any = (states: readonly TaskState[]) =>
+function presenceProbes(runId: string, finishing?: SQL): SQL {
+  const any = (states: readonly TaskState[], except?: SQL) =>
     sql`EXISTS (SELECT 1 FROM task_runs t WHERE t.run_id = ${runId} AND t.state IN (${sql.join(
       states.map((state) => sql`${state}`),
       sql`, `,
-    )}))`;
-  return sql`${any(UNFINISHED_TASK_STATES)} AS unfinished, ${any(['failed', 'blocked'])} AS broken, ${any(['awaiting_approval'])} AS gate`;
+    )})${except ? sql` AND t.task_id NOT IN ${except}` : sql``})`;
+  return sql`${any(UNFINISHED_TASK_STATES, finishing)} AS unfinished, ${any(['failed', 'blocked'])} AS broken, ${any(['awaiting_approval'])} AS gate`;
 }
 
 type Presence = Partial<Record<TaskState, number>>;
@@ -179,11 +179,13 @@ export async function refreshRunState(tx: Database, runId: string, actor = 'plan
 /**
  * Records `events` (and `derived`'s) of the run whose row this transaction locked (and has not
  * written since), then brings its state in line: the probes of its tasks' states ride on the
- * events' insert, so `derived`'s change must not change which kinds of task state the run has.
- * Answers the state and the statement's row (`derived`'s columns).
+ * events' insert, and see the tasks as they were before it. So `derived`'s changes must not
+ * change which kinds of task state the run has, except finishing running tasks: `finishing`
+ * selects the ids of those (`(SELECT task_id FROM cte)`), which the probe of unfinished tasks
+ * leaves out. Answers the state and the statement's row (`derived`'s columns).
  */
-export async function recordEventsAndRefresh(tx: Database, run: RunRow, events: RunEventInput[], derived?: DerivedEvents): Promise<{ state: RunState; row: Record<string, unknown> | undefined }> {
-  const row = await appendRunEvents(tx, run.id, events, presenceProbes(run.id), derived);
+export async function recordEventsAndRefresh(tx: Database, run: RunRow, events: RunEventInput[], derived: DerivedEvents[] = [], finishing?: SQL): Promise<{ state: RunState; row: Record<string, unknown> | undefined }> {
+  const row = await appendRunEvents(tx, run.id, events, presenceProbes(run.id, finishing), derived);
   return { state: await refreshRunState(tx, run.id, 'plangate', undefined, run, presenceOf(row)), row };
 }
 

@@ -1,8 +1,8 @@
 import 'server-only';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Job } from 'pg-boss';
 import { executionKind, isExecutionType, type PlannerTask } from '@/lib/plan';
-import { referencedTasks, resolveTaskInput } from '@/lib/runs/resolve-input';
+import { referencedTasks, resolveFixedInput, resolveTaskInput } from '@/lib/runs/resolve-input';
 import { FINISHED_TASK_STATES, idempotencyKey, STARTABLE_RUN_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
 import { maxAttempts, requiresApproval, timeoutSeconds } from '@/lib/runs/task-policy';
 import { runConvertor } from '@/lib/simulate/sandbox/run-convertor';
@@ -10,14 +10,14 @@ import type { Database, DatabaseHandle } from '../platform/db/client';
 import { gateDecisions, runs, taskRuns } from '../platform/db/schema';
 import { dispatcherFor } from './dispatch/dispatch';
 import { DispatchError, MAX_OUTPUT_BYTES } from './dispatch/dispatch-types';
-import { getJobQueue, jobsIn, startedJobQueue, TASK_QUEUE } from './job-queue';
+import { getJobQueue } from './job-queue';
 import { announceWaitingGates } from './gate-notice';
 import { STOPPED_RUN_STATES, watchForStop } from './run-calls';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
 import { appendRunEvents, nextRunEvent, type DerivedEvents, type RunEventInput } from './run-events';
 import { groupCommit } from './run-batches';
 import { approvedResource, loadRunContext, lockRunRow, recordEventsAndRefresh, refreshRunState, taskRunsOf, type RunContext, type RunRow, type TaskRunRow } from './run-records';
-import { afterTaskSettled, releaseReleased, type TaskJobData } from './run-scheduler';
+import { afterTaskSettled, releaseReleased, shapeOf, type TaskJobData } from './run-scheduler';
 
 // One job of a task: it opens the task's gate, or starts one attempt of it. Plangate's
 // records (task_runs) are the truth; pg-boss only decides when a job runs and runs it again
@@ -97,43 +97,69 @@ interface Settlement {
   job: Job<TaskJobData>;
 }
 
+/** A batch's successes as one fenced update of their rows, returning those it recorded (a stale attempt's row does not match). */
+function successUpdate(runId: string, items: Settlement[], finishedAt: string): SQL {
+  const keys = items.map(({ at }) => sql`${at.taskId}`);
+  const values = items.map(({ at, outcome }, ord) => {
+    const output = (outcome as { output: unknown }).output;
+    return sql`(${ord}::int, ${at.taskId}, ${at.generation}::int, ${at.attempt}::int, ${at.workerId}, ${output === undefined ? null : JSON.stringify(output)}::jsonb, ${finishedAt}::timestamptz)`;
+  });
+  return sql`
+    UPDATE task_runs SET state = 'succeeded', output = COALESCE(v.output, task_runs.output), error = NULL, error_kind = NULL,
+      finished_at = v.finished_at, released = TRUE, worker_id = NULL, job_id = NULL
+    FROM (VALUES ${sql.join(values, sql`, `)}) AS v(ord, task_id, generation, attempt, worker_id, output, finished_at)
+    WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation
+      AND task_runs.attempts = v.attempt AND task_runs.worker_id = v.worker_id AND task_runs.state = 'running'
+    RETURNING v.ord, v.task_id, v.generation, v.attempt, v.worker_id`;
+}
+
+type SettleResult = 'retry' | 'done' | 'stale';
+
+interface Settled {
+  /** Per attempt; those of successes recorded in the events' statement are filled in by `recorded`. */
+  results: SettleResult[];
+  /** The successes to record in the statement that records the batch's events, and the ids of the tasks they finish. */
+  derived?: DerivedEvents;
+  finishing?: SQL;
+  /** Marks which of those the statement recorded, from its row. */
+  recorded(row: Record<string, unknown> | undefined): void;
+}
+
 /**
  * Records how attempts of one run ended, each only if it is still the task's attempt in
  * flight (generation, attempt number, worker, running): a retryable failure with attempts
  * left becomes `retrying` (its caller has pg-boss deliver the job again). The successes go
  * in one fenced update that also marks them released, and their dependents are counted down
- * and queued together. Answers, per attempt, 'retry', 'done', or 'stale' (someone else's
+ * and queued together. A success with no dependents, of a task no job of the batch claims,
+ * is recorded in the statement that records the batch's events instead (`derived`): nothing
+ * waits on it, and nothing else in the batch reads or writes its row, so it needs no
+ * statement of its own. Answers, per attempt, 'retry', 'done', or 'stale' (someone else's
  * record stands); the events go to `events`.
  */
-async function settleIn(handle: DatabaseHandle, tx: Database, runId: string, items: Settlement[], events: RunEventInput[]): Promise<Array<'retry' | 'done' | 'stale'>> {
+async function settleIn(handle: DatabaseHandle, tx: Database, runId: string, items: Settlement[], events: RunEventInput[], claimed: ReadonlySet<string>): Promise<Settled> {
   const tasks = items[0].context.document.plan.planned_tasks;
+  const { dependents } = shapeOf(tasks);
   const fence = (at: Attempt) => `${at.taskId}\n${at.generation}\n${at.attempt}\n${at.workerId}`;
   const successes = items.filter((item) => item.outcome.state === 'succeeded');
+  const folded = new Set(successes.filter(({ at }) => !dependents.get(at.taskId)?.length && !claimed.has(at.taskId)));
+  const direct = successes.filter((item) => !folded.has(item));
   const settledSuccesses = new Set<string>();
-  for (let i = 0; i < successes.length; i += 500) {
-    const finishedAt = new Date().toISOString();
-    const chunk = successes.slice(i, i + 500);
-    const keys = chunk.map(({ at }) => sql`${at.taskId}`);
-    const values = chunk.map(({ at, outcome }) => {
-      const output = (outcome as { output: unknown }).output;
-      return sql`(${at.taskId}, ${at.generation}::int, ${at.attempt}::int, ${at.workerId}, ${output === undefined ? null : JSON.stringify(output)}::jsonb, ${finishedAt}::timestamptz)`;
-    });
-    const result = await tx.execute(sql`
-      UPDATE task_runs SET state = 'succeeded', output = COALESCE(v.output, task_runs.output), error = NULL, error_kind = NULL,
-        finished_at = v.finished_at, released = TRUE, worker_id = NULL, job_id = NULL
-      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(task_id, generation, attempt, worker_id, output, finished_at)
-      WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id AND task_runs.generation = v.generation
-        AND task_runs.attempts = v.attempt AND task_runs.worker_id = v.worker_id AND task_runs.state = 'running'
-      RETURNING v.task_id AS "taskId", v.generation, v.attempt, v.worker_id AS "workerId"`);
-    for (const row of (result as unknown as { rows: Array<{ taskId: string; generation: number; attempt: number; workerId: string }> }).rows) {
-      settledSuccesses.add(fence({ runId, taskId: row.taskId, generation: Number(row.generation), attempt: Number(row.attempt), workerId: row.workerId }));
+  for (let i = 0; i < direct.length; i += 500) {
+    const result = await tx.execute(successUpdate(runId, direct.slice(i, i + 500), new Date().toISOString()));
+    for (const row of (result as unknown as { rows: Array<{ task_id: string; generation: number; attempt: number; worker_id: string }> }).rows) {
+      settledSuccesses.add(fence({ runId, taskId: row.task_id, generation: Number(row.generation), attempt: Number(row.attempt), workerId: row.worker_id }));
     }
   }
 
   const released: string[] = [];
-  const results: Array<'retry' | 'done' | 'stale'> = [];
-  for (const { context, at, outcome } of items) {
+  const results: SettleResult[] = [];
+  for (const item of items) {
+    const { context, at, outcome } = item;
     const detail = { attempt: at.attempt, generation: at.generation };
+    if (folded.has(item)) {
+      results.push('stale');
+      continue;
+    }
     if (outcome.state === 'succeeded') {
       if (!settledSuccesses.has(fence(at))) {
         results.push('stale');
@@ -183,7 +209,25 @@ async function settleIn(handle: DatabaseHandle, tx: Database, runId: string, ite
   }
   // The successes are released to their dependents here, in the update that recorded them.
   await releaseReleased(handle, tx, runId, tasks, released);
-  return results;
+  if (!folded.size) return { results, recorded: () => undefined };
+  const foldedItems = [...folded];
+  return {
+    results,
+    derived: {
+      with: sql`succeeded AS (${successUpdate(runId, foldedItems, new Date().toISOString())})`,
+      rows: sql`SELECT ord, 'task_succeeded' AS kind, task_id, jsonb_build_object('attempt', attempt, 'generation', generation) AS detail FROM succeeded`,
+      columns: sql`(SELECT COALESCE(json_agg(json_build_array(task_id, generation, attempt, worker_id)), '[]'::json) FROM succeeded) AS succeeded`,
+    },
+    finishing: sql`(SELECT task_id FROM succeeded)`,
+    recorded(row) {
+      const value = row?.succeeded;
+      const rows = (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as Array<[string, number, number, string]>;
+      const done = new Set(rows.map(([taskId, generation, attempt, workerId]) => fence({ runId, taskId, generation: Number(generation), attempt: Number(attempt), workerId })));
+      items.forEach((item, i) => {
+        if (folded.has(item)) results[i] = done.has(fence(item.at)) ? 'done' : 'stale';
+      });
+    },
+  };
 }
 
 /** What a job found at its claim: nothing to do, a run whose record fails its check, or an attempt started. */
@@ -214,19 +258,28 @@ interface ClaimRequest {
  * any call is made. In the batch's transaction: the rows read together, the switches to
  * running made by one conditional update that repeats every condition per task; the events
  * go to `events`.
+ *
+ * A task with no gate whose input reads no recorded output, in a run that may start tasks,
+ * needs nothing from its row to decide but whether it starts, and its switch decides that:
+ * it is made without reading the row first ("unread"), with every condition in the update,
+ * the attempt counted from the row there and the attempts left checked there. A job whose
+ * unread switch changed nothing is decided again with its row read (`started` answers
+ * which): its task may be finished, its attempts used up, or the job not the current one.
  */
 interface Claimed {
   /** Each request's claim; those that start are filled in by `started`. */
   claims: Claim[];
   refresh: boolean;
   gatesOpened: string[];
-  /** The switch to running, to go in the statement that records the batch's events. */
-  derived?: DerivedEvents;
-  /** Marks the claims that started, from that statement's row. */
-  started(row: Record<string, unknown> | undefined): void;
+  /** The switches to running, to go in the statement that records the batch's events. */
+  derived: DerivedEvents[];
+  /** Marks the claims that started, from that statement's row; answers the requests (by index) to decide again with their rows read. */
+  started(row: Record<string, unknown> | undefined): number[];
 }
 
-async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, requests: ClaimRequest[], events: RunEventInput[]): Promise<Claimed> {
+const nothingStarted = () => [];
+
+async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, requests: ClaimRequest[], events: RunEventInput[], unread = true): Promise<Claimed> {
   const runId = run.id;
   const runState = run.state as RunState;
   let context: RunContext;
@@ -234,48 +287,61 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
     context = await loadRunContext(tx, runId, run);
   } catch (error) {
     // The approved revision no longer hashes as approved: nothing more of this run runs.
-    if (isIntegrityError(error)) return { claims: requests.map(() => ({ start: false, integrity: (error as Error).message })), refresh: false, gatesOpened: [], started: () => undefined };
+    if (isIntegrityError(error)) return { claims: requests.map(() => ({ start: false, integrity: (error as Error).message })), refresh: false, gatesOpened: [], derived: [], started: nothingStarted };
     throw error;
   }
   const tasks = context.document.plan.planned_tasks;
   const paths = outputPaths(context);
+  const claims: Claim[] = requests.map(() => ({ start: false }));
+  const unreads: Array<{ index: number; task: PlannerTask; input: unknown; unresolved: string[]; job: Job<TaskJobData>; worker: WorkerIdentity }> = [];
+  if (unread && STARTABLE_RUN_STATES.has(runState)) {
+    const jobsOf = new Map<string, number>();
+    for (const { job } of requests) jobsOf.set(job.data.task_id, (jobsOf.get(job.data.task_id) ?? 0) + 1);
+    requests.forEach(({ job, worker }, index) => {
+      const task = context.tasks.get(job.data.task_id);
+      if (!task || requiresApproval(task) || jobsOf.get(task.task_id) !== 1) return;
+      const fixed = resolveFixedInput(task, context.taskIds, paths);
+      if (fixed) unreads.push({ index, task, input: fixed.input, unresolved: fixed.unresolved, job, worker });
+    });
+  }
+  const unreadIndex = new Set(unreads.map((u) => u.index));
+  const read = requests.map((request, index) => ({ ...request, index })).filter(({ index }) => !unreadIndex.has(index));
   // The claimed tasks' records and those their inputs may read, not the whole run.
   const wanted = new Set<string>();
-  for (const { job } of requests) {
+  for (const { job } of read) {
     const task = context.tasks.get(job.data.task_id);
     if (!task) continue;
     wanted.add(task.task_id);
     for (const id of referencedTasks(task, context.taskIds, paths)) wanted.add(id);
   }
-  const gatedIds = requests.map((r) => context.tasks.get(r.job.data.task_id)).filter((t): t is PlannerTask => !!t && requiresApproval(t)).map((t) => t.task_id);
+  const gatedIds = read.map((r) => context.tasks.get(r.job.data.task_id)).filter((t): t is PlannerTask => !!t && requiresApproval(t)).map((t) => t.task_id);
   const rows = wanted.size ? await tx.select().from(taskRuns).where(and(eq(taskRuns.runId, runId), inArray(taskRuns.taskId, [...wanted]))).for('update') : [];
   const byId = new Map(rows.map((r) => [r.taskId, r]));
   const recorded = recordedOutputs(context, rows);
   const decisions = gatedIds.length ? await tx.select().from(gateDecisions).where(and(eq(gateDecisions.runId, runId), inArray(gateDecisions.taskId, gatedIds))) : [];
 
-  const claims: Claim[] = [];
   const gatesOpened: string[] = [];
   let refresh = false;
   const switches: Array<{ index: number; row: TaskRunRow; task: PlannerTask; job: Job<TaskJobData>; worker: WorkerIdentity; attempt: number; input: unknown; approved: boolean; unresolved: string[]; lost: string | null }> = [];
   const taken = new Set<string>();
-  for (const { job, worker } of requests) {
+  for (const { job, worker, index } of read) {
     const taskId = job.data.task_id;
     const generation = job.data.generation ?? 1;
     const task = context.tasks.get(taskId);
     if (!task) {
-      claims.push({ start: false, integrity: `Run ${runId}: its job names task ${taskId}, which revision ${context.run.revision} does not have` });
+      claims[index] = { start: false, integrity: `Run ${runId}: its job names task ${taskId}, which revision ${context.run.revision} does not have` };
       continue;
     }
     const row = byId.get(taskId);
     // One job per task may act in a batch: a second one for the task cannot be its current job.
     if (!row || row.generation !== generation || row.jobId !== job.id || taken.has(taskId)) {
-      claims.push({ start: false });
+      claims[index] = { start: false };
       continue;
     }
     taken.add(taskId);
     const state = row.state as TaskState;
     if (FINISHED_TASK_STATES.has(state) || state === 'awaiting_approval') {
-      claims.push({ start: false });
+      claims[index] = { start: false };
       continue;
     }
     const key = and(eq(taskRuns.runId, runId), eq(taskRuns.taskId, taskId));
@@ -286,7 +352,7 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
       await tx.update(taskRuns).set({ state: 'cancelled', jobId: null, workerId: null, finishedAt: new Date(), error: `Not run: the run was ${runState}` }).where(key);
       events.push({ kind: 'task_cancelled', taskId });
       refresh = true;
-      claims.push({ start: false });
+      claims[index] = { start: false };
       continue;
     }
     if (!STARTABLE_RUN_STATES.has(runState)) {
@@ -297,7 +363,7 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
         .set(lost ? { jobId: null, workerId: null, state: 'retrying', error: lost } : { jobId: null })
         .where(key);
       if (lost) events.push({ kind: 'task_retrying', taskId, detail: { attempt: row.attempts, generation, error: lost, lost: true } });
-      claims.push({ start: false });
+      claims[index] = { start: false };
       continue;
     }
 
@@ -311,11 +377,11 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
         events.push({ kind: 'gate_waiting', taskId, detail: { generation, unresolved: resolved.unresolved } });
         gatesOpened.push(taskId);
         refresh = true;
-        claims.push({ start: false });
+        claims[index] = { start: false };
         continue;
       }
       if (decision.decision !== 'approve') {
-        claims.push({ start: false });
+        claims[index] = { start: false };
         continue;
       }
       // Decisions recorded before gates kept their input carry no hash: those run on the resolved input.
@@ -330,11 +396,11 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
       await appendRunEvents(tx, runId, events.splice(0));
       await afterTaskSettled(handle, tx, runId, tasks, taskId, 'failed');
       refresh = true;
-      claims.push({ start: false });
+      claims[index] = { start: false };
       continue;
     }
-    switches.push({ index: claims.length, row, task, job, worker, attempt: row.attempts + 1, input: approved ? approved.input : resolved.input, approved: !!approved, unresolved: resolved.unresolved, lost });
-    claims.push({ start: false });
+    switches.push({ index, row, task, job, worker, attempt: row.attempts + 1, input: approved ? approved.input : resolved.input, approved: !!approved, unresolved: resolved.unresolved, lost });
+    claims[index] = { start: false };
   }
 
   // The switch itself repeats every condition, so it cannot overwrite a state it did not see.
@@ -346,34 +412,73 @@ async function claimIn(handle: DatabaseHandle, tx: Database, run: RunRow, reques
   // from the rows it switched, so a task that did not switch gets none. It changes no kind of
   // task state the run has (waiting or running are both unfinished), so the run state's
   // probes riding on that statement stay true.
-  if (!switches.length) return { claims, refresh, gatesOpened, started: () => undefined };
   const startedAt = new Date().toISOString();
-  const keys = switches.map((c) => sql`${c.row.taskId}`);
-  const values = switches.map(
-    (s, ord) =>
-      sql`(${ord}::int, ${s.row.taskId}, ${s.attempt}::int, ${s.worker.id}, ${s.row.generation}::int, ${s.job.id}, ${s.input === undefined ? null : JSON.stringify(s.input)}::jsonb, ${startedAt}::timestamptz, ${requiresApproval(s.task)}::boolean, ${s.lost}::text, ${s.row.attempts}::int)`,
-  );
-  const derived: DerivedEvents = {
-    with: sql`switched AS (
-      UPDATE task_runs SET state = 'running', attempts = v.attempt, worker_id = v.worker_id, started_at = COALESCE(task_runs.started_at, v.started_at),
-        input = COALESCE(v.input, task_runs.input), error = NULL, error_kind = NULL
-      FROM (VALUES ${sql.join(values, sql`, `)}) AS v(ord, task_id, attempt, worker_id, generation, job_id, input, started_at, gated, lost, lost_attempt)
-      WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id
-        AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
-        AND (task_runs.state || '') IN ('pending', 'retrying', 'running')
-        AND EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))
-        AND (NOT v.gated OR EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = v.task_id AND d.generation = v.generation AND d.decision = 'approve'))
-      RETURNING v.ord, v.task_id, v.attempt, v.worker_id, v.generation, v.lost, v.lost_attempt)`,
-    rows: sql`SELECT 2 * ord AS ord, 'task_retrying' AS kind, task_id, jsonb_build_object('attempt', lost_attempt, 'generation', generation, 'error', lost, 'lost', true) AS detail FROM switched WHERE lost IS NOT NULL
-      UNION ALL SELECT 2 * ord + 1, 'task_started', task_id, jsonb_build_object('attempt', attempt, 'generation', generation, 'worker', worker_id) FROM switched`,
-    columns: sql`(SELECT COALESCE(json_agg(task_id), '[]'::json) FROM switched) AS started`,
-  };
+  const derived: DerivedEvents[] = [];
+  const startable = sql`EXISTS (SELECT 1 FROM runs WHERE runs.id = ${runId} AND runs.state IN ('running', 'awaiting_approval', 'needs_replan'))`;
+  // Per task: task_retrying (an attempt a dead worker left) before task_started.
+  const eventsOf = (cte: string) =>
+    sql.raw(`SELECT 2 * ord AS ord, 'task_retrying' AS kind, task_id, jsonb_build_object('attempt', lost_attempt, 'generation', generation, 'error', lost, 'lost', true) AS detail FROM ${cte} WHERE lost IS NOT NULL
+      UNION ALL SELECT 2 * ord + 1, 'task_started', task_id, jsonb_build_object('attempt', attempt, 'generation', generation, 'worker', worker_id) FROM ${cte}`);
+  if (switches.length) {
+    const keys = switches.map((c) => sql`${c.row.taskId}`);
+    const values = switches.map(
+      (s, ord) =>
+        sql`(${ord}::int, ${s.row.taskId}, ${s.attempt}::int, ${s.worker.id}, ${s.row.generation}::int, ${s.job.id}, ${s.input === undefined ? null : JSON.stringify(s.input)}::jsonb, ${startedAt}::timestamptz, ${requiresApproval(s.task)}::boolean, ${s.lost}::text, ${s.row.attempts}::int)`,
+    );
+    derived.push({
+      with: sql`switched AS (
+        UPDATE task_runs SET state = 'running', attempts = v.attempt, worker_id = v.worker_id, started_at = COALESCE(task_runs.started_at, v.started_at),
+          input = COALESCE(v.input, task_runs.input), error = NULL, error_kind = NULL
+        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(ord, task_id, attempt, worker_id, generation, job_id, input, started_at, gated, lost, lost_attempt)
+        WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id
+          AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
+          AND (task_runs.state || '') IN ('pending', 'retrying', 'running')
+          AND ${startable}
+          AND (NOT v.gated OR EXISTS (SELECT 1 FROM gate_decisions d WHERE d.run_id = ${runId} AND d.task_id = v.task_id AND d.generation = v.generation AND d.decision = 'approve'))
+        RETURNING v.ord, v.task_id, v.attempt, v.worker_id, v.generation, v.lost, v.lost_attempt)`,
+      rows: eventsOf('switched'),
+      columns: sql`(SELECT COALESCE(json_agg(task_id), '[]'::json) FROM switched) AS started`,
+    });
+  }
+  if (unreads.length) {
+    // The same conditions as above, less the gate (these tasks have none), plus the attempts
+    // left, which the row read would have checked; the attempt is counted from the row as it
+    // was (`was`, the row before this statement), which also tells an attempt a dead worker left.
+    const keys = unreads.map((u) => sql`${u.task.task_id}`);
+    const values = unreads.map(
+      (u, ord) =>
+        sql`(${ord}::int, ${u.task.task_id}, ${u.worker.id}, ${u.job.data.generation ?? 1}::int, ${u.job.id}, ${u.input === undefined ? null : JSON.stringify(u.input)}::jsonb, ${startedAt}::timestamptz, ${maxAttempts(u.task)}::int)`,
+    );
+    derived.push({
+      with: sql`started_unread AS (
+        UPDATE task_runs SET state = 'running', attempts = was.attempts + 1, worker_id = v.worker_id, started_at = COALESCE(task_runs.started_at, v.started_at),
+          input = COALESCE(v.input, task_runs.input), error = NULL, error_kind = NULL
+        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(ord, task_id, worker_id, generation, job_id, input, started_at, max_attempts)
+          JOIN task_runs was ON was.run_id = ${runId} AND was.task_id = v.task_id
+        WHERE task_runs.run_id = ${runId} AND task_runs.task_id IN (${sql.join(keys, sql`, `)}) AND task_runs.task_id = v.task_id
+          AND task_runs.generation = v.generation AND task_runs.job_id = v.job_id
+          AND (task_runs.state || '') IN ('pending', 'retrying', 'running') AND task_runs.attempts < v.max_attempts
+          AND ${startable}
+        RETURNING v.ord, v.task_id, was.attempts + 1 AS attempt, v.worker_id, v.generation,
+          CASE WHEN was.state = 'running' THEN 'Its worker stopped during attempt ' || was.attempts END AS lost, was.attempts AS lost_attempt)`,
+      rows: eventsOf('started_unread'),
+      columns: sql`(SELECT COALESCE(json_agg(json_build_array(task_id, attempt)), '[]'::json) FROM started_unread) AS started_unread`,
+    });
+  }
+  const listOf = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : ((value as T[] | undefined) ?? []));
   const started = (row: Record<string, unknown> | undefined) => {
-    const ids = row?.started;
-    const startedIds = new Set<string>(typeof ids === 'string' ? JSON.parse(ids) : ((ids as string[] | undefined) ?? []));
+    const startedIds = new Set(listOf<string>(row?.started));
     for (const s of switches) {
       if (startedIds.has(s.row.taskId)) claims[s.index] = { start: true, context, task: s.task, attempt: s.attempt, input: s.input, approved: s.approved, unresolved: s.unresolved };
     }
+    const attempts = new Map(listOf<[string, number]>(row?.started_unread).map(([taskId, attempt]) => [taskId, Number(attempt)]));
+    const again: number[] = [];
+    for (const u of unreads) {
+      const attempt = attempts.get(u.task.task_id);
+      if (attempt === undefined) again.push(u.index);
+      else claims[u.index] = { start: true, context, task: u.task, attempt, input: u.input, approved: false, unresolved: u.unresolved };
+    }
+    return again;
   };
   return { claims, refresh, gatesOpened, derived, started };
 }
@@ -399,29 +504,36 @@ async function transitionsOf(handle: DatabaseHandle, runId: string, take: () => 
     const events: RunEventInput[] = [];
     const settlements = items.flatMap((item) => ('settle' in item ? [item.settle] : []));
     const requests = items.flatMap((item) => ('claim' in item ? [item.claim] : []));
-    const settled = settlements.length ? await settleIn(handle, tx, runId, settlements, events) : [];
-    // On PGlite the jobs whose attempts ended are completed with the record of that end (fenced
-    // on the delivery each was fetched in, as pg-boss's own completion is): one statement for
-    // the batch on the one connection, where a completion of each job after its handler would
-    // be one more turn each; pg-boss's own completion then finds nothing left to do. On
-    // PostgreSQL pg-boss completes each job after its handler, on its own pool, side by side
-    // and outside the run's lock, as it does without Plangate: that statement and its wait for
-    // the WAL flush would otherwise hold up every other transition of the run. Either way a
-    // job re-delivered before its completion finds its task finished and calls nothing. A job
-    // to run again (retry) is failed by pg-boss as before.
-    const finished = handle.kind === 'pglite' ? settlements.filter((_, i) => settled[i] !== 'retry').map((item) => item.job) : [];
-    if (finished.length) await startedJobQueue(handle).complete(TASK_QUEUE, finished, undefined, { db: jobsIn(handle, tx) });
-    const claimed: Claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [], started: () => undefined };
-    // Starting changes no run state (it is running already): a refresh for what else happened,
-    // on the row locked above (nothing here writes it), its probes riding on the events' insert,
-    // as does the switch to running.
-    if (settlements.length || claimed.refresh) claimed.started((await recordEventsAndRefresh(tx, run, events, claimed.derived)).row);
-    else claimed.started(await appendRunEvents(tx, runId, events, undefined, claimed.derived));
+    // pg-boss completes each job after its handler, outside the run's lock, as it does without
+    // Plangate (a completion here would be one more statement under the lock, and pg-boss's own
+    // would still run after it). A job delivered again before its completion finds its task
+    // finished and calls nothing. A job to run again (retry) is failed by pg-boss as before.
+    const settled = settlements.length ? await settleIn(handle, tx, runId, settlements, events, new Set(requests.map((r) => r.job.data.task_id))) : undefined;
+    const claimed: Claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [], derived: [], started: nothingStarted };
+    // The successes recorded here and the switches to running go in the statement that records
+    // the events. A refresh for what else happened, on the row locked above (nothing before it
+    // writes the run's row), its probes riding on that statement too: starting changes no run state.
+    const derived = [...(settled?.derived ? [settled.derived] : []), ...claimed.derived];
+    const row = settlements.length || claimed.refresh ? (await recordEventsAndRefresh(tx, run, events, derived, settled?.finishing)).row : await appendRunEvents(tx, runId, events, undefined, derived);
+    settled?.recorded(row);
+    const again = claimed.started(row);
+    if (again.length) {
+      // Unread switches that changed nothing: decided with their rows read, on the run's row as
+      // it is now (the statement above may have changed its state).
+      const now = await lockRunRow(tx, runId);
+      const more: RunEventInput[] = [];
+      const decided = await claimIn(handle, tx, now, again.map((i) => requests[i]), more, false);
+      const changed = more.length || decided.derived.length || decided.refresh;
+      if (changed) decided.started((await recordEventsAndRefresh(tx, now, more, decided.derived)).row);
+      again.forEach((i, n) => (claimed.claims[i] = decided.claims[n]));
+      claimed.gatesOpened.push(...decided.gatesOpened);
+    }
     // Each gate is announced on its own (one run.awaiting_approval per gate that opens), as when each job had its transaction.
     for (const taskId of claimed.gatesOpened) await announceWaitingGates(tx, runId, [taskId]);
+    const settledResults = settled?.results ?? [];
     let s = 0;
     let c = 0;
-    return items.map((item) => ('settle' in item ? settled[s++] : claimed.claims[c++]));
+    return items.map((item) => ('settle' in item ? settledResults[s++] : claimed.claims[c++]));
   });
 }
 
