@@ -120,12 +120,13 @@ export async function startWebhookReceiver(secret: string, behaviour: Partial<We
         res.writeHead(status, { 'content-type': type }).end(body);
       };
 
+      // Counted down on arrival, not after the delay: a delivery still held when a test ends
+      // (its run cancelled) must not take a failure the next test set up.
+      const failing = delivery.verified && current.failFirst > 0;
+      if (failing) current.failFirst -= 1;
       if (current.delayMs) await sleep(current.delayMs);
       if (!delivery.verified) return answer(401, JSON.stringify({ error: 'bad signature' }));
-      if (current.failFirst > 0) {
-        current.failFirst -= 1;
-        return answer(500, 'try again later', 'text/plain');
-      }
+      if (failing) return answer(500, 'try again later', 'text/plain');
       if (current.status) return answer(current.status, `answered ${current.status} as told`, 'text/plain');
       if (current.bigBytes) return answer(200, JSON.stringify('x'.repeat(current.bigBytes)));
       if (current.mode === 'accept') return answer(202, JSON.stringify({ accepted: true }));

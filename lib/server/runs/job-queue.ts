@@ -8,8 +8,11 @@ import type { Database, DatabaseHandle } from '../platform/db/client';
 // and whether it may start, is Plangate's (run-scheduler.ts, task-runner.ts): a job is queued
 // only once its task's dependencies succeeded, so jobs carry no dependencies of their own.
 // On PostgreSQL pg-boss has its own pool, so several app instances and workers share the
-// queue; on PGlite it runs in this process over the one connection. LISTEN/NOTIFY is left
-// off: workers poll every half second.
+// queue; on PGlite it runs in this process over the one connection. The task queue notifies
+// (LISTEN/NOTIFY, on both databases): a job queued in a committed transaction wakes the
+// workers at once instead of at their next poll, which a chain of tasks paid at every step.
+// Workers still poll every half second, for what no NOTIFY announces: a retry whose delay
+// ran out, and a NOTIFY lost while the listener reconnected.
 
 /** One task's job: it opens the task's gate, or starts an attempt of it. */
 export const TASK_QUEUE = 'plangate-task';
@@ -37,6 +40,7 @@ function create(handle: DatabaseHandle): PgBoss {
     superviseIntervalSeconds: 2,
     monitorIntervalSeconds: 2,
     queueCacheIntervalSeconds: 2,
+    useListenNotify: true,
   };
   return handle.jobs.kind === 'postgres'
     ? new PgBoss({ connectionString: handle.jobs.url, max: 5, application_name: 'plangate-jobs', ...timing })
@@ -48,6 +52,8 @@ async function ensureQueue(boss: PgBoss, name: string, options: Parameters<PgBos
   if (existing) {
     // A queue made by an earlier version lacks the dead letter: every failed job must reach it.
     if (options?.deadLetter && existing.deadLetter !== options.deadLetter) await boss.updateQueue(name, { deadLetter: options.deadLetter });
+    // One made before queues notified polls only.
+    if (options?.notify && !existing.notify) await boss.updateQueue(name, { notify: true });
     return;
   }
   await boss.createQueue(name, options).catch(async (error: Error) => {
@@ -64,7 +70,7 @@ async function start(handle: DatabaseHandle): Promise<PgBoss> {
   const retention = { retentionSeconds: 30 * 24 * 3600 };
   // A dead letter is reconciled by a quick, idempotent transaction: retry it for a while.
   await ensureQueue(boss, DEAD_TASK_QUEUE, { ...retention, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30 });
-  await ensureQueue(boss, TASK_QUEUE, { ...retention, heartbeatSeconds: HEARTBEAT_SECONDS, deadLetter: DEAD_TASK_QUEUE });
+  await ensureQueue(boss, TASK_QUEUE, { ...retention, heartbeatSeconds: HEARTBEAT_SECONDS, deadLetter: DEAD_TASK_QUEUE, notify: true });
   return boss;
 }
 

@@ -81,7 +81,8 @@ const keyOf = (db: Database): object => (db as unknown as { dialect: object }).d
 export async function openWebhookQueue(handle: DatabaseHandle, policy: WebhookRetryPolicy = WEBHOOK_RETRY_POLICY): Promise<PgBoss> {
   const boss = await getJobQueue(handle);
   const dead = { ...RETENTION, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30 };
-  const live = { ...RETENTION, ...policy, deadLetter: DEAD_WEBHOOK_QUEUE };
+  // A queued delivery wakes the senders at once (NOTIFY); retries are found by their poll.
+  const live = { ...RETENTION, ...policy, deadLetter: DEAD_WEBHOOK_QUEUE, notify: true };
   // createQueue leaves an existing queue as it is; updateQueue then applies this version's policy to it.
   for (const [name, options] of [
     [DEAD_WEBHOOK_QUEUE, dead],

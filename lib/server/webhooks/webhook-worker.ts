@@ -117,7 +117,7 @@ async function giveUp(handle: DatabaseHandle, job: JobWithMetadata<DeliveryJob>)
  * one, as a second server would have).
  */
 export async function startWebhookWorker(handle: DatabaseHandle, boss: PgBoss): Promise<WebhookWorker> {
-  const sending = await boss.work<DeliveryJob>(WEBHOOK_QUEUE, { pollingIntervalSeconds: 0.5, localConcurrency: FETCHERS, batchSize: BATCH }, async (jobs) => {
+  const sending = await boss.work<DeliveryJob>(WEBHOOK_QUEUE, { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, localConcurrency: FETCHERS, batchSize: BATCH }, async (jobs) => {
     const results = await Promise.allSettled(jobs.map((job) => deliver(handle, boss, job)));
     // pg-boss then fails the batch's jobs still in hand (only those: settlements are fenced), and retries them.
     const failed = results.find((result) => result.status === 'rejected');
