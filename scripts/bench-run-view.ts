@@ -67,6 +67,9 @@ async function main() {
     // Watch the run view's timeline (every task, whatever the canvas zoom shows) for the
     // first frame each task's row says "succeeded".
     await approver.goto(`${BASE}/runs/${run_id}`);
+    // Only tasks that finish from here on are measured: one that finished while the page was
+    // still loading shows once the page is live, which times the page's load, not the feed.
+    const watchingFrom = (await approver.evaluate('Date.now()')) as number;
     await approver.evaluate(`(() => {
       window.__seen = {};
       const tick = () => {
@@ -90,7 +93,7 @@ async function main() {
     const seen = (await approver.evaluate('window.__seen')) as Record<string, number>;
     const label = (taskId: string) => `Step ${taskId.slice(1)}`;
     const delays = run.tasks
-      .filter((t) => t.finished_at && seen[label(t.task_id)] && seen[label(t.task_id)] > Date.parse(t.finished_at) - 5)
+      .filter((t) => t.finished_at && Date.parse(t.finished_at) >= watchingFrom && seen[label(t.task_id)])
       .map((t) => seen[label(t.task_id)] - Date.parse(t.finished_at!));
     const report = {
       run_view: {
