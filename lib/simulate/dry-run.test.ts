@@ -192,7 +192,7 @@ describe('dry run', () => {
       })),
     };
     // What is checked is the output's size, not the time: on a loaded machine building 8 MB in
-    // the sandbox outran the default second (a convertor_timeout instead, in one CI run).
+    // the sandbox outran the default 200 ms (a convertor_timeout instead, in one CI run).
     const result = await dryRun(TaskData.parse(plan), registry, { workers: 4 }, (code, input) => runConvertor(code, input, { timeMs: 20_000 }));
     expect(result.findings.map((f) => f.code)).toEqual(['convertor_output', 'convertor_output', 'convertor_output', 'convertor_output']);
     expect(result.findings[0].message).toMatch(/^convertor_code: the convertor output is 8 MB of JSON, the limit is 1 MB/);
