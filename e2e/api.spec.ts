@@ -39,7 +39,9 @@ test('a created plan can be read back and listed with revision 1', async ({ requ
   expect(read).toMatchObject({ id: created.id, title: 'Created over HTTP', status: 'draft', revision: 1, content_hash: created.content_hash });
   expect(read.plan.planned_tasks[1]).toMatchObject({ task_id: 'summarise', dependencies: ['fetch'], status: 'pending', mark_replan: false });
   expect(read.job).toEqual({ job_goal: {}, job_objectives: {}, job_steerability_data: {}, task_description: '' });
-  expect(read.view).toEqual({ positions: {}, collapsed: [] });
+  // Sent without positions, it was laid out as it was stored: every task placed, left to right along its dependencies.
+  expect(read.view).toEqual({ positions: { fetch: { x: expect.any(Number), y: expect.any(Number) }, summarise: { x: expect.any(Number), y: expect.any(Number) } }, collapsed: [] });
+  expect(read.view.positions.fetch.x).toBeLessThan(read.view.positions.summarise.x);
 
   const listed = await (await request.get('/api/plans')).json();
   expect(listed.plans).toContainEqual({

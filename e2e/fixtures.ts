@@ -141,8 +141,9 @@ export class PlanEditor {
 
   /** The layout is done: edits made from now on are not followed by its moves. */
   async laidOut(timeout = 30_000) {
-    // The first layout loads ELK into a Web Worker: the slowest step of opening a plan on a
-    // busy machine, and nothing else on the page waits for it.
+    // Enabled once React has taken over the server's HTML and the first layout has landed: a
+    // plan without positions for every task is laid out in a Web Worker first (ELK), the
+    // slowest step of opening such a plan on a busy machine, and nothing else on the page waits for it.
     await expect(this.page.getByRole('button', { name: 'Tidy up' })).toBeEnabled({ timeout });
   }
 

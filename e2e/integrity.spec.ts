@@ -48,7 +48,8 @@ test('a revision edited in the database after approval is never handed off', asy
       [content],
     );
     // View data is outside the content hash, but the stored body is in the signed audit trail.
-    await db.query(`update plan_revisions set body = jsonb_set(body, '{view,positions}', '{"list": {"x": 1, "y": 2}}') where plan_id = $1`, [layout]);
+    // The plan was laid out as it was stored, so its positions live in its pages.
+    expect((await db.query(`update plan_pages set positions = '{"list": {"x": 1, "y": 2}}' where plan_id = $1`, [layout])).rowCount).toBe(1);
   } finally {
     await db.end();
   }

@@ -4,8 +4,9 @@ import { expect, test, type PlansApi } from './fixtures';
 
 // A link to a task (`?task=`) opens what it names: that task selected, in view, and still
 // named by the address once the first layout has landed. For a plan made over the API, as
-// planners make them (no saved positions: the editor lays it out in a worker first), and for
-// one with positions; for someone signed in, and for someone who signs in on the way.
+// planners make them (sent without positions, laid out by the server as it was stored), for
+// one sent with positions for only some tasks (the editor lays it out in a worker first), and
+// for one with positions; for someone signed in, and for someone who signs in on the way.
 
 const plan = {
   planned_tasks: [
@@ -21,8 +22,12 @@ const plan = {
 // of view, so it is in view only if the editor opened at it.
 const positions = { a: { x: 0, y: 0 }, b: { x: 0, y: 200 }, c: { x: 60_000, y: 40_000 }, d: { x: 0, y: 400 }, e: { x: 0, y: 600 } };
 
+/** Sent with one task placed: the server keeps what was sent, and the editor lays every task out on opening. */
+const createPartlyPlaced = (api: PlansApi) => api.create('Task link plan', plan, { view: { positions: { a: positions.a }, collapsed: [] } });
+
 const KINDS = [
-  { kind: 'without saved positions (made over the API)', create: (api: PlansApi) => api.create('Task link plan', plan) },
+  { kind: 'sent without positions (made over the API)', create: (api: PlansApi) => api.create('Task link plan', plan) },
+  { kind: 'with positions for only some tasks', create: createPartlyPlaced },
   { kind: 'with saved positions', create: (api: PlansApi) => api.create('Task link plan', plan, { view: { positions, collapsed: [] } }) },
 ] as const;
 
@@ -75,7 +80,7 @@ for (const { kind, create } of KINDS) {
 }
 
 test('the linked task is selected before the first layout lands, and still after', async ({ page, adminApi }) => {
-  const { id } = await adminApi.create('Task link plan', plan);
+  const { id } = await createPartlyPlaced(adminApi);
   // The layout worker's script is held back until the page has been checked without it.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));

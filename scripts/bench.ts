@@ -16,7 +16,7 @@
  * plan on 16 workers under 300 ms, and 1,000 Monte Carlo runs of the montage trace
  * (2,122 tasks) under 5 s.
  *
- * The automatic layout (lib/flow/elk-graph with elkjs, here in Node rather than the
+ * The automatic layout (lib/layout/elk-graph with elkjs, here in Node rather than the
  * editor's Web Worker) has the editor's target: 1,000 tasks under 3 s. The rule-based
  * SubGraph optimiser's figures on the WfCommons traces are printed for comparison; its
  * target is the server's (scripts/bench-server.ts). The unit tests check what these
@@ -30,8 +30,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkNode } from 'elkjs/lib/elk-api';
-import { fromElkResult, LARGE_GRAPH_TASKS, NODE_SIZE, toElkGraph, type LayoutTask, type XYPosition } from '../lib/flow/elk-graph';
-import { layoutPositions } from '../lib/flow/wrap-layers';
+import { fromElkResult, LARGE_GRAPH_TASKS, NODE_SIZE, toElkGraph, type LayoutTask, type XYPosition } from '../lib/layout/elk-graph';
+import { layoutPositions } from '../lib/layout/wrap-layers';
 import {
   buildGraphIndex,
   criticalPath,

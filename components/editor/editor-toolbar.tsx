@@ -6,6 +6,7 @@ import { useCanvasFocus, useCanvasFocusStore, type Relation } from './canvas-foc
 import { useEditor, useEditorStore, useHistory } from './editor-context';
 import { ExportMenu } from './export-menu';
 import { SMALL_BUTTON } from '@/components/form/styles';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { SaveControls } from './save-controls';
 import { SubgraphToolbar } from './subgraph-toolbar';
 import { ViewSwitch } from './view-switch';
@@ -148,6 +149,8 @@ export function EditorToolbar({
   const readOnly = useEditor((s) => s.readOnly);
   const hasSelection = useEditor((s) => s.selectedTaskIds.length > 0 || s.selectedEdgeId !== null);
   const hasTaskSelection = useEditor((s) => s.selectedTaskIds.length > 0);
+  // The editor is drawn from the server's HTML; these act only once React has taken over.
+  const hydrated = useHydrated();
 
   function deleteSelection() {
     const { selectedTaskIds, selectedEdgeId } = store.getState();
@@ -159,7 +162,7 @@ export function EditorToolbar({
     <div role="toolbar" aria-label="Editor" className="flex flex-wrap items-center gap-1.5 border-b border-slate-200 bg-white px-3 py-2">
       {!readOnly && (
         <>
-          <button type="button" className={SMALL_BUTTON} onClick={onAddTask}>
+          <button type="button" className={SMALL_BUTTON} disabled={!hydrated} onClick={onAddTask}>
             Add task
           </button>
           <button type="button" className={SMALL_BUTTON} disabled={!hasSelection} onClick={deleteSelection} aria-keyshortcuts="Delete">
@@ -176,20 +179,20 @@ export function EditorToolbar({
             Redo
           </button>
           <span aria-hidden className="mx-1 h-5 w-px bg-slate-200" />
-          <button type="button" className={SMALL_BUTTON} disabled={laying} onClick={onTidy}>
+          <button type="button" className={SMALL_BUTTON} disabled={laying || !hydrated} onClick={onTidy}>
             {laying ? 'Laying out…' : 'Tidy up'}
           </button>
           <span aria-hidden className="mx-1 h-5 w-px bg-slate-200" />
         </>
       )}
-      <SubgraphToolbar onOptimise={onOptimise} />
+      <SubgraphToolbar onOptimise={onOptimise} hydrated={hydrated} />
       {!readOnly && (
         <button type="button" className={SMALL_BUTTON} disabled={!hasTaskSelection} onClick={onReplan}>
           Replan selected…
         </button>
       )}
       <ViewSwitch />
-      <button type="button" className={SMALL_BUTTON} onClick={onFit}>
+      <button type="button" className={SMALL_BUTTON} disabled={!hydrated} onClick={onFit}>
         Fit view
       </button>
       <RelationToggles />

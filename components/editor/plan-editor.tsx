@@ -7,7 +7,7 @@ import { useSearchParams } from 'next/navigation';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalGuard } from '@/lib/editor-store/approval-guard';
 import { createEditorStore, type EditorState, type EditorStore } from '@/lib/editor-store/editor-store';
-import { NODE_SIZE } from '@/lib/flow/elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import { fallbackPosition } from '@/lib/flow/fallback-position';
 import { freeSpot } from '@/lib/flow/free-spot';
 import { layoutInWorker } from '@/lib/flow/layout-client';

@@ -5,7 +5,7 @@ import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { useEditor, useEditorStore } from './editor-context';
 
 /** The toolbar's SubGraph controls: optimise, split and merge, collapse and expand, ungroup. */
-export function SubgraphToolbar({ onOptimise }: { onOptimise: () => void }) {
+export function SubgraphToolbar({ onOptimise, hydrated }: { onOptimise: () => void; hydrated: boolean }) {
   const store = useEditorStore();
   const readOnly = useEditor((s) => s.readOnly);
   const grouped = useEditor((s) => s.doc.subgraphs.length > 0);
@@ -18,7 +18,7 @@ export function SubgraphToolbar({ onOptimise }: { onOptimise: () => void }) {
   return (
     <>
       {!readOnly && (
-        <button type="button" className={SMALL_BUTTON} onClick={onOptimise}>
+        <button type="button" className={SMALL_BUTTON} disabled={!hydrated} onClick={onOptimise}>
           Optimise…
         </button>
       )}

@@ -2,7 +2,7 @@
 
 import { useReactFlow, type Edge } from '@xyflow/react';
 import { useCallback } from 'react';
-import { NODE_SIZE } from '@/lib/flow/elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import type { CanvasNode } from '@/lib/flow/plan-to-flow';
 import { useEditorStore } from './editor-context';
 

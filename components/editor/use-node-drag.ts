@@ -2,7 +2,7 @@
 
 import { applyNodeChanges, useStoreApi, type Edge, type NodeChange } from '@xyflow/react';
 import { useCallback, useLayoutEffect, useRef } from 'react';
-import { NODE_SIZE } from '@/lib/flow/elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import type { CanvasNode } from '@/lib/flow/plan-to-flow';
 import { dropTarget, subgraphIdOfNode, type SubgraphBox } from '@/lib/flow/subgraph-boxes';
 import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';

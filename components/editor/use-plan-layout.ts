@@ -2,7 +2,7 @@
 
 import { useReactFlow } from '@xyflow/react';
 import { useEffect, useMemo, useState, type RefObject } from 'react';
-import { NODE_SIZE } from '@/lib/flow/elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import { layoutInWorker } from '@/lib/flow/layout-client';
 import type { PlanDocument } from '@/lib/plan';
 

@@ -6,7 +6,7 @@ import { memo, useMemo, useRef } from 'react';
 import { DEPENDENCY_EDGE_OPTIONS, PRO_OPTIONS, READ_ONLY_CANVAS, openFocusedTask } from '@/components/editor/canvas-chrome';
 import { useCanvasView, usePlanLayout } from '@/components/editor/use-plan-layout';
 import type { TaskRunView } from '@/lib/api/run-schemas';
-import { NODE_SIZE } from '@/lib/flow/elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import type { PlanDocument } from '@/lib/plan';
 import { TASK_STATE_STYLE, attemptsText, taskDuration } from './run-state-style';
 

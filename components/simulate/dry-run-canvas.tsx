@@ -3,7 +3,7 @@
 import { Background, Controls, Handle, MarkerType, Position, ReactFlow, ReactFlowProvider, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { NODE_SIZE } from '@/lib/flow/elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import type { PlanDocument } from '@/lib/plan';
 import type { TaskVerdict } from '@/lib/simulate/task-verdicts';
 import { SIM_STYLE } from '@/components/editor/simulation-context';

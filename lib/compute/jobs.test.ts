@@ -1,3 +1,4 @@
+import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
 import { PlanDocument, type TaskDataInput } from '@/lib/plan';
 import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
@@ -10,6 +11,7 @@ import { buildGraphIndex } from '@/lib/graph';
 import { optimizeSubgraphs } from '@/lib/optimize/rule-based-optimizer';
 import { estimateTasks } from '@/lib/simulate/task-estimates';
 import { formatById } from '@/lib/formats/registry';
+import { layOutTasks } from '@/lib/layout/first-layout';
 import { COMPUTE_JOBS, JobRefusal, type CallServer } from './jobs';
 
 // The jobs a compute worker runs give what the same code gave on the server's thread
@@ -75,6 +77,11 @@ describe('compute jobs', () => {
     expect([made.title, made.message]).toEqual(['New', 'First']);
     expect(made.document.plan.planned_tasks.map((t) => t.task_id)).toEqual(document.plan.planned_tasks.map((t) => t.task_id));
     expect(made.document.plan.planned_tasks.every((t) => t.creation_time && t.last_update_time)).toBe(true);
+    // Sent without positions, it comes back laid out as the editor would lay it out (lib/layout/first-layout.ts).
+    expect(made.document.view.positions).toEqual(await layOutTasks(new ELK(), made.document.plan.planned_tasks));
+    const placed = { fetch: { x: 1, y: 2 }, ...Object.fromEntries(plan.planned_tasks!.slice(1).map((t, i) => [t.task_id, { x: 300, y: i * 100 }])) };
+    const kept = await COMPUTE_JOBS.createRequest({ bodyText: JSON.stringify({ title: 'Placed', plan, view: { positions: placed } }) });
+    expect(kept.document.view.positions).toEqual(placed);
     expect(await refusal(COMPUTE_JOBS.createRequest({ bodyText: JSON.stringify({ plan }) }))).toMatchObject({ code: 'bad_request', issues: [expect.objectContaining({ path: ['title'] })] });
   });
 
@@ -99,6 +106,7 @@ describe('compute jobs', () => {
   it('imports a plan file as a completed document, and refuses one it cannot read with the import answer', async () => {
     const imported = await COMPUTE_JOBS.importPlan({ content: JSON.stringify({ planned_tasks: [{ task_id: 'a', execution_type: 'llm' }] }) });
     expect([imported.formatId, imported.document.plan.planned_tasks.map((t) => t.task_id)]).toEqual(['taskdata', ['a']]);
+    expect(imported.document.view.positions).toEqual({ a: expect.objectContaining({ x: expect.any(Number), y: expect.any(Number) }) });
     expect(await refusal(COMPUTE_JOBS.importPlan({ content: '   ' }))).toEqual({
       code: 'bad_request',
       message: 'Could not import as a plan: the file is empty',

@@ -16,12 +16,19 @@ import { groupingRefusal } from '@/lib/optimize/groupable';
 import { optimizeSubgraphs, type OptimizeResult } from '@/lib/optimize/rule-based-optimizer';
 import { estimateTasks } from '@/lib/simulate/task-estimates';
 import type { PlannerTask } from '@/lib/plan';
+import type { LayoutTask, XYPosition } from '@/lib/layout/elk-graph';
+import { layOutTasks, withFirstLayout } from '@/lib/layout/first-layout';
+import type { ELK } from 'elkjs/lib/elk-api';
 import type { Refusal } from './protocol';
 
 // The jobs a compute worker runs (compute.worker.ts): the CPU-heavy part of a request,
 // from the text the server read to the answer it stores or sends. Pure, so each is also
 // a plain function call in a unit test, and the answer is the one the same code gave on
 // the server's thread before (a dry run with the same seed is bit for bit the same).
+
+let elk: Promise<ELK> | undefined;
+/** ELK, loaded on this worker's first layout: 1.6 MB of script that most jobs never need. */
+const loadElk = () => (elk ??= import('elkjs/lib/elk.bundled.js').then(({ default: ELK }) => new ELK()));
 
 /** A job's refusal of its input; the server answers it as the 4xx it names. */
 export class JobRefusal extends Error {
@@ -128,10 +135,13 @@ export const COMPUTE_JOBS = {
     return validatePlan(body.plan, input.registry);
   },
 
-  /** POST /api/plans from its body's text: the request parsed and the new document completed (ids, times). */
+  /**
+   * POST /api/plans from its body's text: the request parsed and the new document completed
+   * (ids, times), laid out if it came without positions (lib/layout/first-layout.ts).
+   */
   async createRequest(input: { bodyText: string }): Promise<{ title: string; message: string | undefined; document: PlanDocument }> {
     const body = parseRequest(CreatePlanRequest, input.bodyText);
-    return { title: body.title, message: body.message, document: newPlanDocument(body) };
+    return { title: body.title, message: body.message, document: await withFirstLayout(loadElk, newPlanDocument(body)) };
   },
 
   /** A stored revision written in an export format: serialising 20,000 tasks is work too. */
@@ -150,6 +160,11 @@ export const COMPUTE_JOBS = {
     }
   },
 
+  /** The first layout of a new plan made on the server's thread (plan-service.ts createPlan). */
+  async layOutTasks(input: { tasks: LayoutTask[] }): Promise<Record<string, XYPosition>> {
+    return layOutTasks(await loadElk(), input.tasks);
+  },
+
   /** A plan file in any supported format, read and completed as a new plan's document. */
   async importPlan(input: { content: string; format?: FormatId }): Promise<{ formatId: FormatId; formatLabel: string; title: string | undefined; document: PlanDocument }> {
     let imported;
@@ -160,7 +175,8 @@ export const COMPUTE_JOBS = {
       throw error;
     }
     const { document, format, title } = imported;
-    return { formatId: format.id, formatLabel: format.label, title, document: newPlanDocument({ plan: document.plan, job: document.job, view: document.view }) };
+    const completed = newPlanDocument({ plan: document.plan, job: document.job, view: document.view });
+    return { formatId: format.id, formatLabel: format.label, title, document: await withFirstLayout(loadElk, completed) };
   },
 } satisfies Record<string, (input: never, call: CallServer) => Promise<unknown>>;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NODE_SIZE } from './elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import { FREE_GAP, freeSpot } from './free-spot';
 import type { Rect } from './view-window';
 

@@ -1,4 +1,4 @@
-import { NODE_SIZE, type XYPosition } from './elk-graph';
+import { NODE_SIZE, type XYPosition } from '@/lib/layout/elk-graph';
 import type { Rect } from './view-window';
 
 /** Space kept between a new task and the tasks around it. */

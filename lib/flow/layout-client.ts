@@ -12,7 +12,7 @@
  * browser, so importing it from a client component is safe during server rendering.
  */
 
-import type { LayoutTask, NodeSize, XYPosition } from './elk-graph';
+import type { LayoutTask, NodeSize, XYPosition } from '@/lib/layout/elk-graph';
 import type { LayoutRequest, LayoutResponse } from './layout.worker';
 
 export interface LayoutResult {

@@ -9,9 +9,8 @@
  */
 
 import ELK from 'elkjs/lib/elk.bundled.js';
-import { toElkGraph, type LayoutTask, type NodeSize, type XYPosition } from './elk-graph';
-import { layOutGraph } from './lay-out-graph';
-import { layoutPositions } from './wrap-layers';
+import type { LayoutTask, NodeSize, XYPosition } from '@/lib/layout/elk-graph';
+import { layOutTasks } from '@/lib/layout/first-layout';
 
 export interface LayoutRequest {
   id: number;
@@ -36,9 +35,7 @@ async function layout(request: LayoutRequest): Promise<LayoutResponse> {
   const started = performance.now();
   try {
     if (!Array.isArray(request.tasks)) throw new Error('the request has no task list');
-    const graph = toElkGraph(request.tasks, { nodeSize: request.nodeSize });
-    // Large plans' one-column-per-layer picture is refitted to the screen's shape.
-    const positions = layoutPositions(await layOutGraph(elk, graph), request.nodeSize);
+    const positions = await layOutTasks(elk, request.tasks, request.nodeSize);
     return { id: request.id, positions, ms: Math.round(performance.now() - started) };
   } catch (error) {
     // ELK rejects with GWT-translated Java exceptions; a very deep graph can also

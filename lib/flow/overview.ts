@@ -14,7 +14,7 @@ import { buildGraphIndex, waveLevels } from '@/lib/graph';
 import { executionKind, taskTarget } from '@/lib/plan/execution-kind';
 import { executionTypeDescriptor } from '@/lib/plan/execution-types';
 import type { PlannerTask } from '@/lib/plan';
-import type { XYPosition } from './elk-graph';
+import type { XYPosition } from '@/lib/layout/elk-graph';
 
 export const GROUP_BY = ['target', 'type', 'level', 'subgraph'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];

@@ -1,6 +1,6 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { PlannerTask, SubGraph, TaskMark } from '@/lib/plan';
-import { NODE_SIZE } from './elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import { fallbackPosition } from './fallback-position';
 import { markText, type RemovedTaskNode } from './review-marks';
 import { groupNodeId, subgraphBoxes } from './subgraph-boxes';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PlanDocument, diffPlans, taskMarks } from '@/lib/plan';
-import { NODE_SIZE } from './elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import { createFlowMapper } from './plan-to-flow';
 import { REMOVED_NODE_PREFIX, removedTaskNodes, reviewMarksData, type RemovedTask } from './review-marks';
 

@@ -1,7 +1,7 @@
 import type { Node } from '@xyflow/react';
 // Not the '@/lib/plan' barrel: the preview's task nodes come here, and the barrel loads zod.
 import { taskMarks, type PlanDiff, type TaskMark } from '@/lib/plan/diff';
-import { NODE_SIZE } from './elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import { fallbackPosition } from './fallback-position';
 import { taskLabel } from './task-label';
 

@@ -1,5 +1,5 @@
 import type { SubGraph } from '@/lib/plan';
-import { NODE_SIZE } from './elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 
 // Where each subgraph is drawn: a box around its tasks when expanded, one task-sized
 // node at the box's corner when collapsed. Computed from task positions in one pass,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NODE_SIZE } from './elk-graph';
+import { NODE_SIZE } from '@/lib/layout/elk-graph';
 import { boundsOfTasks, containsRect, idsWithin, visibleRect, windowAround } from './view-window';
 
 // A big plan's canvas is given only the nodes in a window around the view: every node the

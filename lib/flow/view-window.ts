@@ -10,7 +10,7 @@
  * since React Flow cannot fit nodes it was not given.
  */
 
-import { NODE_SIZE, type XYPosition } from './elk-graph';
+import { NODE_SIZE, type XYPosition } from '@/lib/layout/elk-graph';
 
 /** A rectangle in flow coordinates. */
 export interface Rect {

@@ -1,4 +1,6 @@
+import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
+import { layOutTasks } from '@/lib/layout/first-layout';
 import { contentHash, type TaskDataInput } from '@/lib/plan';
 import { SavePlanRequest, CreatePlanRequest } from '@/lib/api/schemas';
 import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
@@ -39,6 +41,13 @@ describe.each(testDatabases())('plan service on $name', (database) => {
     expect(plan.plan.planned_tasks.map((t) => t.task_id)).toEqual(['fetch', 'summarise']);
     expect(plan.content_hash).toBe(created.content_hash);
     expect(contentHash(plan)).toBe(created.content_hash);
+  });
+
+  it('stores a plan made without positions laid out, as the editor would lay it out on opening', async () => {
+    const { id } = await createPlan(db(), create('Unplaced'), 'tester');
+    const { plan, view } = await getPlan(db(), id);
+    expect(view.positions).toEqual(await layOutTasks(new ELK(), plan.planned_tasks));
+    expect(view.positions.fetch!.x).toBeLessThan(view.positions.summarise!.x);
   });
 
   it('saves on the head revision and refuses a stale base with the current revision', async () => {

@@ -13,6 +13,7 @@ import {
   type TaskDataUpdate,
 } from '@/lib/plan';
 import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
+import { needsFirstLayout } from '@/lib/layout/first-layout';
 import type { CreatePlanRequest, PatchPlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
 import { PlanListQuery, type PageQuery, type PlanListPage } from '@/lib/api/list-schemas';
 import { titleIssue, type ValidationResult } from '@/lib/validate';
@@ -82,9 +83,22 @@ function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanRespons
 export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
   // The request was just parsed (up to 10 MB): let other requests in before parsing again.
   await yieldToEventLoop();
-  const document = newPlanDocument(input);
+  const document = await withFirstLayout(newPlanDocument(input));
   await yieldToEventLoop();
   return storeNewPlan(db, document, input.title, input.message, actor);
+}
+
+/**
+ * A new document with its first layout (lib/layout/first-layout.ts), made in a compute worker.
+ * Without it when the pool is busy or the layout fails: the editor then lays the plan out, as
+ * it does any plan without positions. A plan made from a request body's text or a file is laid
+ * out in the worker that reads it.
+ */
+async function withFirstLayout(document: PlanDocument): Promise<PlanDocument> {
+  if (!needsFirstLayout(document)) return document;
+  const tasks = document.plan.planned_tasks.map(({ task_id, dependencies }) => ({ task_id, dependencies }));
+  const positions = await runComputeJob('layOutTasks', { tasks }).catch(() => null);
+  return positions ? { ...document, view: { ...document.view, positions } } : document;
 }
 
 /**
