@@ -83,7 +83,7 @@ function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanRespons
 export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
   // The request was just parsed (up to 10 MB): let other requests in before parsing again.
   await yieldToEventLoop();
-  const document = await withFirstLayout(newPlanDocument(input));
+  const document = await laidOutInComputeWorker(newPlanDocument(input));
   await yieldToEventLoop();
   return storeNewPlan(db, document, input.title, input.message, actor);
 }
@@ -94,7 +94,7 @@ export async function createPlan(db: Database, input: CreatePlanRequest, actor: 
  * it does any plan without positions. A plan made from a request body's text or a file is laid
  * out in the worker that reads it.
  */
-async function withFirstLayout(document: PlanDocument): Promise<PlanDocument> {
+async function laidOutInComputeWorker(document: PlanDocument): Promise<PlanDocument> {
   if (!needsFirstLayout(document)) return document;
   const tasks = document.plan.planned_tasks.map(({ task_id, dependencies }) => ({ task_id, dependencies }));
   const positions = await runComputeJob('layOutTasks', { tasks }).catch(() => null);
