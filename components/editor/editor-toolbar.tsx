@@ -185,7 +185,7 @@ export function EditorToolbar({
           <span aria-hidden className="mx-1 h-5 w-px bg-slate-200" />
         </>
       )}
-      <SubgraphToolbar onOptimise={onOptimise} hydrated={hydrated} />
+      <SubgraphToolbar onOptimise={onOptimise} />
       {!readOnly && (
         <button type="button" className={SMALL_BUTTON} disabled={!hasTaskSelection} onClick={onReplan}>
           Replan selected…

@@ -1,12 +1,15 @@
 'use client';
 
 import { SMALL_BUTTON } from '@/components/form/styles';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { subgraphsHolding } from '@/lib/optimize/subgraph-edits';
 import { useEditor, useEditorStore } from './editor-context';
 
 /** The toolbar's SubGraph controls: optimise, split and merge, collapse and expand, ungroup. */
-export function SubgraphToolbar({ onOptimise, hydrated }: { onOptimise: () => void; hydrated: boolean }) {
+export function SubgraphToolbar({ onOptimise }: { onOptimise: () => void }) {
   const store = useEditorStore();
+  // Drawn from the server's HTML: optimising opens only once React has taken over.
+  const hydrated = useHydrated();
   const readOnly = useEditor((s) => s.readOnly);
   const grouped = useEditor((s) => s.doc.subgraphs.length > 0);
   const groupsSelected = useEditor((s) => subgraphsHolding(s.doc.subgraphs, s.selectedTaskIds).length);

@@ -29,6 +29,7 @@ import type { Refusal } from './protocol';
 let elk: Promise<ELK> | undefined;
 /** ELK, loaded on this worker's first layout: 1.6 MB of script that most jobs never need. */
 const loadElk = () => (elk ??= import('elkjs/lib/elk.bundled.js').then(({ default: ELK }) => new ELK()));
+const layOutHere = async (tasks: LayoutTask[]) => layOutTasks(await loadElk(), tasks);
 
 /** A job's refusal of its input; the server answers it as the 4xx it names. */
 export class JobRefusal extends Error {
@@ -141,7 +142,7 @@ export const COMPUTE_JOBS = {
    */
   async createRequest(input: { bodyText: string }): Promise<{ title: string; message: string | undefined; document: PlanDocument }> {
     const body = parseRequest(CreatePlanRequest, input.bodyText);
-    return { title: body.title, message: body.message, document: await withFirstLayout(loadElk, newPlanDocument(body)) };
+    return { title: body.title, message: body.message, document: await withFirstLayout(layOutHere, newPlanDocument(body)) };
   },
 
   /** A stored revision written in an export format: serialising 20,000 tasks is work too. */
@@ -162,7 +163,7 @@ export const COMPUTE_JOBS = {
 
   /** The first layout of a new plan made on the server's thread (plan-service.ts createPlan). */
   async layOutTasks(input: { tasks: LayoutTask[] }): Promise<Record<string, XYPosition>> {
-    return layOutTasks(await loadElk(), input.tasks);
+    return layOutHere(input.tasks);
   },
 
   /** A plan file in any supported format, read and completed as a new plan's document. */
@@ -176,7 +177,7 @@ export const COMPUTE_JOBS = {
     }
     const { document, format, title } = imported;
     const completed = newPlanDocument({ plan: document.plan, job: document.job, view: document.view });
-    return { formatId: format.id, formatLabel: format.label, title, document: await withFirstLayout(loadElk, completed) };
+    return { formatId: format.id, formatLabel: format.label, title, document: await withFirstLayout(layOutHere, completed) };
   },
 } satisfies Record<string, (input: never, call: CallServer) => Promise<unknown>>;
 

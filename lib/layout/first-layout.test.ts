@@ -1,7 +1,7 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
 import { PlanDocument } from '@/lib/plan';
-import { NODE_SIZE } from './elk-graph';
+import { NODE_SIZE, type LayoutTask } from './elk-graph';
 import { FIRST_LAYOUT_MAX_TASKS, layOutTasks, needsFirstLayout, withFirstLayout } from './first-layout';
 import { overlaps } from './overlap-test-support';
 
@@ -14,7 +14,7 @@ const chain = (count: number, view?: object) =>
     plan: { planned_tasks: Array.from({ length: count }, (_, i) => ({ task_id: `t${i}`, execution_type: 'llm', dependencies: i ? [`t${Math.floor((i - 1) / 2)}`] : [] })) },
     ...(view ? { view } : {}),
   });
-const elk = () => Promise.resolve(new ELK());
+const layOut = async (tasks: LayoutTask[]) => layOutTasks(new ELK(), tasks);
 
 describe('the first layout of a new plan', () => {
   it('is wanted when no task has a position, and not for an empty plan, one with positions or one over the bound', () => {
@@ -26,7 +26,7 @@ describe('the first layout of a new plan', () => {
   });
 
   it("places every task where the editor's layout does, left to right along the dependencies, none overlapping", async () => {
-    const laid = await withFirstLayout(elk, chain(12));
+    const laid = await withFirstLayout(layOut, chain(12));
     const positions = laid.view.positions;
     expect(positions).toEqual(await layOutTasks(new ELK(), laid.plan.planned_tasks));
     expect(Object.keys(positions).sort()).toEqual(laid.plan.planned_tasks.map((t) => t.task_id).sort());
@@ -37,13 +37,13 @@ describe('the first layout of a new plan', () => {
 
   it('keeps the positions a plan came with, all or some', async () => {
     const placed = chain(2, { positions: { t0: { x: 5, y: 6 }, t1: { x: 700, y: 6 } } });
-    expect(await withFirstLayout(elk, placed)).toBe(placed);
+    expect(await withFirstLayout(layOut, placed)).toBe(placed);
     const partial = chain(3, { positions: { t0: { x: 5, y: 6 } } });
-    expect(await withFirstLayout(elk, partial)).toBe(partial);
+    expect(await withFirstLayout(layOut, partial)).toBe(partial);
   });
 
   it('stores no positions when the layout fails: the editor then lays the plan out and says why', async () => {
     const document = chain(3);
-    expect(await withFirstLayout(() => Promise.reject(new Error('no ELK here')), document)).toBe(document);
+    expect(await withFirstLayout(() => Promise.reject(new Error('no layout here')), document)).toBe(document);
   });
 });

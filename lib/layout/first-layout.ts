@@ -34,14 +34,18 @@ export function needsFirstLayout(document: Pick<PlanDocument, 'plan' | 'view'>):
 }
 
 /**
- * `document` with the positions the editor's first layout would give it, when it needs one.
- * A graph the layout cannot handle keeps no positions: the editor then lays it out and says
- * what went wrong, as for any plan without them.
+ * `document` with the positions the editor's first layout would give it, when it needs one;
+ * `layOut` makes them (layOutTasks, wherever it runs). A graph the layout cannot handle, or a
+ * layout that could not be made, leaves no positions: the editor then lays the plan out and
+ * says what went wrong, as for any plan without them.
  */
-export async function withFirstLayout<D extends Pick<PlanDocument, 'plan' | 'view'>>(elk: () => Promise<ELK>, document: D): Promise<D> {
+export async function withFirstLayout<D extends Pick<PlanDocument, 'plan' | 'view'>>(
+  layOut: (tasks: LayoutTask[]) => Promise<Record<string, XYPosition>>,
+  document: D,
+): Promise<D> {
   if (!needsFirstLayout(document)) return document;
   try {
-    const positions = await layOutTasks(await elk(), document.plan.planned_tasks);
+    const positions = await layOut(document.plan.planned_tasks.map(({ task_id, dependencies }) => ({ task_id, dependencies })));
     return { ...document, view: { ...document.view, positions } };
   } catch {
     return document;

@@ -13,7 +13,7 @@ import {
   type TaskDataUpdate,
 } from '@/lib/plan';
 import { CURRENT_SCHEMA_VERSION } from '@/lib/plan/migrations';
-import { needsFirstLayout } from '@/lib/layout/first-layout';
+import { withFirstLayout } from '@/lib/layout/first-layout';
 import type { CreatePlanRequest, PatchPlanRequest, PlanResponse, SavePlanRequest } from '@/lib/api/schemas';
 import { PlanListQuery, type PageQuery, type PlanListPage } from '@/lib/api/list-schemas';
 import { titleIssue, type ValidationResult } from '@/lib/validate';
@@ -83,23 +83,13 @@ function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanRespons
 export async function createPlan(db: Database, input: CreatePlanRequest, actor: string) {
   // The request was just parsed (up to 10 MB): let other requests in before parsing again.
   await yieldToEventLoop();
-  const document = await laidOutInComputeWorker(newPlanDocument(input));
+  // Its first layout is made in a compute worker (a plan made from a request body's text or a
+  // file is laid out in the worker that reads it); a busy pool leaves it to the editor.
+  const document = await withFirstLayout((tasks) => runComputeJob('layOutTasks', { tasks }), newPlanDocument(input));
   await yieldToEventLoop();
   return storeNewPlan(db, document, input.title, input.message, actor);
 }
 
-/**
- * A new document with its first layout (lib/layout/first-layout.ts), made in a compute worker.
- * Without it when the pool is busy or the layout fails: the editor then lays the plan out, as
- * it does any plan without positions. A plan made from a request body's text or a file is laid
- * out in the worker that reads it.
- */
-async function laidOutInComputeWorker(document: PlanDocument): Promise<PlanDocument> {
-  if (!needsFirstLayout(document)) return document;
-  const tasks = document.plan.planned_tasks.map(({ task_id, dependencies }) => ({ task_id, dependencies }));
-  const positions = await runComputeJob('layOutTasks', { tasks }).catch(() => null);
-  return positions ? { ...document, view: { ...document.view, positions } } : document;
-}
 
 /**
  * POST /api/plans from its body's text: parsing 20,000 tasks and filling their ids and
