@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { adminHeaders, signIn } from './auth-support';
+import { adminHeaders, stateOf } from './auth-support';
 import { axeViolations, expect, PlanEditor, PlansApi, test } from './fixtures';
 
 // WCAG 2.2 AA, checked by axe-core on every page, signed in as each role (and signed out
@@ -33,11 +33,9 @@ async function createRun(admin: APIRequestContext, browser: Browser, baseURL: st
   const { revision, content_hash } = await api.submitted(id);
   const submitted = { revision, content_hash };
   // A decision needs a person: the approver, signed in (the admin token wrote and submitted it).
-  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const context = await browser.newContext({ baseURL, storageState: stateOf('approver') });
   try {
-    const approver = await context.newPage();
-    await signIn(approver, 'approver');
-    expect((await approver.request.post(`/api/plans/${id}/approve`, { data: submitted })).status()).toBe(200);
+    expect((await context.request.post(`/api/plans/${id}/approve`, { data: submitted })).status()).toBe(200);
   } finally {
     await context.close();
   }

@@ -5,8 +5,14 @@ import { expect, type Page } from '@playwright/test';
 export const E2E_ADMIN_TOKEN = 'pgt_e2e-admin-token-for-tests-only';
 export const adminHeaders = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` };
 
-/** The editor's signed-in browser state, written by auth.setup.ts for the browser tests. */
-export const EDITOR_STATE = path.join(__dirname, '.auth', 'editor.json');
+/**
+ * A demo user's signed-in browser state, written by auth.setup.ts (signed in through the form)
+ * for the browser tests: a test that needs someone signed in starts from it rather than signing
+ * in again, which cost a page load, a password hash and a second page load each time.
+ */
+export const stateOf = (username: string) => path.join(__dirname, '.auth', `${username}.json`);
+/** The editor's: every browser test starts as the editor. */
+export const EDITOR_STATE = stateOf('editor');
 
 export const DEMO_PASSWORDS: Record<string, string> = {
   editor: 'editor-demo-pass',

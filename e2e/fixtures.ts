@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { adminHeaders, signIn } from './auth-support';
+import { adminHeaders, DEMO_PASSWORDS, signIn, stateOf } from './auth-support';
 
 // What the browser specs share: the REST API as the signed-in editor (plans of the test's own,
 // under unique titles, so that parallel tests never touch each other's), other people signed
@@ -216,10 +216,16 @@ interface Fixtures {
   approve: (id: string) => Promise<void>;
 }
 
+/**
+ * A browser of `username`'s own, signed in: a demo user (no password given) from the state
+ * auth.setup.ts saved, anyone else through the sign-in form. The page is blank for a demo user
+ * (every caller goes somewhere or uses its request context) and on the home page otherwise.
+ */
 async function personPage(browser: Browser, baseURL: string | undefined, username: string, password?: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const saved = password === undefined && username in DEMO_PASSWORDS;
+  const context = await browser.newContext({ baseURL, storageState: saved ? stateOf(username) : { cookies: [], origins: [] } });
   const page = await context.newPage();
-  await signIn(page, username, password);
+  if (!saved) await signIn(page, username, password);
   return page;
 }
 

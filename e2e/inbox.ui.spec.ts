@@ -50,6 +50,7 @@ test('a reviewer requested by name finds it in their inbox; the editor finds the
   // approver2 sees a count in the header, and the request in the inbox, linked to the review.
   const review = await reviewAs('approver2');
   const approver2 = review.page;
+  await approver2.goto('/');
   await approver2.getByRole('banner').getByRole('link', { name: /^Inbox, \d+ unread$/ }).click();
   await expect(approver2.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
   const request = itemAbout(approver2, title);

@@ -45,14 +45,20 @@ const QUIET_SWEEP_MS = 5_000;
 const started = new WeakMap<DatabaseHandle, Promise<RunWorker>>();
 
 /**
+ * How often each of a process's task workers polls. A newly queued job wakes them at once (the
+ * queue notifies), and while tasks are waiting each fetches the next as soon as it is free, so
+ * the poll only finds what no NOTIFY announces: a retry whose delay ran out, a NOTIFY lost while
+ * the listener reconnected. pg-boss polls once per worker, so eight workers at half a second were
+ * 16 queries a second per idle server, most of its idle CPU; at 2 s they are 4.
+ */
+const TASK_POLL_SECONDS = 2;
+
+/**
  * How a worker fetches task jobs; exported so the bench runs bare pg-boss with the very same
- * settings. While tasks are waiting, each worker fetches the next as soon as it is free, not a
- * poll later; a newly queued job wakes the workers (the queue notifies). They poll every half
- * second all the same (pg-boss would relax that to 30 s once notified): a retry's delay ends
- * without a NOTIFY.
+ * settings.
  */
 export function taskWorkOptions(concurrency = 8) {
-  return { localConcurrency: concurrency, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, batchSize: 1, burstWhenReadyExceeds: 1 };
+  return { localConcurrency: concurrency, pollingIntervalSeconds: TASK_POLL_SECONDS, notifyPollingIntervalSeconds: TASK_POLL_SECONDS, batchSize: 1, burstWhenReadyExceeds: 1 };
 }
 
 /**
@@ -100,7 +106,7 @@ export async function startRunWorker(handle: DatabaseHandle, options: WorkerOpti
     every(QUIET_SWEEP_MS, 'sweep', () => sweepQuietRuns(handle, options.quietSeconds ?? 10)),
   ];
   const taskWork = await boss.work<TaskJobData>(TASK_QUEUE, taskWorkOptions(options.concurrency), async ([job]) => runTaskJob(handle, job, worker, options));
-  const deadWork = await boss.work<TaskJobData>(DEAD_TASK_QUEUE, { localConcurrency: 2, pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
+  const deadWork = await boss.work<TaskJobData>(DEAD_TASK_QUEUE, { localConcurrency: 2, pollingIntervalSeconds: TASK_POLL_SECONDS, batchSize: 1 }, async ([job]) => {
     if (killed.signal.aborted) return new Promise<never>(() => undefined);
     await reconcileLostJob(handle, job.data);
   });

@@ -38,6 +38,11 @@ export interface WebhookWorker {
 /** Parallel sends per instance: two fetchers with up to five deliveries each. */
 const FETCHERS = 2;
 const BATCH = 5;
+/**
+ * Each fetcher's poll: a new delivery's job wakes them (the queue notifies), so polling only
+ * finds a retry whose backoff ran out, which waits seconds anyway.
+ */
+const POLL_SECONDS = 2;
 
 /** A settlement that changed no job: pg-boss no longer gives this attempt to this worker. */
 class AttemptLost extends Error {}
@@ -117,7 +122,7 @@ async function giveUp(handle: DatabaseHandle, job: JobWithMetadata<DeliveryJob>)
  * one, as a second server would have).
  */
 export async function startWebhookWorker(handle: DatabaseHandle, boss: PgBoss): Promise<WebhookWorker> {
-  const sending = await boss.work<DeliveryJob>(WEBHOOK_QUEUE, { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5, localConcurrency: FETCHERS, batchSize: BATCH }, async (jobs) => {
+  const sending = await boss.work<DeliveryJob>(WEBHOOK_QUEUE, { pollingIntervalSeconds: POLL_SECONDS, notifyPollingIntervalSeconds: POLL_SECONDS, localConcurrency: FETCHERS, batchSize: BATCH }, async (jobs) => {
     const results = await Promise.allSettled(jobs.map((job) => deliver(handle, boss, job)));
     // pg-boss then fails the batch's jobs still in hand (only those: settlements are fenced), and retries them.
     const failed = results.find((result) => result.status === 'rejected');
