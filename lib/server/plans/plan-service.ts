@@ -90,7 +90,6 @@ export async function createPlan(db: Database, input: CreatePlanRequest, actor: 
   return storeNewPlan(db, document, input.title, input.message, actor);
 }
 
-
 /**
  * POST /api/plans from its body's text: parsing 20,000 tasks and filling their ids and
  * times is seconds of work, done in a compute worker (lib/compute/jobs.ts).

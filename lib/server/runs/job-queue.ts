@@ -11,8 +11,8 @@ import type { Database, DatabaseHandle } from '../platform/db/client';
 // queue; on PGlite it runs in this process over the one connection. The task queue notifies
 // (LISTEN/NOTIFY, on both databases): a job queued in a committed transaction wakes the
 // workers at once instead of at their next poll, which a chain of tasks paid at every step.
-// Workers still poll every few seconds (run-workers.ts), for what no NOTIFY announces: a retry whose delay
-// ran out, and a NOTIFY lost while the listener reconnected.
+// Workers still poll every few seconds (run-workers.ts), for what no NOTIFY announces: a
+// retry whose delay ran out, and a NOTIFY lost while the listener reconnected.
 
 /** One task's job: it opens the task's gate, or starts an attempt of it. */
 export const TASK_QUEUE = 'plangate-task';
