@@ -196,10 +196,13 @@ function LiveBar() {
     <>
       <InlineSignInHost />
       {merging && <MergeDialog revision={merging.revision} author={merging.author} onClose={() => setMerging(null)} />}
-      {/* One line, its actions at the end: banners stacked above the canvas must not push it down. */}
+      {/* One line of fixed height, its actions at the end, there from the first paint: news
+          arriving with the first heartbeat must not push the canvas down under the pointer. */}
       <section
         aria-label="Live plan state"
-        className={sessionEnded || newer || recent || others.length ? 'flex items-center gap-3 border-b border-sky-200 bg-sky-50 px-3 py-1 text-sm text-sky-950' : 'sr-only'}
+        className={`flex h-8 shrink-0 items-center gap-3 overflow-hidden border-b px-3 text-sm ${
+          sessionEnded || newer || recent || others.length ? 'border-sky-200 bg-sky-50 text-sky-950' : 'border-slate-200 bg-white text-slate-600'
+        }`}
       >
         <div role="status" aria-live="polite" className="flex min-w-0 flex-1 items-center gap-x-3 truncate [&>span]:truncate">
           {sessionEnded ? (
@@ -217,6 +220,8 @@ function LiveBar() {
             <span>
               {activitySentence(recent)} · {ago(recent.at, now)}
             </span>
+          ) : live.data && others.length === 0 ? (
+            <span>No one else has this plan open</span>
           ) : null}
           {others.length > 0 && <span>Also here: {others.map(presenceText).join(', ')}</span>}
         </div>
