@@ -100,7 +100,13 @@ export const wfFormat: PlanFormat = {
     const report = new ExportReport();
     report.uncarried(doc, CARRIES);
     const children = new Map<string, string[]>();
-    for (const task of plan.planned_tasks) for (const dep of task.dependencies) children.set(dep, [...(children.get(dep) ?? []), task.task_id]);
+    for (const task of plan.planned_tasks) {
+      for (const dep of task.dependencies) {
+        const known = children.get(dep);
+        if (known) known.push(task.task_id);
+        else children.set(dep, [task.task_id]);
+      }
+    }
     const runtimes = plan.planned_tasks.map(readsBackAsRuntime);
     const document = {
       name: plan.task_id,

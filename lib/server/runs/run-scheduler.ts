@@ -184,7 +184,11 @@ export async function releaseReleased(handle: DatabaseHandle, tx: Database, runI
   for (const taskId of succeeded) for (const dependent of dependents.get(taskId) ?? []) fewer.set(dependent, (fewer.get(dependent) ?? 0) + 1);
   if (!fewer.size) return;
   const byCount = new Map<number, string[]>();
-  for (const [dependent, n] of fewer) byCount.set(n, [...(byCount.get(n) ?? []), dependent]);
+  for (const [dependent, n] of fewer) {
+    const same = byCount.get(n);
+    if (same) same.push(dependent);
+    else byCount.set(n, [dependent]);
+  }
   const rows: TaskRunRow[] = [];
   for (const [n, ids] of byCount) {
     for (let i = 0; i < ids.length; i += 1000) {
