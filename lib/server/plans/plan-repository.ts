@@ -1,10 +1,10 @@
 import 'server-only';
-import { and, asc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../platform/db/client';
 import { planPages, planReviews, planRevisions, planTasks, plans } from '../platform/db/schema';
 import { LRUCache } from 'lru-cache';
 import { joinPages, pageIntact, type StoredPage } from './revision-pages';
-import { pageTasksText, revisionColumns } from './revision-body';
+import { pagePositionsText, pageTasksText, revisionColumns } from './revision-body';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
@@ -233,21 +233,38 @@ const TEXT_PAGES_PER_QUERY = 4;
  * for a few hundred ms; between these bounded queries other requests are answered. No
  * transaction is needed across them: pages and tasks are immutable, named by their hashes.
  */
-export async function findRevisionText(db: Database, id: string, revision: number): Promise<(Omit<RevisionRow, 'body'> & { bodyText: string; tasksText: string }) | undefined> {
+export async function findRevisionText(db: Database, id: string, revision: number): Promise<RevisionTextRow | undefined> {
   const { body: _body, ...columns } = getTableColumns(planRevisions);
   const [row] = await db
     .select({ ...columns, bodyText: sql<string>`"plan_revisions"."body"::text` })
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
   if (!row) return undefined;
+  const tasks = await joinPageTexts(db, row.pageHashes, (hashes) => pageTasksText(id, hashes));
+  return { ...row, tasksText: `[${tasks}]` };
+}
+
+export type RevisionTextRow = Omit<RevisionRow, 'body'> & { bodyText: string; tasksText: string };
+
+/** findRevisionText with the positions its pages hold, as the text of one JSON object: a revision sent whole (the editor draws it). */
+export async function findRevisionTextWithPositions(db: Database, id: string, revision: number): Promise<(RevisionTextRow & { positionsText: string }) | undefined> {
+  const row = await findRevisionText(db, id, revision);
+  if (!row) return undefined;
+  await yieldToEventLoop();
+  const positions = await joinPageTexts(db, row.pageHashes, (hashes) => pagePositionsText(id, hashes));
+  return { ...row, positionsText: `{${positions}}` };
+}
+
+/** Reads a text part of each few pages, in order, letting other requests in between the queries; the non-empty parts joined by commas. */
+async function joinPageTexts(db: Database, pageHashes: readonly string[], part: (hashes: string[]) => SQL<string | null>): Promise<string> {
   const parts: string[] = [];
-  for (let i = 0; i < row.pageHashes.length; i += TEXT_PAGES_PER_QUERY) {
+  for (let i = 0; i < pageHashes.length; i += TEXT_PAGES_PER_QUERY) {
     if (i > 0) await yieldToEventLoop();
-    const result = await db.execute(pageTasksText(id, row.pageHashes.slice(i, i + TEXT_PAGES_PER_QUERY)));
+    const result = await db.execute(part(pageHashes.slice(i, i + TEXT_PAGES_PER_QUERY)));
     const text = (result as unknown as { rows: Array<{ text: string | null }> }).rows[0]?.text;
     if (text) parts.push(text);
   }
-  return { ...row, tasksText: `[${parts.join(',')}]` };
+  return parts.join(',');
 }
 
 /** A revision as stored: its body without tasks, which it references by its pages (findReferences). */

@@ -5,7 +5,7 @@ import { contentHash, type TaskDataInput } from '@/lib/plan';
 import { SavePlanRequest, CreatePlanRequest } from '@/lib/api/schemas';
 import { testDatabases, useTestDatabase } from '../platform/db/test-databases';
 import { AppError } from '../platform/errors';
-import { createPlan, getPlan, getRevisions, listPlanSummaries, savePlan, validateStoredPlan } from './plan-service';
+import { createPlan, getPlan, getPlanJson, getRevisions, listPlanSummaries, savePlan, validateStoredPlan } from './plan-service';
 
 const chain: TaskDataInput = {
   task_id: 'job-1',
@@ -94,6 +94,36 @@ describe.each(testDatabases())('plan service on $name', (database) => {
     const plan = await getPlan(db(), id);
     expect(plan.job.job_goal).toEqual({ objective: 'x' });
     expect(plan.view.positions.fetch).toEqual({ x: 1, y: 2 });
+  });
+
+  it('sends a revision as text that reads back as getPlan reads it: every task in order, every position, the subgraphs and the seed 000 fields', async () => {
+    const wide: TaskDataInput = {
+      task_id: 'job-wide',
+      creation_time: '2026-01-02T03:04:05.123456',
+      planned_tasks: Array.from({ length: 700 }, (_, i) => ({
+        task_id: `t${i}`,
+        description: `Task ${i} "quoted" \u2014 ünïcode`,
+        execution_type: i % 2 ? 'llm' : 'tool',
+        tool_id: i % 2 ? null : 'http_get',
+        dependencies: i ? [`t${i - 1}`] : [],
+        estimate_data: { latency_ms: i },
+        last_update_time: '2026-01-02T03:04:05.123456',
+      })),
+    };
+    const { id } = await createPlan(db(), create('Wide', wide), 'tester');
+    // Positions of every task (they live in the pages) and of a group (it lives in the body).
+    const positions = Object.fromEntries([...wide.planned_tasks!.map((t, i) => [t.task_id, { x: i, y: 2 * i }]), ['group:a', { x: 5, y: 6 }]]);
+    await savePlan(db(), id, save(1, wide, { subgraphs: [{ subgraph_id: 'a', task_ids: ['t0', 't1'], depends_on: [] }], view: { positions, collapsed: ['a'] }, message: 'placed' }), 'tester');
+    for (const revision of [1, 2, undefined]) {
+      const sent = await getPlanJson(db(), id, revision);
+      const read = await getPlan(db(), id, revision);
+      expect(JSON.parse(sent.json)).toEqual(read);
+      expect(sent.plan).toEqual({ id, title: 'Wide', status: read.status, revision: read.revision, head_revision: 2, content_hash: read.content_hash, author: 'tester', message: read.message, created_at: read.created_at });
+    }
+    expect(JSON.parse((await getPlanJson(db(), id)).json).view.positions).toEqual(positions);
+    const empty = await createPlan(db(), create('Empty', { task_id: 'job-empty', planned_tasks: [] }), 'tester');
+    expect(JSON.parse((await getPlanJson(db(), empty.id)).json)).toEqual(await getPlan(db(), empty.id));
+    await expectAppError(getPlanJson(db(), id, 3), 404);
   });
 
   it('reports unknown plans and revisions as not found', async () => {

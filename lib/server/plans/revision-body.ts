@@ -34,6 +34,18 @@ export function pageTasksText(planId: string, pageHashes: string[]) {
     join plan_tasks stored on stored.plan_id = ${planId} and stored.hash = t.hash`;
 }
 
+/**
+ * The task positions some of a plan's pages hold, as the members of one JSON object without
+ * its braces, joined by commas in page order (null for none): a task is on one page only, so
+ * no name repeats. The other bounded part of a revision read as text.
+ */
+export function pagePositionsText(planId: string, pageHashes: string[]) {
+  return sql<string | null>`select string_agg(substr(page.positions::text, 2, length(page.positions::text) - 2), ',' order by pg.ord) as text
+    from unnest(array[${sql.join(pageHashes.map((hash) => sql`${hash}`), sql`, `)}]::text[]) with ordinality as pg(hash, ord)
+    join plan_pages page on page.plan_id = ${planId} and page.hash = pg.hash
+    where page.positions <> '{}'::jsonb`;
+}
+
 /** Every column of plan_revisions, with `body` the whole document. */
 export const revisionColumns = { ...getTableColumns(planRevisions), body: revisionBody };
 

@@ -1,7 +1,7 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, lt, lte, sql } from 'drizzle-orm';
 import { DryRunOptions } from '@/lib/simulate/dry-run';
+import { stringifyAround } from '@/lib/api/json-splice';
 import { joinTaskPages } from '@/lib/simulate/dry-run-pages';
 import { sameSettings } from '@/lib/simulate/same-settings';
 import type { Principal } from '../auth/principal';
@@ -155,11 +155,7 @@ export async function storedDryRunOf(run: StoredDryRunPages): Promise<StoredDryR
  * thread writes 20,000 tasks as JSON. A random marker stands where they go.
  */
 export function dryRunJson(run: StoredDryRunPages): string {
-  const mark = `tasks ${randomUUID()}`;
-  const marker = JSON.stringify(mark);
-  const text = JSON.stringify({ ...run.head, result: { ...run.summary, tasks: mark }, previous: run.previous });
-  const at = text.indexOf(marker);
-  return `${text.slice(0, at)}${joinTaskPages(run.taskPages)}${text.slice(at + marker.length)}`;
+  return stringifyAround((tasks) => ({ ...run.head, result: { ...run.summary, tasks }, previous: run.previous }), joinTaskPages(run.taskPages));
 }
 
 export async function runDryRun(db: Database, id: string, options: DryRunOptions, principal: Principal, revision?: number): Promise<StoredDryRun> {

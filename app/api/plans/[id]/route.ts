@@ -3,14 +3,14 @@ import { getDatabase } from '@/lib/server/platform/db/connection';
 import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
 import { etagged, planEtag } from '@/lib/server/platform/http/etag';
 import { json } from '@/lib/server/platform/http/route';
-import { getPlan, patchPlan, savePlan } from '@/lib/server/plans/plan-service';
+import { getPlanJson, patchPlan, savePlan } from '@/lib/server/plans/plan-service';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = endpoint(routes.getPlan, async ({ params, request }) => {
   const { db } = await getDatabase();
-  const plan = await getPlan(db, params.id);
-  return etagged(request, plan, planEtag(plan));
+  const { plan, json } = await getPlanJson(db, params.id);
+  return etagged(request, json, planEtag(plan));
 });
 
 export const PUT = endpoint(routes.savePlan, async ({ params, body, principal }) => {

@@ -38,11 +38,12 @@ describe('plan ETags', () => {
 
   it('answers 304 with no body to a matching tag and the JSON with its tag otherwise', async () => {
     const tag = planEtag(plan);
-    const fresh = etagged(request(), plan, tag);
+    const fresh = etagged(request(), JSON.stringify(plan), tag);
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get('ETag')).toBe(tag);
+    expect(fresh.headers.get('Content-Type')).toBe('application/json');
     expect(await fresh.json()).toEqual(plan);
-    const cached = etagged(request(tag), plan, tag);
+    const cached = etagged(request(tag), JSON.stringify(plan), tag);
     expect(cached.status).toBe(304);
     expect(cached.headers.get('ETag')).toBe(tag);
     expect(await cached.text()).toBe('');

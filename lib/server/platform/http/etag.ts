@@ -12,7 +12,7 @@ import type { PlanResponse } from '@/lib/api/schemas';
  * (status, head revision, title) is hashed in too, so a submitted or approved plan's head
  * read gets a new tag.
  */
-export function planEtag(plan: PlanResponse): string {
+export function planEtag(plan: Pick<PlanResponse, 'id' | 'revision' | 'content_hash' | 'status' | 'head_revision' | 'title' | 'author' | 'message' | 'created_at'>): string {
   const varying = [plan.id, plan.revision, plan.content_hash, plan.status, plan.head_revision, plan.title, plan.author, plan.message, plan.created_at];
   return `"${createHash('sha256').update(JSON.stringify(varying)).digest('base64url').slice(0, 32)}"`;
 }
@@ -29,12 +29,12 @@ export function ifNoneMatchMatches(header: string | null, etag: string): boolean
 }
 
 /**
- * The JSON answer with its ETag, or an empty 304 when the client's If-None-Match already
- * names it. `no-cache` lets clients store it but makes them ask again each time, since the
- * head revision and status move.
+ * The JSON answer (as text) with its ETag, or an empty 304 when the client's If-None-Match
+ * already names it. `no-cache` lets clients store it but makes them ask again each time,
+ * since the head revision and status move.
  */
-export function etagged(request: Request, body: unknown, etag: string): Response {
+export function etagged(request: Request, jsonText: string, etag: string): Response {
   const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
   if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-  return Response.json(body, { headers });
+  return new Response(jsonText, { headers: { ...headers, 'Content-Type': 'application/json' } });
 }

@@ -3,7 +3,7 @@ import { getDatabase } from '@/lib/server/platform/db/connection';
 import { notFound } from '@/lib/server/platform/errors';
 import { endpoint, notAllowed } from '@/lib/server/platform/http/endpoint';
 import { jsonText } from '@/lib/server/platform/http/route';
-import { getPlan } from '@/lib/server/plans/plan-service';
+import { getPlanSkeleton } from '@/lib/server/plans/plan-service';
 import { dryRunJson, findLatestDryRunPages, storeDryRun } from '@/lib/server/simulate/dry-run-service';
 
 export const dynamic = 'force-dynamic';
@@ -20,7 +20,8 @@ export const POST = endpoint(routes.runDryRun, async ({ params, body, principal 
 /** The latest dry run of the head revision. */
 export const GET = endpoint(routes.getLatestDryRun, async ({ params }) => {
   const { db } = await getDatabase();
-  const plan = await getPlan(db, params.id);
+  // Its head revision only: the tasks are not read.
+  const { plan } = await getPlanSkeleton(db, params.id);
   const latest = await findLatestDryRunPages(db, params.id, plan.revision);
   if (!latest) throw notFound(`A dry run of revision ${plan.revision} of plan "${params.id}"`);
   return jsonText(dryRunJson(latest));
