@@ -53,3 +53,22 @@ test('the montage trace opens, lays out, and can be dragged, edited and saved', 
   await page.getByRole('navigation', { name: 'Outline' }).getByRole('button', { name: new RegExp(farLabel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().click();
   await expect(page.getByRole('group', { name: `Task ${farLabel}`, exact: true }).first()).toBeInViewport();
 });
+
+// A plan over 500 tasks: its review page carries no tasks for the canvas. The tasks around the
+// linked one are drawn from the page, the rest are read from the API, and then the task is
+// selected as in the editor.
+test('the review page of a 600-task plan opens at a linked task and lists the tasks', async ({ page, api }) => {
+  const planned_tasks = Array.from({ length: 600 }, (_, i) => ({
+    task_id: `step-${i}`,
+    description: `Step ${i}`,
+    execution_type: 'llm',
+    dependencies: i ? [`step-${i - 1}`] : [],
+  }));
+  const { id } = await api.create('Long plan to review', { planned_tasks });
+
+  await page.goto(`/plans/${id}/review?task=step-300`);
+  const canvas = page.getByRole('region', { name: 'Plan (read-only)' });
+  await expect(canvas.getByRole('complementary', { name: 'Inspector' }).getByRole('textbox', { name: 'Description' })).toHaveValue('Step 300');
+  await expect(canvas.getByRole('group', { name: 'Task Step 300', exact: true })).toBeInViewport();
+  await expect(page.getByRole('heading', { name: 'Tasks (600)', level: 2 })).toBeVisible();
+});

@@ -14,13 +14,13 @@ import { appendAudit, auditEventOf, listPlanAudit, verifyPlanRevision } from '..
 import { reviewDigest } from '../audit/digests';
 import type { Principal } from '../auth/principal';
 import type { Database } from '../platform/db/client';
-import { dryRuns, planReviews, planRevisions, plans } from '../platform/db/schema';
+import { dryRuns, planReviews, plans } from '../platform/db/schema';
 import { parseJsonColumn } from '../platform/db/json-column';
 import { getRegistry } from '../registry/registry-service';
 import { requiredApprovals } from './required-approvals';
 import { AppError, notFound, type ErrorStatus } from '../platform/errors';
 import { hashVersionOf, serverContentHash } from '../plans/document-hashes';
-import { revisionBody, revisionColumns } from '../plans/revision-body';
+import { findRevision } from '../plans/plan-repository';
 import { checkPlanId, withTitleIssue } from '../plans/plan-service';
 import { recentEditors } from './recent-editors';
 import { accountTies } from '../auth/account-ties';
@@ -103,10 +103,7 @@ export async function readGate(tx: Database, id: string, lock = false): Promise<
   const query = tx.select().from(plans).where(eq(plans.id, id));
   const [plan] = lock ? await query.for('update') : await query;
   if (!plan) throw notFound(`Plan "${id}"`);
-  const [head] = await tx
-    .select(revisionColumns)
-    .from(planRevisions)
-    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
+  const head = await findRevision(tx, id, plan.headRevision);
   const parsed = head ? readStoredDocument(head.body, head.schemaVersion, documentSchema) : null;
   if (!parsed?.success) throw integrity(`revision ${plan.headRevision} is missing or its stored body is not a valid plan document`);
   const document = parsed.data;
@@ -338,10 +335,7 @@ export async function getGateReviews(db: Database, id: string): Promise<Omit<Gat
 
 export async function getGate(db: Database, id: string): Promise<GateResponse> {
   const gate = await getGateReviews(db, id);
-  const [head] = await db
-    .select({ body: revisionBody, schemaVersion: planRevisions.schemaVersion })
-    .from(planRevisions)
-    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, gate.revision)));
+  const head = await findRevision(db, id, gate.revision);
   const document = head ? readStoredDocument(head.body, head.schemaVersion, documentSchema) : { success: false as const };
   return { ...gate, resources_hash: document.success ? resourcesHash(snapshotResources(document.data.plan.planned_tasks, await getRegistry(db))) : null };
 }
@@ -409,10 +403,7 @@ export async function getApprovedPlan(db: Database, id: string): Promise<z.infer
       );
     }
 
-    const [head] = await tx
-      .select(revisionColumns)
-      .from(planRevisions)
-      .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, plan.headRevision)));
+    const head = await findRevision(tx, id, plan.headRevision);
     // The hash is recomputed from the stored body, never taken from a column: a body edited
     // in the database after approval is refused, not handed over.
     if (!head) throw integrity(`revision ${plan.headRevision} is missing`, { revision: plan.headRevision });

@@ -4,7 +4,7 @@ import type { Database } from '../platform/db/client';
 import { planPages, planReviews, planRevisions, planTasks, plans } from '../platform/db/schema';
 import { LRUCache } from 'lru-cache';
 import { joinPages, pageIntact, type StoredPage } from './revision-pages';
-import { pagePositionsText, pageTasksText, revisionColumns } from './revision-body';
+import { pagePositionsText, pageTasksText } from './revision-body';
 import { yieldToEventLoop } from '@/lib/async/yield-to-event-loop';
 import { appendAudit } from '../audit/audit-log';
 import { emitWebhookEvent } from '../webhooks/events';
@@ -204,12 +204,24 @@ export async function findPlan(db: Database, id: string): Promise<PlanRow | unde
   return row;
 }
 
+/**
+ * A revision with `body` its whole document: its tasks and the positions its pages hold put
+ * back in place. Read as text a few pages per query and parsed here, between which other
+ * requests are answered: one statement aggregating 20,000 tasks into a document held the
+ * server's thread (PGlite runs on it) for 300-600 ms, and the review page read it four times.
+ */
 export async function findRevision(db: Database, id: string, revision: number): Promise<RevisionRow | undefined> {
-  const [row] = await db
-    .select(revisionColumns)
-    .from(planRevisions)
-    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
-  return row;
+  const row = await findRevisionTextWithPositions(db, id, revision);
+  if (!row) return undefined;
+  const { bodyText, tasksText, positionsText, ...columns } = row;
+  type Body = { plan?: object; view?: { positions?: object } } & Record<string, unknown>;
+  const body = JSON.parse(bodyText) as Body;
+  await yieldToEventLoop();
+  const tasks = JSON.parse(tasksText) as unknown[];
+  await yieldToEventLoop();
+  const positions = JSON.parse(positionsText) as object;
+  // As revisionBody (revision-body.ts) writes it in SQL: a page's position wins over the body's.
+  return { ...columns, body: { ...body, plan: { ...body.plan, planned_tasks: tasks }, view: { ...body.view, positions: { ...body.view?.positions, ...positions } } } };
 }
 
 /**
@@ -240,7 +252,7 @@ export async function findRevisionText(db: Database, id: string, revision: numbe
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
   if (!row) return undefined;
-  const tasks = await joinPageTexts(db, row.pageHashes, (hashes) => pageTasksText(id, hashes));
+  const tasks = await readPageTexts(db, row.pageHashes, (hashes) => pageTasksText(id, hashes));
   return { ...row, tasksText: `[${tasks}]` };
 }
 
@@ -251,12 +263,12 @@ export async function findRevisionTextWithPositions(db: Database, id: string, re
   const row = await findRevisionText(db, id, revision);
   if (!row) return undefined;
   await yieldToEventLoop();
-  const positions = await joinPageTexts(db, row.pageHashes, (hashes) => pagePositionsText(id, hashes));
+  const positions = await readPageTexts(db, row.pageHashes, (hashes) => pagePositionsText(id, hashes));
   return { ...row, positionsText: `{${positions}}` };
 }
 
 /** Reads a text part of each few pages, in order, letting other requests in between the queries; the non-empty parts joined by commas. */
-async function joinPageTexts(db: Database, pageHashes: readonly string[], part: (hashes: string[]) => SQL<string | null>): Promise<string> {
+export async function readPageTexts(db: Database, pageHashes: readonly string[], part: (hashes: string[]) => SQL<string | null>): Promise<string> {
   const parts: string[] = [];
   for (let i = 0; i < pageHashes.length; i += TEXT_PAGES_PER_QUERY) {
     if (i > 0) await yieldToEventLoop();

@@ -1,5 +1,5 @@
 import 'server-only';
-import { getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { planRevisions } from '../platform/db/schema';
 import { revisionPagePositions, revisionTaskRefs } from './revision-pages';
 
@@ -23,11 +23,12 @@ export const revisionBody = sql<unknown>`jsonb_set(jsonb_set("plan_revisions"."b
 
 /**
  * The tasks of some of a plan's pages as JSON texts joined by commas, in the order of
- * `pageHashes` ('' for none): one bounded part of a revision's task array (see
- * plan-repository.ts findRevisionText).
+ * `pageHashes` (null for none): one bounded part of a revision's task array (see
+ * plan-repository.ts findRevisionText). `task` is what is written of each, from the stored
+ * body `stored.body`: the body itself unless a projection is given.
  */
-export function pageTasksText(planId: string, pageHashes: string[]) {
-  return sql<string | null>`select string_agg(stored.body::text, ',' order by pg.ord, t.ord) as text
+export function pageTasksText(planId: string, pageHashes: string[], task: SQL = sql.raw('stored.body')) {
+  return sql<string | null>`select string_agg((${task})::text, ',' order by pg.ord, t.ord) as text
     from unnest(array[${sql.join(pageHashes.map((hash) => sql`${hash}`), sql`, `)}]::text[]) with ordinality as pg(hash, ord)
     join plan_pages page on page.plan_id = ${planId} and page.hash = pg.hash
     cross join lateral unnest(page.task_ids, page.task_hashes) with ordinality as t(task_id, hash, ord)

@@ -5,10 +5,10 @@ import { documentSchema, readStoredDocument, taskTarget, type PlanDocument, type
 import { RESOURCE_KINDS, type Resource } from '@/lib/registry';
 import { deriveRunState, FINISHED_RUN_STATES, TASK_STATES, type RunState, type TaskState } from '@/lib/runs/run-states';
 import type { Database } from '../platform/db/client';
-import { planRevisions, runs, taskRuns } from '../platform/db/schema';
+import { runs, taskRuns } from '../platform/db/schema';
 import { AppError, notFound } from '../platform/errors';
 import { hashVersionOf, serverContentHash } from '../plans/document-hashes';
-import { revisionColumns } from '../plans/revision-body';
+import { findRevision } from '../plans/plan-repository';
 import { emitWebhookEvent } from '../webhooks/events';
 import { notify } from '../inbox/notify';
 import { announceWaitingGates } from './gate-notice';
@@ -41,10 +41,7 @@ export async function loadRunContext(db: Database, runId: string, locked?: RunRo
   if (!run) throw notFound(`Run "${runId}"`);
   let entry = verified.get(runId);
   if (!entry) {
-    const [row] = await db
-      .select(revisionColumns)
-      .from(planRevisions)
-      .where(and(eq(planRevisions.planId, run.planId), eq(planRevisions.revision, run.revision)));
+    const row = await findRevision(db, run.planId, run.revision);
     if (!row) throw new AppError('integrity', 409, `Run ${runId}: revision ${run.revision} of plan ${run.planId} is missing`);
     const parsed = readStoredDocument(row.body, row.schemaVersion, documentSchema);
     const raw = (row.body ?? {}) as Record<string, unknown>;

@@ -1,15 +1,13 @@
 import type { Metadata } from 'next';
 import { ProgressivePlanEditor } from '@/components/editor/progressive-plan-editor';
 import { getDatabase } from '@/lib/server/platform/db/connection';
-import { documentOf, type PlanResponse } from '@/lib/api/schemas';
-import type { Database } from '@/lib/server/platform/db/client';
+import { documentOf } from '@/lib/api/schemas';
 import { hasRole } from '@/lib/auth/roles';
-import { OVERVIEW_TASKS, buildOverview, isGroupBy } from '@/lib/flow/overview';
+import { OVERVIEW_TASKS } from '@/lib/flow/overview';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { decisionNotice } from '@/lib/server/comments/decision-notice';
-import { findOverviewTasks } from '@/lib/server/plans/overview-tasks';
-import { getTasksNear } from '@/lib/server/plans/tasks-near';
 import { loadApprovalGuard } from '../approval-guard';
+import { loadingView } from '../loading-view';
 import { loadPlanForPage, loadPlanSkeletonForPage, loadRegistryForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 import { replanFromRun } from '../replan-from-run';
@@ -65,15 +63,4 @@ export default async function PlanPage({ params, searchParams }: Props) {
       </div>
     </div>
   );
-}
-
-/** What a big plan's page draws while its tasks load: the tasks around the linked one, else the overview. */
-async function loadingView(db: Database, skeleton: PlanResponse, taskCount: number, query: Record<string, string | string[] | undefined>) {
-  // A link that asks for the overview opens on it, whatever task it names.
-  const near = typeof query.task === 'string' && query.overview === undefined ? await getTasksNear(db, skeleton.id, skeleton.revision, query.task) : undefined;
-  if (near) return { taskCount, near };
-  const groupBy = isGroupBy(query.overview) ? query.overview : 'target';
-  const tasks = (await findOverviewTasks(db, skeleton.id, skeleton.revision)) ?? [];
-  const { aggregates, links, positions } = buildOverview(tasks, { groupBy, subgraphs: skeleton.subgraphs });
-  return { taskCount, overview: { groupBy, aggregates, links, positions: Object.fromEntries(Object.entries(positions)) } };
 }

@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import { PlanEditor } from '@/components/editor/plan-editor';
+import { ProgressivePlanEditor } from '@/components/editor/progressive-plan-editor';
+import { OVERVIEW_TASKS } from '@/lib/flow/overview';
 import { latestDryRun } from '@/lib/server/simulate/dry-run-service';
 import { formatMs, formatUsd } from '@/components/simulate/format';
 import Link from '@/components/ui/link';
@@ -18,13 +20,14 @@ import { documentOf } from '@/lib/api/schemas';
 import { checkDecision } from '@/lib/approval/gate';
 import { hasRole } from '@/lib/auth/roles';
 import { diffPlans } from '@/lib/plan';
-import { getGate, readGate } from '@/lib/server/approval/approval-service';
+import { getGateReviews, readGate } from '@/lib/server/approval/approval-service';
 import { reviewBaseFor } from '@/lib/server/approval/review-base';
 import { defaultBaseLabel, describeBase } from '@/lib/approval/review-base';
 import { BasePicker } from '@/components/review/base-picker';
 import { resourceChangesSinceLastApproval } from '@/lib/server/approval/registry-binding';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/platform/db/connection';
+import { loadingView } from '../loading-view';
 import { loadPlanForPage, loadRegistryForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 
@@ -40,18 +43,23 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   const query = await searchParams;
   const [{ state, validation, resources }, gate, registry, dryRun, chosen] = await Promise.all([
     readGate(db, id),
-    getGate(db, id),
+    getGateReviews(db, id),
     loadRegistryForPage(),
     latestDryRun(db, id, plan.revision),
     reviewBaseFor(db, id, user.username, plan.revision, query.base),
   ]);
   // What this reader has not seen yet: the change since their own last review, unless they chose another base.
   const base = chosen.base.revision;
-  const before = await loadPlanForPage(id, base);
+  // The head itself unless another base was chosen: a big plan is not read twice.
+  const before = base === plan.revision ? plan : await loadPlanForPage(id, base);
   const doc = documentOf(plan);
   // One diff serves the list of changes and the canvas's marks; a first revision has neither.
   const diff = base === plan.revision ? null : diffPlans(before, doc);
   const marks = diff ? reviewMarksData(diff, before.view.positions) : null;
+  // A big plan's canvas reads its tasks from the API, as the editor does: written into the
+  // page, 20,000 tasks held the server's thread while React serialised them.
+  const taskCount = doc.plan.planned_tasks.length;
+  const loading = taskCount > OVERVIEW_TASKS ? await loadingView(db, plan, taskCount, query) : null;
   const heading = describeBase(chosen.base, plan.revision);
   const selectedBase = chosen.problem || query.base === undefined || Array.isArray(query.base) ? '' : query.base;
   const claim = { revision: plan.revision, contentHash: plan.content_hash };
@@ -80,7 +88,11 @@ export default async function ReviewPage({ params, searchParams }: Props) {
           <ReviewLegend data={marks} base={base} revision={plan.revision} />
         </div>
         <div className="min-h-0 flex-1">
-          <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly registry={registry} reviewMarks={marks ?? undefined} />
+          {loading ? (
+            <ProgressivePlanEditor planId={plan.id} revision={plan.revision} loading={loading} readOnly registry={registry} reviewMarks={marks ?? undefined} />
+          ) : (
+            <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly registry={registry} reviewMarks={marks ?? undefined} />
+          )}
         </div>
       </section>
       <TaskViewsProvider planId={plan.id} revision={plan.revision}>
