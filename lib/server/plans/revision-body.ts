@@ -1,6 +1,5 @@
 import 'server-only';
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { planRevisions } from '../platform/db/schema';
+import { sql, type SQL } from 'drizzle-orm';
 import { revisionPagePositions, revisionTaskRefs } from './revision-pages';
 
 // How a revision's whole document is read back. Every revision stores its tasks in
@@ -47,8 +46,6 @@ export function pagePositionsText(planId: string, pageHashes: string[]) {
     where page.positions <> '{}'::jsonb`;
 }
 
-/** Every column of plan_revisions, with `body` the whole document. */
-export const revisionColumns = { ...getTableColumns(planRevisions), body: revisionBody };
 
 /** Whether the revision holds a task with this id, without reading its tasks. */
 export function revisionHasTask(taskId: string) {
