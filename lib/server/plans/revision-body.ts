@@ -3,16 +3,18 @@ import { sql, type SQL } from 'drizzle-orm';
 import { revisionPagePositions, revisionTaskRefs } from './revision-pages';
 
 // How a revision's whole document is read back. Every revision stores its tasks in
-// plan_tasks, referenced by hash in plan order through its pages (revision-pages.ts); the
-// database puts them, and the positions its pages hold, back into the body, so every reader
-// gets one JSON document, the one that was written. A task or page row that is missing or
-// edited changes what comes back, and the content hash recomputed from it no longer matches:
-// the binding holds.
+// plan_tasks, referenced by hash in plan order through its pages (revision-pages.ts). The
+// server reads them, and the positions its pages hold, as text a few pages per query
+// (pageTasksText, pagePositionsText; plan-repository.ts findRevision puts the document
+// together), so every reader gets one JSON document, the one that was written. A task or page
+// row that is missing or edited changes what comes back, and the content hash recomputed from
+// it no longer matches: the binding holds.
 
 /**
- * The revision's document as JSON, its tasks and positions in place. The outer row is
- * named in full: drizzle writes a column of a one-table query unqualified, which inside the
- * subquery would be plan_tasks' own plan_id.
+ * The revision's document as JSON, its tasks and positions in place, in one statement: what
+ * the audit verifier (an offline command) reads. The outer row is named in full: drizzle writes
+ * a column of a one-table query unqualified, which inside the subquery would be plan_tasks'
+ * own plan_id.
  */
 export const revisionBody = sql<unknown>`jsonb_set(jsonb_set("plan_revisions"."body", '{plan,planned_tasks}', coalesce((
     select jsonb_agg(stored.body order by ref.ord)
