@@ -4,7 +4,7 @@
  * a temporary folder) gets one heavy request at a time while this script polls
  * `GET /api/health` every 50 ms; the worst health latency during each request is the
  * figure (target under 200 ms: dry runs, Monte Carlo and validation run in compute
- * workers), the Monte Carlo at its budget (100 runs of 20,000 tasks) must finish in
+ * workers; a big plan's pages and reads are among the requests), the Monte Carlo at its budget (100 runs of 20,000 tasks) must finish in
  * under 5 s, and for the plan of 50 convertors that each return 8 MB, the server's peak
  * RSS must stay under 1 GB. Last, the server gets SIGTERM with requests under way and must
  * be gone within 10 s. Every row is printed with the targets it is held to.
@@ -23,6 +23,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { DEMO_PASSWORDS, signIn } from '../e2e/auth-support';
 import { MAX_MONTE_CARLO_TASK_RUNS } from '../lib/simulate/monte-carlo';
 import { SCHEMA_LIMITS } from '../lib/registry/schema-budget';
 import { ensureBuild, root } from './lib/setup.mjs';
@@ -97,6 +99,24 @@ async function call(method: string, url: string, body?: string): Promise<{ statu
     // not JSON
   }
   return { status: response.status, bytes: Buffer.byteLength(text), json };
+}
+
+/** A page as a signed-in editor's browser asks for it: its HTML, with the session cookie. */
+async function page(url: string, cookie: string): Promise<{ status: number; bytes: number; json: unknown }> {
+  const response = await fetch(`${BASE}${url}`, { headers: { cookie, accept: 'text/html' } });
+  return { status: response.status, bytes: Buffer.byteLength(await response.text()), json: null };
+}
+
+/** The demo editor's session cookie, signed in through the form. */
+async function editorCookie(): Promise<string> {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const context = await browser.newContext({ baseURL: BASE });
+    await signIn(await context.newPage(), 'editor', DEMO_PASSWORDS.editor);
+    return (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  } finally {
+    await browser.close();
+  }
 }
 
 async function waitForServer() {
@@ -299,7 +319,7 @@ async function main() {
   const server = spawn('npx', ['next', 'start', '-p', String(port)], {
     cwd: root,
     detached: true,
-    env: { ...process.env, PLANGATE_DATA_DIR: dataDir, PLANGATE_DEMO: 'off', PLANGATE_ADMIN_TOKEN: ADMIN_TOKEN, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, PLANGATE_DATA_DIR: dataDir, PLANGATE_DEMO: 'off', PLANGATE_DEMO_USERS: 'on', PLANGATE_ADMIN_TOKEN: ADMIN_TOKEN, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: 'ignore',
   });
   const rows: Row[] = [];
@@ -349,6 +369,21 @@ async function main() {
     const atBudget = Math.floor(MAX_MONTE_CARLO_TASK_RUNS / TASKS);
     rows.push(await measure(`${MONTE_CARLO_AT_BUDGET}${atBudget} runs × ${TASKS.toLocaleString('en')} tasks (the budget)`, pid, () => call('POST', `/api/plans/${bigId}/simulate`, JSON.stringify({ workers: 16, runs: atBudget, failure_probability: 0.01 })), (json) => `monte_carlo ${JSON.stringify((json as { result?: { monte_carlo?: unknown } })?.result?.monte_carlo ?? null).slice(0, 120)}`, [201]));
     rows.push(await measure(`Monte Carlo: 10,000 runs × ${TASKS.toLocaleString('en')} tasks (refused)`, pid, () => call('POST', `/api/plans/${bigId}/simulate`, JSON.stringify({ workers: 16, runs: 10_000, failure_probability: 0.01 })), errorMessage, [400]));
+    // The pages and reads of that plan an editor and an approver open: a big plan's page carries
+    // no tasks, and the API sends the stored text a few pages per query.
+    const cookie = await editorCookie();
+    const size = TASKS.toLocaleString('en');
+    const middle = `task-${Math.floor(TASKS / 2)}`;
+    for (const [name, url] of [
+      [`editor page (overview): ${size} tasks`, `/plans/${bigId}`],
+      [`editor page at a task: ${size} tasks`, `/plans/${bigId}?task=${middle}`],
+      [`review page: ${size} tasks`, `/plans/${bigId}/review`],
+      [`dry-run page: ${size} tasks`, `/plans/${bigId}/dry-run`],
+    ]) {
+      rows.push(await measure(name, pid, () => page(url, cookie), () => '', [200]));
+    }
+    rows.push(await measure(`GET revision: ${size} tasks`, pid, () => call('GET', `/api/plans/${bigId}/revisions/1`), () => '', [200]));
+    rows.push(await measure(`GET latest dry run: ${size} tasks`, pid, () => call('GET', `/api/plans/${bigId}/simulate`), () => '', [200]));
     rows.push(await measure(`optimize (rule): ${TASKS.toLocaleString('en')} tasks`, pid, () => call('POST', `/api/plans/${bigId}/optimize`, JSON.stringify({ strategy: 'rule', workers: 16 })), (json) => `${(json as { subgraphs?: unknown[] })?.subgraphs?.length ?? 0} subgraphs`, [200]));
     rows.push(await measure(`export (wfformat): ${TASKS.toLocaleString('en')} tasks`, pid, () => call('GET', `/api/plans/${bigId}/export?format=wfformat`), () => '', [200]));
     const content = importContent();
