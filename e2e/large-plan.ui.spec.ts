@@ -68,7 +68,8 @@ test('the review page of a 600-task plan opens at a linked task and lists the ta
 
   await page.goto(`/plans/${id}/review?task=step-300`);
   const canvas = page.getByRole('region', { name: 'Plan (read-only)' });
-  await expect(canvas.getByRole('complementary', { name: 'Inspector' }).getByRole('textbox', { name: 'Description' })).toHaveValue('Step 300');
+  // Bounded like the editor's first layout above: reading 600 tasks and the editor's code is the slowest step on a busy machine.
+  await expect(canvas.getByRole('complementary', { name: 'Inspector' }).getByRole('textbox', { name: 'Description' })).toHaveValue('Step 300', { timeout: 60_000 });
   await expect(canvas.getByRole('group', { name: 'Task Step 300', exact: true })).toBeInViewport();
   await expect(page.getByRole('heading', { name: 'Tasks (600)', level: 2 })).toBeVisible();
 });
