@@ -372,6 +372,8 @@ async function main() {
     // The pages and reads of that plan an editor and an approver open: a big plan's page carries
     // no tasks, and the API sends the stored text a few pages per query.
     const cookie = await editorCookie();
+    // A first page render loads the page's modules: paid on a small plan, not measured.
+    for (const url of [`/plans/${warmId}`, `/plans/${warmId}/review`, `/plans/${warmId}/dry-run`]) await page(url, cookie);
     const size = TASKS.toLocaleString('en');
     const middle = `task-${Math.floor(TASKS / 2)}`;
     for (const [name, url] of [

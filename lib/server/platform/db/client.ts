@@ -68,6 +68,11 @@ async function openPglite(migrations: string, dataDir: string | null, snapshot?:
   const release = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create(snapshot ? { loadDataDir: snapshot } : {});
+    // Each bitmap heap scan asks the file system for its table's size, which PGlite's Node file
+    // system answers with a synchronous fstat: reading a 20,000-task revision (one index probe
+    // per task) made 20,000 of them, about a second of the server's thread. Plain index scans
+    // read the same rows from the buffers. PGlite has one session, so this holds for every query.
+    await client.exec('SET enable_bitmapscan = off');
     const db = drizzle({ client, schema: dbSchema });
     await migrate(db, { migrationsFolder: migrations });
     return { db, kind: 'pglite', jobs: { kind: 'pglite', client }, close: () => client.close().finally(release) };
