@@ -213,15 +213,22 @@ export async function findPlan(db: Database, id: string): Promise<PlanRow | unde
 export async function findRevision(db: Database, id: string, revision: number): Promise<RevisionRow | undefined> {
   const row = await findRevisionTextWithPositions(db, id, revision);
   if (!row) return undefined;
-  const { bodyText, tasksText, positionsText, ...columns } = row;
-  type Body = { plan?: object; view?: { positions?: object } } & Record<string, unknown>;
-  const body = JSON.parse(bodyText) as Body;
+  const { bodyText: _body, tasksText, positionsText: _positions, ...columns } = row;
+  const skeleton = await revisionSkeleton(row);
   await yieldToEventLoop();
   const tasks = JSON.parse(tasksText) as unknown[];
+  return { ...columns, body: { ...skeleton, plan: { ...skeleton.plan, planned_tasks: tasks } } };
+}
+
+/**
+ * A revision's body as read as text, with the positions its pages hold put back (a page's
+ * position wins over the body's, as revisionBody writes it in SQL); its tasks are not in it.
+ */
+export async function revisionSkeleton(row: { bodyText: string; positionsText: string }): Promise<{ plan?: object; view?: { positions?: object } } & Record<string, unknown>> {
+  const body = JSON.parse(row.bodyText) as { plan?: object; view?: { positions?: object } } & Record<string, unknown>;
   await yieldToEventLoop();
-  const positions = JSON.parse(positionsText) as object;
-  // As revisionBody (revision-body.ts) writes it in SQL: a page's position wins over the body's.
-  return { ...columns, body: { ...body, plan: { ...body.plan, planned_tasks: tasks }, view: { ...body.view, positions: { ...body.view?.positions, ...positions } } } };
+  const positions = JSON.parse(row.positionsText) as object;
+  return { ...body, view: { ...body.view, positions: { ...body.view?.positions, ...positions } } };
 }
 
 /**

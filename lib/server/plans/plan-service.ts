@@ -62,7 +62,10 @@ function toIso(date: Date): string {
 }
 
 function toResponse(plan: repo.PlanRow, revision: repo.RevisionRow): PlanResponse {
-  const body = repo.revisionDocument(revision);
+  return responseOf(plan, revision, repo.revisionDocument(revision));
+}
+
+function responseOf(plan: repo.PlanRow, revision: Omit<repo.RevisionRow, 'body'>, body: Pick<PlanDocument, 'plan' | 'job' | 'subgraphs' | 'view'>): PlanResponse {
   return {
     id: plan.id,
     title: plan.title,
@@ -326,24 +329,12 @@ export async function getPlanJson(db: Database, id: string, revision?: number): 
     const whole = await getPlan(db, id, row.revision);
     return { plan: whole, json: JSON.stringify(whole) };
   }
-  // The stored body is the document without its tasks and with only the positions that are not a task's.
-  const body = JSON.parse(row.bodyText) as PlanDocument;
-  await yieldToEventLoop();
-  const positions = { ...body.view.positions, ...(JSON.parse(row.positionsText) as PlanDocument['view']['positions']) };
-  const head = {
-    id: plan.id,
-    title: plan.title,
-    status: plan.status as PlanResponse['status'],
-    revision: row.revision,
-    head_revision: plan.headRevision,
-    content_hash: row.contentHash,
-  };
-  const tail = { author: row.author, message: row.message, created_at: toIso(row.createdAt) };
-  const json = stringifyAround(
-    (tasks) => ({ ...head, plan: { ...body.plan, planned_tasks: tasks }, job: body.job, subgraphs: body.subgraphs, view: { ...body.view, positions }, ...tail }),
-    row.tasksText,
-  );
-  return { plan: { ...head, ...tail }, json };
+  // Written around the tasks' text, which is spliced in as it was read.
+  const skeleton = (await repo.revisionSkeleton(row)) as Pick<PlanDocument, 'plan' | 'job' | 'subgraphs' | 'view'>;
+  const response = responseOf(plan, row, skeleton);
+  const json = stringifyAround((tasks) => ({ ...response, plan: { ...response.plan, planned_tasks: tasks } }), row.tasksText);
+  const { plan: _plan, job: _job, subgraphs: _subgraphs, view: _view, ...meta } = response;
+  return { plan: meta, json };
 }
 
 /** The plan and one of its revisions (the head when none is named), or the 404 naming which is missing. */
