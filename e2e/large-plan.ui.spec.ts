@@ -57,7 +57,7 @@ test('the montage trace opens, lays out, and can be dragged, edited and saved', 
 // A plan over 500 tasks: its review page carries no tasks for the canvas. The tasks around the
 // linked one are drawn from the page, the rest are read from the API, and then the task is
 // selected as in the editor.
-test('the review page of a 600-task plan opens at a linked task and lists the tasks', async ({ page, api }) => {
+test('the review page of a 600-task plan opens at a linked task, lists its first tasks and counts them all', async ({ page, api }) => {
   const planned_tasks = Array.from({ length: 600 }, (_, i) => ({
     task_id: `step-${i}`,
     description: `Step ${i}`,
@@ -72,4 +72,11 @@ test('the review page of a 600-task plan opens at a linked task and lists the ta
   await expect(canvas.getByRole('complementary', { name: 'Inspector' }).getByRole('textbox', { name: 'Description' })).toHaveValue('Step 300', { timeout: 60_000 });
   await expect(canvas.getByRole('group', { name: 'Task Step 300', exact: true })).toBeInViewport();
   await expect(page.getByRole('heading', { name: 'Tasks (600)', level: 2 })).toBeVisible();
+  // The table and the list of new tasks show the first rows and say where the rest are; the
+  // counts are the plan's, and so is what the approver has left to view.
+  const table = page.getByRole('table', { name: 'Tasks and their fields' });
+  await expect(table.getByRole('row')).toHaveCount(201);
+  await expect(page.getByText('The first 200 of 600 tasks are shown; export the plan to read the rest.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Tasks', exact: true }).getByRole('heading', { name: 'Tasks (600)', level: 3 })).toBeVisible();
+  await expect(page.getByText("…and 400 more, in the plan's export.")).toBeVisible();
 });

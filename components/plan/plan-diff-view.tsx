@@ -11,8 +11,9 @@ import { FieldChanges, TaskFields } from './task-fields';
 /** Beyond this many entries in one list the rest are counted, so a huge plan still renders. */
 const SHOWN = 500;
 
-function More({ total }: { total: number }) {
-  return total > SHOWN ? <p className="text-xs text-slate-600">…and {total - SHOWN} more (see the task table).</p> : null;
+/** Says how many of `total` entries were left out when only `shown` of them are listed. */
+function More({ total, shown = Math.min(total, SHOWN) }: { total: number; shown?: number }) {
+  return total > shown ? <p className="text-xs text-slate-600">…and {total - shown} more, in the plan&apos;s export.</p> : null;
 }
 
 function TaskHeading({ task, viewable = false }: { task: PlannerTask; viewable?: boolean }) {
@@ -27,12 +28,27 @@ function TaskHeading({ task, viewable = false }: { task: PlannerTask; viewable?:
 }
 
 /** `viewable`: the tasks are in the revision under review, so they can be marked viewed. */
-function TaskEntries({ title, tone, tasks, label, viewable }: { title: string; tone: string; tasks: PlannerTask[]; label: (id: string) => string; viewable: boolean }) {
+/** `total`: how many there are when `tasks` holds only the first of them. */
+function TaskEntries({
+  title,
+  tone,
+  tasks,
+  total = tasks.length,
+  label,
+  viewable,
+}: {
+  title: string;
+  tone: string;
+  tasks: PlannerTask[];
+  total?: number;
+  label: (id: string) => string;
+  viewable: boolean;
+}) {
   if (!tasks.length) return null;
   return (
     <section aria-label={title}>
       <h3 className={`font-semibold ${tone}`}>
-        {title} ({tasks.length})
+        {title} ({total})
       </h3>
       <ul className="mt-1 space-y-2">
         {tasks.slice(0, SHOWN).map((t) => (
@@ -50,7 +66,7 @@ function TaskEntries({ title, tone, tasks, label, viewable }: { title: string; t
           </li>
         ))}
       </ul>
-      <More total={tasks.length} />
+      <More total={total} shown={Math.min(tasks.length, SHOWN)} />
     </section>
   );
 }
@@ -177,11 +193,12 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
 }
 
 /** A first revision has nothing to compare with: every task with its fields, and its groups. */
-export function FirstRevisionView({ tasks, subgraphs }: { tasks: PlannerTask[]; subgraphs: SubGraph[] }) {
+/** `tasks` may be the revision's first tasks only; `total` counts them all. */
+export function FirstRevisionView({ tasks, total, subgraphs }: { tasks: PlannerTask[]; total?: number; subgraphs: SubGraph[] }) {
   return (
     <div className="space-y-4 text-sm">
       <p className="text-slate-600">This is the plan&apos;s first revision, so every task is new. Each is listed with its fields (empty fields left out).</p>
-      <TaskEntries title="Tasks" tone="text-slate-900" tasks={tasks} label={(id) => `Task ${id}`} viewable />
+      <TaskEntries title="Tasks" tone="text-slate-900" tasks={tasks} total={total} label={(id) => `Task ${id}`} viewable />
       {subgraphs.length > 0 && (
         <section aria-label="Subgraphs">
           <h3 className="font-semibold">Subgraphs ({subgraphs.length})</h3>

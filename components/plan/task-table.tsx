@@ -6,8 +6,6 @@ import { FieldValue } from './task-fields';
 // Every field of every task, one row each: what an approver signs. Short values inline,
 // long ones (JSON, instructions, code) scroll or fold so the table stays compact.
 
-/** Rows rendered; beyond this the table says how many it left out. */
-const MAX_ROWS = 2_000;
 
 function size(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -102,7 +100,8 @@ function taskRow(task: PlannerTask, group: string | undefined): DataRow {
   };
 }
 
-export function TaskTable({ tasks, subgraphs }: { tasks: PlannerTask[]; subgraphs: SubGraph[] }) {
+/** `tasks` are the plan's first rows; `total` counts them all (the rest are in the plan's export). */
+export function TaskTable({ tasks, total = tasks.length, subgraphs }: { tasks: PlannerTask[]; total?: number; subgraphs: SubGraph[] }) {
   const groupOf = new Map<string, string>();
   for (const s of subgraphs) for (const id of s.task_ids) if (!groupOf.has(id)) groupOf.set(id, s.subgraph_id);
   return (
@@ -114,11 +113,11 @@ export function TaskTable({ tasks, subgraphs }: { tasks: PlannerTask[]; subgraph
         scroll={{ maxHeight: '75vh', label: 'Task table, scrolls' }}
         columns={COLUMNS}
         empty="The plan has no tasks."
-        rows={tasks.slice(0, MAX_ROWS).map((task) => taskRow(task, groupOf.get(task.task_id)))}
+        rows={tasks.map((task) => taskRow(task, groupOf.get(task.task_id)))}
       />
-      {tasks.length > MAX_ROWS && (
+      {total > tasks.length && (
         <p className="mt-2 text-xs text-slate-600">
-          The first {MAX_ROWS.toLocaleString('en')} of {tasks.length.toLocaleString('en')} tasks are shown; export the plan to read the rest.
+          The first {tasks.length.toLocaleString('en')} of {total.toLocaleString('en')} tasks are shown; export the plan to read the rest.
         </p>
       )}
     </div>

@@ -72,6 +72,33 @@ describe('compute jobs', () => {
     expect(await refusal(COMPUTE_JOBS.validateRequest({ bodyText: '{"plan": {}, "extra": 1}', registry }))).toMatchObject({ code: 'bad_request', what: 'request body', issues: expect.arrayContaining([expect.objectContaining({ path: [] })]) });
   });
 
+  it("reads a revision for its review: the gate's counts and resources whole, the rows and issues cut, the diff from its base", async () => {
+    const { snapshotResources } = await import('@/lib/approval/approved-resources');
+    const { diffPlans } = await import('@/lib/plan');
+    // The head routes six tasks to tools no registry has (an error each); the base had none
+    // of them and another description for t0.
+    const head = PlanDocument.parse({
+      plan: { planned_tasks: [...(plan.planned_tasks ?? []), ...Array.from({ length: 6 }, (_, i) => ({ task_id: `bad${i}`, execution_type: 'tool' as const, tool_id: `missing_${i}` }))] },
+    });
+    const baseTasks = head.plan.planned_tasks.filter((t) => !t.task_id.startsWith('bad')).map((t) => (t.task_id === 't0' ? { ...t, description: 'Before' } : t));
+    const base = { ...head, plan: { ...head.plan, planned_tasks: baseTasks } };
+    const facts = await COMPUTE_JOBS.reviewRevision({ head: revision(head), base: revision(base), registry, rows: 5, issues: 3 });
+    const whole = validatePlan(head.plan, registry, head.subgraphs);
+    const errors = whole.issues.filter((issue) => issue.severity === 'error').length;
+    expect(whole.issues.length).toBeGreaterThan(3);
+    expect(facts.validation).toEqual({ valid: whole.valid, issues: whole.issues.slice(0, 3) });
+    expect([facts.errorCount, facts.warningCount]).toEqual([errors, whole.issues.length - errors]);
+    expect(facts.resources).toEqual(snapshotResources(head.plan.planned_tasks, registry));
+    expect(facts.taskCount).toBe(48);
+    expect(facts.tasks).toEqual(head.plan.planned_tasks.slice(0, 5));
+    expect(facts.names).toEqual(head.plan.planned_tasks.map((t) => ({ task_id: t.task_id, description: t.description })));
+    expect(facts.diff).toEqual(diffPlans(base, head));
+    expect(facts.diff?.added.map((t) => t.task_id)).toEqual(['bad0', 'bad1', 'bad2', 'bad3', 'bad4', 'bad5']);
+    expect(facts.diff?.changed).toEqual([expect.objectContaining({ task_id: 't0' })]);
+    // Its own base: nothing to compare.
+    expect((await COMPUTE_JOBS.reviewRevision({ head: revision(document), registry, rows: 100, issues: 1_000 })).diff).toBeNull();
+  });
+
   it('parses a create request and completes its document as the server would, refusing a bad one as the route layer does', async () => {
     const made = await COMPUTE_JOBS.createRequest({ bodyText: JSON.stringify({ title: 'New', plan, message: 'First' }) });
     expect([made.title, made.message]).toEqual(['New', 'First']);

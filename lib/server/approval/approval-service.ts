@@ -92,36 +92,68 @@ function refuse(refusal: Refusal, validation: ValidationResult, state: GateState
 
 interface Locked {
   state: GateState;
+  /** The head's validation; its issues may be cut short (HeadFacts), issueCounts counts them all. */
   validation: ValidationResult;
+  issueCounts: { errors: number; warnings: number };
   /** The registry resources the head revision routes to, as they are now. */
   resources: ResourceSnapshot;
 }
 
-/** The gate's inputs; `lock` takes the plan row lock for a transition. */
-export async function readGate(tx: Database, id: string, lock = false): Promise<Locked> {
-  checkPlanId(id);
-  const query = tx.select().from(plans).where(eq(plans.id, id));
-  const [plan] = lock ? await query.for('update') : await query;
-  if (!plan) throw notFound(`Plan "${id}"`);
-  const head = await findRevision(tx, id, plan.headRevision);
+/**
+ * What a reader already worked out from one revision off this thread (the review page's
+ * compute job): used by readGate when that revision is still the head. The validation's
+ * issues may be cut short; errorCount counts them all.
+ */
+export interface HeadFacts {
+  revision: number;
+  validation: ValidationResult;
+  errorCount: number;
+  warningCount: number;
+  resources: ResourceSnapshot;
+}
+
+/** The head's validation and resources, worked out here from its stored document. */
+async function headFacts(tx: Database, plan: typeof plans.$inferSelect): Promise<HeadFacts> {
+  const head = await findRevision(tx, plan.id, plan.headRevision);
   const parsed = head ? readStoredDocument(head.body, head.schemaVersion, documentSchema) : null;
   if (!parsed?.success) throw integrity(`revision ${plan.headRevision} is missing or its stored body is not a valid plan document`);
   const document = parsed.data;
   const registry = await getRegistry(tx);
-  const validation = withTitleIssue(await validatePlanAsync(document.plan, registry, document.subgraphs), plan.title);
+  const validation = await validatePlanAsync(document.plan, registry, document.subgraphs);
+  const errorCount = validation.issues.filter((issue) => issue.severity === 'error').length;
+  return { revision: plan.headRevision, validation, errorCount, warningCount: validation.issues.length - errorCount, resources: snapshotResources(document.plan.planned_tasks, registry) };
+}
+
+/**
+ * The gate's inputs; `lock` takes the plan row lock for a transition. `given` is the head's
+ * validation and resources when the caller has them; they are worked out again if the head
+ * has moved on since.
+ */
+export async function readGate(tx: Database, id: string, lock = false, given?: HeadFacts): Promise<Locked> {
+  checkPlanId(id);
+  const query = tx.select().from(plans).where(eq(plans.id, id));
+  const [plan] = lock ? await query.for('update') : await query;
+  if (!plan) throw notFound(`Plan "${id}"`);
+  const facts = given?.revision === plan.headRevision ? given : await headFacts(tx, plan);
+  const validation = withTitleIssue(facts.validation, plan.title);
+  // withTitleIssue appends what it finds; the facts counted every issue before it.
+  const added = validation.issues.slice(facts.validation.issues.length);
+  const errorCount = facts.errorCount + added.filter((issue) => issue.severity === 'error').length;
+  const issueCounts = { errors: errorCount, warnings: facts.warningCount + added.length - (errorCount - facts.errorCount) };
+  const { resources } = facts;
   const approvals = await liveApprovals(tx, id, plan.contentRevision);
-  const resources = snapshotResources(document.plan.planned_tasks, registry);
   const editors = await recentEditors(tx, plan, resources);
   const ties = await accountTies(tx, [...editors.authors, ...editors.resourceEditors, ...(plan.submittedBy ? [plan.submittedBy] : [])]);
   return {
     validation,
+    issueCounts,
     resources,
     state: {
       status: plan.status as PlanStatus,
       headRevision: plan.headRevision,
       headContentHash: plan.headContentHash,
       contentRevision: plan.contentRevision,
-      errorCount: validation.issues.filter((issue) => issue.severity === 'error').length,
+      errorCount,
       recentAuthors: editors.authors,
       resourceEditors: editors.resourceEditors,
       submittedBy: plan.submittedBy,

@@ -19,7 +19,6 @@ import { ReviewPanel } from '@/components/plan/review-panel';
 import { documentOf } from '@/lib/api/schemas';
 import { checkDecision } from '@/lib/approval/gate';
 import { hasRole } from '@/lib/auth/roles';
-import { diffPlans } from '@/lib/plan';
 import { getGateReviews, readGate } from '@/lib/server/approval/approval-service';
 import { reviewBaseFor } from '@/lib/server/approval/review-base';
 import { defaultBaseLabel, describeBase } from '@/lib/approval/review-base';
@@ -27,8 +26,9 @@ import { BasePicker } from '@/components/review/base-picker';
 import { resourceChangesSinceLastApproval } from '@/lib/server/approval/registry-binding';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/platform/db/connection';
+import { BIG_PLAN_ROWS, readReviewFacts, REVIEW_ISSUES } from '@/lib/server/review/review-facts';
 import { loadingView } from '../loading-view';
-import { loadPlanForPage, loadRegistryForPage } from '../load-plan';
+import { loadPlanForPage, loadPlanSkeletonForPage, loadRegistryForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
 
 export const metadata: Metadata = { title: 'Review' };
@@ -38,11 +38,11 @@ type Props = PageProps<'/plans/[id]/review'>;
 export default async function ReviewPage({ params, searchParams }: Props) {
   const { id } = await params;
   const user = await requirePageUser(`/plans/${encodeURIComponent(id)}/review`, searchParams);
-  const plan = await loadPlanForPage(id);
+  // The head without its tasks: what the page needs before the review is read, at any size.
+  const { plan, taskIds } = await loadPlanSkeletonForPage(id);
   const { db } = await getDatabase();
   const query = await searchParams;
-  const [{ state, validation, resources }, gate, registry, dryRun, chosen] = await Promise.all([
-    readGate(db, id),
+  const [gate, registry, dryRun, chosen] = await Promise.all([
     getGateReviews(db, id),
     loadRegistryForPage(),
     latestDryRun(db, id, plan.revision),
@@ -50,16 +50,20 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   ]);
   // What this reader has not seen yet: the change since their own last review, unless they chose another base.
   const base = chosen.base.revision;
-  // The head itself unless another base was chosen: a big plan is not read twice.
-  const before = base === plan.revision ? plan : await loadPlanForPage(id, base);
-  const doc = documentOf(plan);
-  // One diff serves the list of changes and the canvas's marks; a first revision has neither.
-  const diff = base === plan.revision ? null : diffPlans(before, doc);
-  const marks = diff ? reviewMarksData(diff, before.view.positions) : null;
+  // Validation, resources, the diff and the rows, worked out off the server's thread; the gate
+  // reuses them while the head is still this revision.
+  const taskCount = taskIds.length;
+  const review = await readReviewFacts(db, id, plan.revision, base, taskCount > OVERVIEW_TASKS ? BIG_PLAN_ROWS : taskCount);
+  const { state, validation, issueCounts, resources } = await readGate(db, id, false, { revision: plan.revision, ...review });
+  const marks = review.diff ? reviewMarksData(review.diff, review.basePositions) : null;
   // A big plan's canvas reads its tasks from the API, as the editor does: written into the
   // page, 20,000 tasks held the server's thread while React serialised them.
-  const taskCount = doc.plan.planned_tasks.length;
   const loading = taskCount > OVERVIEW_TASKS ? await loadingView(db, plan, taskCount, query) : null;
+  const canvas = loading ? (
+    <ProgressivePlanEditor planId={plan.id} revision={plan.revision} loading={loading} readOnly registry={registry} reviewMarks={marks ?? undefined} />
+  ) : (
+    <PlanEditor planId={plan.id} revision={plan.revision} doc={documentOf(await loadPlanForPage(id, plan.revision))} readOnly registry={registry} reviewMarks={marks ?? undefined} />
+  );
   const heading = describeBase(chosen.base, plan.revision);
   const selectedBase = chosen.problem || query.base === undefined || Array.isArray(query.base) ? '' : query.base;
   const claim = { revision: plan.revision, contentHash: plan.content_hash };
@@ -74,10 +78,8 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   const yourDecision = yourReview
     ? { reviewId: yourReview.id, decision: yourReview.decision, revision: yourReview.revision, approvals: { given: state.approvedBy.length, required: gate.approvals_required } }
     : null;
-  // The comment form needs names, not tasks: the full tasks are already sent once, to the canvas.
-  const commentTasks = doc.plan.planned_tasks.map((task) => ({ id: task.task_id, label: taskLabel(task) }));
-  const errors = validation.issues.filter((issue) => issue.severity === 'error');
-  const warnings = validation.issues.filter((issue) => issue.severity === 'warning');
+  // The comment forms need names, not tasks.
+  const commentTasks = review.names.map((task) => ({ id: task.task_id, label: taskLabel(task) }));
 
   return (
     <div className="flex min-h-full flex-col">
@@ -88,11 +90,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
           <ReviewLegend data={marks} base={base} revision={plan.revision} />
         </div>
         <div className="min-h-0 flex-1">
-          {loading ? (
-            <ProgressivePlanEditor planId={plan.id} revision={plan.revision} loading={loading} readOnly registry={registry} reviewMarks={marks ?? undefined} />
-          ) : (
-            <PlanEditor planId={plan.id} revision={plan.revision} doc={doc} readOnly registry={registry} reviewMarks={marks ?? undefined} />
-          )}
+          {canvas}
         </div>
       </section>
       <TaskViewsProvider planId={plan.id} revision={plan.revision}>
@@ -110,14 +108,14 @@ export default async function ReviewPage({ params, searchParams }: Props) {
                   {chosen.problem}
                 </p>
               )}
-              {diff ? <PlanDiffView diff={diff} /> : <FirstRevisionView tasks={doc.plan.planned_tasks} subgraphs={doc.subgraphs} />}
+              {review.diff ? <PlanDiffView diff={review.diff} /> : <FirstRevisionView tasks={review.tasks} total={review.taskCount} subgraphs={review.subgraphs} />}
             </section>
             <section aria-labelledby="tasks-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
               <h2 id="tasks-heading" className="text-lg font-semibold">
-                Tasks ({doc.plan.planned_tasks.length})
+                Tasks ({review.taskCount})
               </h2>
               <p className="text-sm text-slate-600">Every field of every task in revision {plan.revision}, as stored and as approved.</p>
-              <TaskTable tasks={doc.plan.planned_tasks} subgraphs={doc.subgraphs} />
+              <TaskTable tasks={review.tasks} total={review.taskCount} subgraphs={review.subgraphs} />
             </section>
             <section aria-labelledby="resources-heading" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
               <h2 id="resources-heading" className="text-lg font-semibold">
@@ -140,13 +138,13 @@ export default async function ReviewPage({ params, searchParams }: Props) {
               <h2 id="validation-heading" className="text-lg font-semibold">
                 Validation
               </h2>
-              <p className={`mt-1 text-sm ${errors.length ? 'text-rose-700' : 'text-emerald-700'}`}>
-                {errors.length ? `${errors.length} error${errors.length === 1 ? '' : 's'}` : 'No errors'}
-                {warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}
+              <p className={`mt-1 text-sm ${issueCounts.errors ? 'text-rose-700' : 'text-emerald-700'}`}>
+                {issueCounts.errors ? `${issueCounts.errors} error${issueCounts.errors === 1 ? '' : 's'}` : 'No errors'}
+                {issueCounts.warnings ? `, ${issueCounts.warnings} warning${issueCounts.warnings === 1 ? '' : 's'}` : ''}
               </p>
               {validation.issues.length > 0 && (
                 <ul className="mt-2 max-h-48 space-y-1 overflow-y-auto text-sm">
-                  {validation.issues.slice(0, 100).map((issue, index) => (
+                  {validation.issues.slice(0, REVIEW_ISSUES).map((issue, index) => (
                     <li key={index} className={issue.severity === 'error' ? 'text-rose-800' : 'text-amber-800'}>
                       {issue.message}
                     </li>
@@ -184,7 +182,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
                 {gate.approvals_required} required approval{gate.approvals_required === 1 ? '' : 's'}
               </p>
               <div className="mb-3">
-                <ViewedProgress total={doc.plan.planned_tasks.length} />
+                <ViewedProgress total={review.taskCount} />
               </div>
               {hasRole(user.role, 'approver') ? (
                 <ReviewPanel
