@@ -83,8 +83,11 @@ export const Outline = memo(
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
               e.preventDefault();
-              // Enter straight after typing searches at once rather than stepping through the old matches.
-              if (settled !== query) focus.getState().setMatches(matchingTaskIds(tasks, query));
+              // The matches of what is typed now, set here rather than left to the effect above:
+              // Enter straight after typing, or after the pause re-rendered but before that
+              // effect ran, would otherwise step through the old matches (or none). The current
+              // match stays current (setMatches keeps it), so Enter still steps on.
+              focus.getState().setMatches(matchingTaskIds(tasks, query));
               setSettled(query);
               const id = focus.getState().step(e.shiftKey ? -1 : 1);
               if (id) onReveal(id);

@@ -3,7 +3,6 @@
 import Link from '@/components/ui/link';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { runDryRunAction } from '@/app/plans/[id]/dry-run-actions';
 import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
 import { useServerAction } from '@/components/query/use-server-action';
 import { replaceQuery } from '@/components/ui/replace-query';
@@ -21,6 +20,7 @@ import { DEFAULT_SETTINGS, settingsFromParams, writeSettings, type DryRunSetting
 import { DryRunSummary } from './dry-run-summary';
 import { DryRunTimeline } from './dry-run-timeline';
 import { ganttModel } from './gantt-model';
+import { postDryRun } from './post-dry-run';
 
 export interface DryRunWorkbenchProps {
   planId: string;
@@ -56,7 +56,7 @@ export function DryRunWorkbench({ planId, revision, doc, registry, canRun, initi
   const [linked] = useState(() => linkedTask(doc.plan.planned_tasks, search.get('task')));
   const [selectedId, setSelectedId] = useState<string | null>(linked.found);
   // The answer is the whole result, shown here; the rest of the page does not change.
-  const dryRun = useServerAction(runDryRunAction, { refresh: 'never', onSuccess: setRun });
+  const dryRun = useServerAction(postDryRun, { refresh: 'never', onSuccess: setRun });
 
   useEffect(() => replaceQuery((params) => writeSettings(params, settings)), [settings]);
   useEffect(
