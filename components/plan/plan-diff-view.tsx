@@ -27,8 +27,10 @@ function TaskHeading({ task, viewable = false }: { task: PlannerTask; viewable?:
   );
 }
 
-/** `viewable`: the tasks are in the revision under review, so they can be marked viewed. */
-/** `total`: how many there are when `tasks` holds only the first of them. */
+/**
+ * `viewable`: the tasks are in the revision under review, so they can be marked viewed.
+ * `total`: how many there are when `tasks` holds only the first of them.
+ */
 function TaskEntries({
   title,
   tone,
@@ -192,8 +194,10 @@ export function PlanDiffView({ diff }: { diff: PlanDiff }) {
   );
 }
 
-/** A first revision has nothing to compare with: every task with its fields, and its groups. */
-/** `tasks` may be the revision's first tasks only; `total` counts them all. */
+/**
+ * A first revision has nothing to compare with: every task with its fields, and its groups.
+ * `tasks` may be the revision's first tasks only; `total` counts them all.
+ */
 export function FirstRevisionView({ tasks, total, subgraphs }: { tasks: PlannerTask[]; total?: number; subgraphs: SubGraph[] }) {
   return (
     <div className="space-y-4 text-sm">

@@ -6,7 +6,6 @@ import { FieldValue } from './task-fields';
 // Every field of every task, one row each: what an approver signs. Short values inline,
 // long ones (JSON, instructions, code) scroll or fold so the table stays compact.
 
-
 function size(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   const lines = text.split('\n').length;
