@@ -99,16 +99,12 @@ export interface ReviewRevisionJob {
   registry: Registry;
   /** How many of the head's tasks come back whole (the task table's rows). */
   rows: number;
-  /** How many validation issues come back (the page lists that many; the counts are whole). */
-  issues: number;
 }
 
 /** What the review page shows of a revision: sized by what it draws, not by the plan. */
 export interface ReviewFacts {
-  /** The head's validation, its issues cut to `issues`; errorCount and warningCount count them all. */
+  /** The head's validation, as validatePlan gives it (its issues capped, lib/validate/issue-caps.ts). */
   validation: ValidationResult;
-  errorCount: number;
-  warningCount: number;
   /** The registry resources the head routes to, as the registry now defines them. */
   resources: ResourceSnapshot;
   taskCount: number;
@@ -167,13 +163,9 @@ export const COMPUTE_JOBS = {
    */
   async reviewRevision(input: ReviewRevisionJob): Promise<ReviewFacts> {
     const head = readRevision(input.head);
-    const validation = validatePlan(head.plan, input.registry, head.subgraphs);
     const tasks = head.plan.planned_tasks;
-    const errorCount = validation.issues.filter((issue) => issue.severity === 'error').length;
     return {
-      validation: { valid: validation.valid, issues: validation.issues.slice(0, input.issues) },
-      errorCount,
-      warningCount: validation.issues.length - errorCount,
+      validation: validatePlan(head.plan, input.registry, head.subgraphs),
       resources: snapshotResources(tasks, input.registry),
       taskCount: tasks.length,
       tasks: tasks.slice(0, input.rows),

@@ -92,23 +92,18 @@ function refuse(refusal: Refusal, validation: ValidationResult, state: GateState
 
 interface Locked {
   state: GateState;
-  /** The head's validation; its issues may be cut short (HeadFacts), issueCounts counts them all. */
   validation: ValidationResult;
-  issueCounts: { errors: number; warnings: number };
   /** The registry resources the head revision routes to, as they are now. */
   resources: ResourceSnapshot;
 }
 
 /**
  * What a reader already worked out from one revision off this thread (the review page's
- * compute job): used by readGate when that revision is still the head. The validation's
- * issues may be cut short; errorCount counts them all.
+ * compute job): used by readGate when that revision is still the head.
  */
 export interface HeadFacts {
   revision: number;
   validation: ValidationResult;
-  errorCount: number;
-  warningCount: number;
   resources: ResourceSnapshot;
 }
 
@@ -120,8 +115,7 @@ async function headFacts(tx: Database, plan: typeof plans.$inferSelect): Promise
   const document = parsed.data;
   const registry = await getRegistry(tx);
   const validation = await validatePlanAsync(document.plan, registry, document.subgraphs);
-  const errorCount = validation.issues.filter((issue) => issue.severity === 'error').length;
-  return { revision: plan.headRevision, validation, errorCount, warningCount: validation.issues.length - errorCount, resources: snapshotResources(document.plan.planned_tasks, registry) };
+  return { revision: plan.headRevision, validation, resources: snapshotResources(document.plan.planned_tasks, registry) };
 }
 
 /**
@@ -136,24 +130,19 @@ export async function readGate(tx: Database, id: string, lock = false, given?: H
   if (!plan) throw notFound(`Plan "${id}"`);
   const facts = given?.revision === plan.headRevision ? given : await headFacts(tx, plan);
   const validation = withTitleIssue(facts.validation, plan.title);
-  // withTitleIssue appends what it finds; the facts counted every issue before it.
-  const added = validation.issues.slice(facts.validation.issues.length);
-  const errorCount = facts.errorCount + added.filter((issue) => issue.severity === 'error').length;
-  const issueCounts = { errors: errorCount, warnings: facts.warningCount + added.length - (errorCount - facts.errorCount) };
   const { resources } = facts;
   const approvals = await liveApprovals(tx, id, plan.contentRevision);
   const editors = await recentEditors(tx, plan, resources);
   const ties = await accountTies(tx, [...editors.authors, ...editors.resourceEditors, ...(plan.submittedBy ? [plan.submittedBy] : [])]);
   return {
     validation,
-    issueCounts,
     resources,
     state: {
       status: plan.status as PlanStatus,
       headRevision: plan.headRevision,
       headContentHash: plan.headContentHash,
       contentRevision: plan.contentRevision,
-      errorCount,
+      errorCount: validation.issues.filter((issue) => issue.severity === 'error').length,
       recentAuthors: editors.authors,
       resourceEditors: editors.resourceEditors,
       submittedBy: plan.submittedBy,

@@ -17,8 +17,6 @@ import { getRegistry } from '../registry/registry-service';
  * its export. 2,000 rows made 13 MB of page and held the server's thread for over a second.
  */
 export const BIG_PLAN_ROWS = 200;
-/** The validation issues the page lists; it counts them all. */
-export const REVIEW_ISSUES = 100;
 
 export interface ReviewRead extends ReviewFacts {
   /** Where the base revision drew each task (the canvas's ghosts of removed tasks); empty when the base is the head. */
@@ -42,7 +40,6 @@ export async function readReviewFacts(db: Database, id: string, head: number, ba
     base: baseRow && fields(baseRow),
     registry: await getRegistry(db),
     rows,
-    issues: REVIEW_ISSUES,
   });
   const basePositions = baseRow ? (((await revisionSkeleton(baseRow)).view?.positions ?? {}) as ReviewRead['basePositions']) : {};
   return { ...facts, basePositions };

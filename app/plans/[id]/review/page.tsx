@@ -26,7 +26,7 @@ import { BasePicker } from '@/components/review/base-picker';
 import { resourceChangesSinceLastApproval } from '@/lib/server/approval/registry-binding';
 import { requirePageUser } from '@/lib/server/auth/page-auth';
 import { getDatabase } from '@/lib/server/platform/db/connection';
-import { BIG_PLAN_ROWS, readReviewFacts, REVIEW_ISSUES } from '@/lib/server/review/review-facts';
+import { BIG_PLAN_ROWS, readReviewFacts } from '@/lib/server/review/review-facts';
 import { loadingView } from '../loading-view';
 import { loadPlanForPage, loadPlanSkeletonForPage, loadRegistryForPage } from '../load-plan';
 import { PlanHeader } from '../plan-header';
@@ -54,7 +54,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   // reuses them while the head is still this revision.
   const taskCount = taskIds.length;
   const review = await readReviewFacts(db, id, plan.revision, base, taskCount > OVERVIEW_TASKS ? BIG_PLAN_ROWS : taskCount);
-  const { state, validation, issueCounts, resources } = await readGate(db, id, false, { revision: plan.revision, ...review });
+  const { state, validation, resources } = await readGate(db, id, false, { revision: plan.revision, ...review });
   const marks = review.diff ? reviewMarksData(review.diff, review.basePositions) : null;
   // A big plan's canvas reads its tasks from the API, as the editor does: written into the
   // page, 20,000 tasks held the server's thread while React serialised them.
@@ -80,6 +80,8 @@ export default async function ReviewPage({ params, searchParams }: Props) {
     : null;
   // The comment forms need names, not tasks.
   const commentTasks = review.names.map((task) => ({ id: task.task_id, label: taskLabel(task) }));
+  const errors = validation.issues.filter((issue) => issue.severity === 'error');
+  const warnings = validation.issues.filter((issue) => issue.severity === 'warning');
 
   return (
     <div className="flex min-h-full flex-col">
@@ -138,13 +140,13 @@ export default async function ReviewPage({ params, searchParams }: Props) {
               <h2 id="validation-heading" className="text-lg font-semibold">
                 Validation
               </h2>
-              <p className={`mt-1 text-sm ${issueCounts.errors ? 'text-rose-700' : 'text-emerald-700'}`}>
-                {issueCounts.errors ? `${issueCounts.errors} error${issueCounts.errors === 1 ? '' : 's'}` : 'No errors'}
-                {issueCounts.warnings ? `, ${issueCounts.warnings} warning${issueCounts.warnings === 1 ? '' : 's'}` : ''}
+              <p className={`mt-1 text-sm ${errors.length ? 'text-rose-700' : 'text-emerald-700'}`}>
+                {errors.length ? `${errors.length} error${errors.length === 1 ? '' : 's'}` : 'No errors'}
+                {warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}
               </p>
               {validation.issues.length > 0 && (
                 <ul className="mt-2 max-h-48 space-y-1 overflow-y-auto text-sm">
-                  {validation.issues.slice(0, REVIEW_ISSUES).map((issue, index) => (
+                  {validation.issues.slice(0, 100).map((issue, index) => (
                     <li key={index} className={issue.severity === 'error' ? 'text-rose-800' : 'text-amber-800'}>
                       {issue.message}
                     </li>
