@@ -57,7 +57,7 @@ test('the montage trace opens, lays out, and can be dragged, edited and saved', 
 // A plan over 500 tasks: its review page carries no tasks for the canvas. The tasks around the
 // linked one are drawn from the page, the rest are read from the API, and then the task is
 // selected as in the editor.
-test('the review page of a 600-task plan opens at a linked task, lists its first tasks and counts them all', async ({ page, api }) => {
+test('the review page of a 600-task plan opens at a linked task, lists its first tasks, counts them all, and takes a comment on any of them', async ({ page, api }) => {
   const planned_tasks = Array.from({ length: 600 }, (_, i) => ({
     task_id: `step-${i}`,
     description: `Step ${i}`,
@@ -79,4 +79,13 @@ test('the review page of a 600-task plan opens at a linked task, lists its first
   await expect(page.getByText('The first 200 of 600 tasks are shown; export the plan to read the rest.')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Tasks', exact: true }).getByRole('heading', { name: 'Tasks (600)', level: 3 })).toBeVisible();
   await expect(page.getByText("…and 400 more, in the plan's export.")).toBeVisible();
+  // A comment can be about any task, not only the rows drawn: a big plan's task names come with
+  // the tasks the canvas read, and a new thread is listed under its task's name.
+  const comments = page.getByRole('region', { name: 'Comments', exact: true });
+  const about = comments.getByRole('combobox', { name: 'About' });
+  await about.fill('Step 450');
+  await expect(about).toHaveAccessibleDescription('On task Step 450 (step-450).');
+  await comments.getByRole('textbox', { name: 'New thread on Step 450' }).fill('Why does this step wait for the one before?');
+  await comments.getByRole('button', { name: 'Add comment' }).click();
+  await expect(comments.getByRole('list', { name: 'Comments on Step 450' })).toContainText('Why does this step wait for the one before?');
 });

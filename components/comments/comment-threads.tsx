@@ -3,6 +3,7 @@
 import { useId, useState } from 'react';
 import type { Thread } from '@/lib/api/comment-schemas';
 import { CommentForm } from './comment-form';
+import { useCommentTasks } from './comment-tasks';
 import { TaskPicker, useTaskFinder, type CommentTask } from './task-picker';
 import { ThreadList } from './thread-view';
 import { isOpen, useComments } from './use-comments';
@@ -13,7 +14,7 @@ interface Group {
   threads: Thread[];
 }
 
-/** Threads grouped as a reader scans them: the plan first, then tasks in plan order, then removed tasks. */
+/** Threads grouped as a reader scans them: the plan first, then tasks in plan order, then the rest. */
 function groupsOf(threads: Thread[], tasks: CommentTask[]): Group[] {
   const byTask = new Map<string | null, Thread[]>();
   for (const thread of threads) byTask.set(thread.task_id, [...(byTask.get(thread.task_id) ?? []), thread]);
@@ -26,8 +27,9 @@ function groupsOf(threads: Thread[], tasks: CommentTask[]): Group[] {
     const list = byTask.get(task.id);
     if (list) groups.push({ key: task.id, title: `On ${task.label}`, threads: list });
   }
+  // Not among the tasks: removed in this revision, or (a big plan's, while its tasks load) not named yet.
   for (const [taskId, list] of byTask) {
-    if (taskId !== null && !known.has(taskId)) groups.push({ key: taskId, title: `On a removed task: ${taskId}`, threads: list });
+    if (taskId !== null && !known.has(taskId)) groups.push({ key: taskId, title: list[0].on_removed_task ? `On a removed task: ${taskId}` : `On ${taskId}`, threads: list });
   }
   return groups;
 }
@@ -36,15 +38,16 @@ function groupsOf(threads: Thread[], tasks: CommentTask[]): Group[] {
 export function CommentThreads({
   planId,
   revision,
-  tasks,
+  tasks: carried,
   canComment,
 }: {
   planId: string;
   revision: number;
-  /** Ids and labels only: the page sends the whole document once, to the canvas. */
-  tasks: CommentTask[];
+  /** Ids and labels only: the page sends the whole document once, to the canvas. Left out for a big plan: read with the canvas's tasks. */
+  tasks?: CommentTask[];
   canComment: boolean;
 }) {
+  const tasks = useCommentTasks(planId, revision, carried);
   const headingId = useId();
   const [about, setAbout] = useState('');
   const chosen = useTaskFinder(tasks)(about);

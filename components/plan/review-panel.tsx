@@ -5,6 +5,7 @@ import { decideAction, decisionSigningOptionsAction } from '@/app/plans/[id]/gat
 import { PasskeyChoice } from '@/components/account/passkey-choice';
 import { usePasskeySigning } from '@/components/account/use-passkey-signing';
 import { isOpen, useComments } from '@/components/comments/use-comments';
+import { useCommentTasks } from '@/components/comments/comment-tasks';
 import { ActionError, BLOCK_ERROR } from '@/components/form/action-error';
 import { FormStatus } from '@/components/form/form-status';
 import { useServerAction } from '@/components/query/use-server-action';
@@ -46,8 +47,8 @@ export interface ReviewPanelProps {
   decideRefusal: string | null;
   /** The reader's standing decision on this content, if any: said instead of why they cannot decide again. */
   yourDecision?: YourDecision | null;
-  /** The plan's tasks by name, for the threads an approval would leave open. */
-  tasks: Array<{ id: string; label: string }>;
+  /** The plan's tasks by name, for the threads an approval would leave open. Left out for a big plan: read with the canvas's tasks. */
+  tasks?: Array<{ id: string; label: string }>;
 }
 
 const FIRST_WORDS = 12;
@@ -61,7 +62,8 @@ function openThreadsOf(threads: Thread[], labels: Map<string, string>): OpenThre
 }
 
 /** The approver's decision on exactly the revision and hash on screen. */
-export function ReviewPanel({ planId, revision, contentHash, resourcesHash, approveRefusal, decideRefusal, yourDecision = null, tasks }: ReviewPanelProps) {
+export function ReviewPanel({ planId, revision, contentHash, resourcesHash, approveRefusal, decideRefusal, yourDecision = null, tasks: carried }: ReviewPanelProps) {
+  const tasks = useCommentTasks(planId, revision, carried);
   const [comment, setComment] = useState('');
   const [warning, setWarning] = useState<OpenThread[] | null>(null);
   const [checking, setChecking] = useState(false);

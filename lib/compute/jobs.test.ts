@@ -72,7 +72,7 @@ describe('compute jobs', () => {
     expect(await refusal(COMPUTE_JOBS.validateRequest({ bodyText: '{"plan": {}, "extra": 1}', registry }))).toMatchObject({ code: 'bad_request', what: 'request body', issues: expect.arrayContaining([expect.objectContaining({ path: [] })]) });
   });
 
-  it("reads a revision for its review: the gate's validation and resources, its first rows, every task's name, the diff from its base", async () => {
+  it("reads a revision for its review: the gate's validation and resources, its first rows, every task's name when the rows hold every task, the diff from its base", async () => {
     const { snapshotResources } = await import('@/lib/approval/approved-resources');
     const { diffPlans } = await import('@/lib/plan');
     // The head routes six tasks to tools no registry has (an error each); the base had none
@@ -88,7 +88,10 @@ describe('compute jobs', () => {
     expect(facts.resources).toEqual(snapshotResources(head.plan.planned_tasks, registry));
     expect(facts.taskCount).toBe(48);
     expect(facts.tasks).toEqual(head.plan.planned_tasks.slice(0, 5));
-    expect(facts.names).toEqual(head.plan.planned_tasks.map((t) => ({ task_id: t.task_id, description: t.description })));
+    // Five rows of 48: the page's forms read the names from the revision the canvas loads.
+    expect(facts.names).toBeNull();
+    const whole = await COMPUTE_JOBS.reviewRevision({ head: revision(head), registry, rows: 48 });
+    expect(whole.names).toEqual(head.plan.planned_tasks.map((t) => ({ task_id: t.task_id, description: t.description })));
     expect(facts.diff).toEqual(diffPlans(base, head));
     expect(facts.diff?.added.map((t) => t.task_id)).toEqual(['bad0', 'bad1', 'bad2', 'bad3', 'bad4', 'bad5']);
     expect(facts.diff?.changed).toEqual([expect.objectContaining({ task_id: 't0' })]);

@@ -110,8 +110,12 @@ export interface ReviewFacts {
   taskCount: number;
   /** The head's first `rows` tasks. */
   tasks: PlannerTask[];
-  /** Every task's id and description, in plan order: what the comment forms name tasks by. */
-  names: Array<Pick<PlannerTask, 'task_id' | 'description'>>;
+  /**
+   * Every task's id and description, in plan order, what the comment forms name tasks by; null
+   * when `rows` leaves tasks out: a big plan's page has its forms read the names from the
+   * revision its canvas loads, since 20,000 names written into the page held the server's thread.
+   */
+  names: Array<Pick<PlannerTask, 'task_id' | 'description'>> | null;
   subgraphs: SubGraph[];
   /** The change from the base; null when the base is the head. */
   diff: PlanDiff | null;
@@ -169,7 +173,7 @@ export const COMPUTE_JOBS = {
       resources: snapshotResources(tasks, input.registry),
       taskCount: tasks.length,
       tasks: tasks.slice(0, input.rows),
-      names: tasks.map(({ task_id, description }) => ({ task_id, description })),
+      names: input.rows >= tasks.length ? tasks.map(({ task_id, description }) => ({ task_id, description })) : null,
       subgraphs: head.subgraphs,
       diff: input.base ? diffPlans(readRevision(input.base), head) : null,
     };

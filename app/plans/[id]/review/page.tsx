@@ -78,8 +78,8 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   const yourDecision = yourReview
     ? { reviewId: yourReview.id, decision: yourReview.decision, revision: yourReview.revision, approvals: { given: state.approvedBy.length, required: gate.approvals_required } }
     : null;
-  // The comment forms need names, not tasks.
-  const commentTasks = review.names.map((task) => ({ id: task.task_id, label: taskLabel(task) }));
+  // The comment forms need names, not tasks; a big plan's read them with the canvas's tasks.
+  const commentTasks = review.names?.map((task) => ({ id: task.task_id, label: taskLabel(task) }));
   const errors = validation.issues.filter((issue) => issue.severity === 'error');
   const warnings = validation.issues.filter((issue) => issue.severity === 'warning');
 
