@@ -122,8 +122,8 @@ test('a big plan shows its overview while its tasks load, and opens an aggregate
   await expect(page.getByText(/^Revision 1/)).toContainText('Unsaved changes');
 });
 
-test('a link to a task of a big plan shows the tasks around it while the plan loads, and the editor takes over where it was', async ({ page, api }) => {
-  test.setTimeout(90_000);
+/** A 600-task plan, 40 columns of 15 steps each waiting on the one to its left, with saved positions. */
+function gridPlan() {
   const steps = Array.from({ length: 40 }, (_, column) =>
     Array.from({ length: 15 }, (_, row) => ({
       task_id: `step_${column}_${row}`,
@@ -137,7 +137,13 @@ test('a link to a task of a big plan shows the tasks around it while the plan lo
     const [, column, row] = task.task_id.split('_').map(Number);
     return [task.task_id, { x: column! * 320, y: row! * 120 }];
   }));
-  const { id } = await api.create('Opened at a task', { task_id: 'grid', planned_tasks: steps }, { view: { positions } });
+  return { plan: { task_id: 'grid', planned_tasks: steps }, view: { positions } };
+}
+
+test('a link to a task of a big plan shows the tasks around it while the plan loads, and the editor takes over where it was', async ({ page, api }) => {
+  test.setTimeout(90_000);
+  const grid = gridPlan();
+  const { id } = await api.create('Opened at a task', grid.plan, { view: grid.view });
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(`**/api/plans/${id}/revisions/*`, async (route) => {
@@ -178,4 +184,24 @@ test('a link to a task of a big plan shows the tasks around it while the plan lo
   expect(after.y - before.y).toBeGreaterThan(-2);
   expect(after.y - before.y).toBeLessThan(40);
   await expect(around).toHaveCount(0);
+});
+
+// The first picture of such a link is the server's: the task, centred, among its neighbours and
+// their dependencies, before any of the page's scripts has loaded.
+test('a link to a task of a big plan is drawn by the server, centred on the task, before any script runs', async ({ page, api }) => {
+  const grid = gridPlan();
+  const { id } = await api.create('Drawn by the server', grid.plan, { view: grid.view });
+  await page.route(/\/_next\/static\/chunks\/.*\.js(\?|$)/, (route) => route.abort());
+  await page.goto(`/plans/${id}?task=step_20_7`);
+
+  const around = page.getByLabel('Tasks around step_20_7, while the plan loads');
+  const linked = around.getByRole('group', { name: 'Task Step 20.7', exact: true });
+  await expect(linked).toBeInViewport();
+  const task = (await linked.boundingBox())!;
+  const pane = (await around.boundingBox())!;
+  expect(Math.abs(task.x + task.width / 2 - (pane.x + pane.width / 2))).toBeLessThan(2);
+  expect(Math.abs(task.y + task.height / 2 - (pane.y + pane.height / 2))).toBeLessThan(2);
+  await expect(around.getByRole('group', { name: 'Dependency Step 19.7 → Step 20.7' })).toBeAttached();
+  // No script of the page ran: it never marked its canvas ready.
+  expect(await page.evaluate(() => performance.getEntriesByName('plangate:canvas-ready').length)).toBe(0);
 });

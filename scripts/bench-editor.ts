@@ -6,13 +6,14 @@
  *   - each page opened at the task in the middle of the plan (`?task=`), every load in a fresh
  *     browser context (empty cache, only the session cookie), timed from its navigation start:
  *     cold (the first load after the server was started) and warm (median of 3 after it). For
- *     Plangate the first picture (`plangate:canvas-ready`, the linked task on screen; a big
- *     plan's read-only preview) and every task editable (`plangate:editable`, the editor's
+ *     Plangate the first picture (the linked task on screen: for a big plan the read-only
+ *     preview the server draws, timed by Element Timing as the browser paints it, else the
+ *     `plangate:canvas-ready` mark) and every task editable (`plangate:editable`, the editor's
  *     canvas); the plain page (./plain-flow) is editable once it draws (`plain:canvas-ready`);
  *   - drag frame times (rAF deltas while a node is dragged): that task, each page opened at it
  *     (fitted to it), on Plangate's editor canvas;
  *   - the worker's first layout (the `plangate:layout` mark) of a plan without positions,
- *     at up to 10,000 tasks (20,000 too with BENCH_LAYOUT_20K=1);
+ *     over the 2,000 tasks the server lays out itself and up to 10,000 tasks (20,000 too with BENCH_LAYOUT_20K=1);
  *   - a one-field edit saved with PATCH and PUT /api/plans/{id}, median of 5 after one warm-up.
  * And a 2,000-task plan grouped into subgraphs (issue 7), saved collapsed: canvas ready,
  * the nodes React Flow draws, and the time from "Expand all" / "Collapse all" to the canvas
@@ -28,6 +29,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { DEMO_PASSWORDS, E2E_ADMIN_TOKEN, signIn } from '../e2e/auth-support';
 import { startServer, type ServerProcess } from '../e2e/server-process';
 import { buildGraphIndex, waveLevels } from '../lib/graph';
+import { FIRST_LAYOUT_MAX_TASKS } from '../lib/layout/first-layout';
 import { normaliseSubgraphs } from '../lib/optimize/subgraph-edits';
 import { ensureBuild, root } from './lib/setup.mjs';
 import { startPlainFlow, type PlainGraph } from './plain-flow/serve';
@@ -144,19 +146,46 @@ const markAt = (page: Page, name: string) =>
   }, name);
 
 /**
- * One load of `url` in a fresh context, timed from its navigation start: the first picture
- * (`marks.first`, the first time the canvas can be read) and the canvas every task can be
- * edited on (`marks.editable`); null when a mark never came. The page is left open.
+ * When the browser first painted an element named `identifier` (its `elementtiming`
+ * attribute) inside the window, by Element Timing; null when it did not. A page drawn on the
+ * server shows it before any script has run, so no mark of the page's own can time it.
  */
-async function freshLoad(browser: Browser, url: string, marks: { first: string; editable: string }, session?: Session) {
+const paintedOnScreen = (page: Page, identifier: string) =>
+  page.evaluate(
+    (name) =>
+      new Promise<number | null>((resolve) => {
+        type ElementEntry = PerformanceEntry & { identifier: string; renderTime: number; loadTime: number; intersectionRect: DOMRectReadOnly };
+        const observer = new PerformanceObserver((list) => {
+          observer.disconnect();
+          const entry = (list.getEntries() as ElementEntry[]).find((e) => e.identifier === name && e.intersectionRect.width > 0 && e.intersectionRect.height > 0);
+          resolve(entry ? Math.round(entry.renderTime || entry.loadTime) : null);
+        });
+        observer.observe({ type: 'element', buffered: true });
+        // No entry at all: the observer is never called.
+        setTimeout(() => resolve(null), 1_000);
+      }),
+    identifier,
+  );
+
+/**
+ * One load of `url` in a fresh context, timed from its navigation start: the first picture
+ * (the element `marks.painted` names first painted on screen, else the `marks.first` mark,
+ * the first time the canvas can be read) and the canvas every task can be edited on
+ * (`marks.editable`); null when a mark never came. The page is left open.
+ */
+async function freshLoad(browser: Browser, url: string, marks: { first: string; editable: string; painted?: string }, session?: Session) {
   const page = await freshPage(browser, session);
   await page.goto(url, { waitUntil: 'commit', timeout: READY_TIMEOUT_MS });
   const marked = await page
     .waitForFunction((name) => performance.getEntriesByName(name).length > 0, marks.editable, { timeout: READY_TIMEOUT_MS })
     .then(() => true, () => false);
   if (!marked) process.stderr.write(`bench-editor: no ${marks.editable} mark within ${READY_TIMEOUT_MS / 1000} s at ${url} (now at ${page.url()})\n`);
+  const canvasReady = await markAt(page, marks.first);
   const timing = {
-    first_picture: await markAt(page, marks.first),
+    first_picture: (marks.painted ? await paintedOnScreen(page, marks.painted) : null) ?? canvasReady,
+    // The page's own mark once its script has fitted the view: the first picture before the
+    // server drew it (kept to compare).
+    canvas_ready: canvasReady,
     editable: await markAt(page, marks.editable),
     // The server's share: until the document's first byte.
     first_byte: await page.evaluate(() => Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart)),
@@ -171,7 +200,7 @@ type Load = Awaited<ReturnType<typeof freshLoad>>['timing'];
  * then NAVIGATIONS warm ones, each in a fresh context, and their medians. A page that never
  * becomes editable is not asked again.
  */
-async function coldAndWarm(browser: Browser, url: string, marks: { first: string; editable: string }, session?: Session) {
+async function coldAndWarm(browser: Browser, url: string, marks: { first: string; editable: string; painted?: string }, session?: Session) {
   const loads: Load[] = [];
   for (let i = 0; i <= NAVIGATIONS; i++) {
     const { page, timing } = await freshLoad(browser, url, marks, session);
@@ -181,7 +210,7 @@ async function coldAndWarm(browser: Browser, url: string, marks: { first: string
   }
   const [cold, ...warm] = loads;
   const mid = (key: keyof Load) => (warm.length === NAVIGATIONS && warm.every((l) => l[key] !== null) ? median(warm.map((l) => l[key]!)) : null);
-  return { cold, warm: { first_picture: mid('first_picture'), editable: mid('editable'), first_byte: mid('first_byte') }, warm_runs: warm };
+  return { cold, warm: { first_picture: mid('first_picture'), canvas_ready: mid('canvas_ready'), editable: mid('editable'), first_byte: mid('first_byte') }, warm_runs: warm };
 }
 
 /** Until the page draws 10 frames in a row in under 25 ms (at most `maxMs`): what its last render left to do is done. */
@@ -281,7 +310,8 @@ async function saveTimes(id: string, taskId: string) {
   return { median: median(patch), runs: patch, body_bytes: patchBytes, whole_plan_median: median(put) };
 }
 
-const PLANGATE_MARKS = { first: 'plangate:canvas-ready', editable: 'plangate:editable' };
+// The linked task's label carries this Element Timing name (tasks-near-canvas.tsx) on a big plan's preview.
+const PLANGATE_MARKS = { first: 'plangate:canvas-ready', editable: 'plangate:editable', painted: 'plangate:linked-task' };
 // The plain page is editable as soon as it draws.
 const PLAIN_MARKS = { first: 'plain:canvas-ready', editable: 'plain:canvas-ready' };
 
@@ -306,7 +336,9 @@ async function benchSize(browser: Browser, plainUrl: string, setGraph: (name: st
   await plainPage.context().close();
 
   let layout: { ms: number | null } | null = null;
-  if (n <= LAYOUT_MAX) {
+  // A plan of up to FIRST_LAYOUT_MAX_TASKS sent without positions is laid out by the server as
+  // it is stored, so its page never lays it out.
+  if (n > FIRST_LAYOUT_MAX_TASKS && n <= LAYOUT_MAX) {
     // Opened as a user opens it; whatever the page shows first, the worker lays the plan out.
     const bare = await createPlan(planOf(n, false));
     const { page } = await freshLoad(browser, `/plans/${bare}`, { first: 'plangate:layout', editable: 'plangate:layout' }, session);

@@ -78,15 +78,19 @@ const began = Date.now();
 try {
   await timed('Dependencies', ensureInstall);
   await timed('Chromium', ensureChromium);
-  // Two lanes from the start: the build and then the browser tests, the longest chain, beside
-  // the static checks and the unit tests. The type check comes last in its lane: it writes
-  // Next's generated route types, which the build writes too, and by then the build is done.
+  // Two lanes from the start, about even in time: the two short checks, the build and then the
+  // browser tests, beside lint, the unit tests and the type check. The type check comes last
+  // in its lane: it writes Next's generated route types, which the build writes too, and by
+  // then the build is done.
   await lanes(
-    [build, () => stage('Browser and API tests', 'npx', ['playwright', 'test', '-c', 'e2e'])],
     [
-      () => stage('Lint', 'npm', ['run', '--silent', 'lint']),
       () => stage('Import cycles', 'npm', ['run', '--silent', 'lint:cycles']),
       () => stage('API client types from the OpenAPI document', 'node', ['scripts/api-client-check.mjs']),
+      build,
+      () => stage('Browser and API tests', 'npx', ['playwright', 'test', '-c', 'e2e']),
+    ],
+    [
+      () => stage('Lint', 'npm', ['run', '--silent', 'lint']),
       () => stage('Unit tests', 'npm', ['run', '--silent', 'test:unit']),
       () => stage('Typecheck', 'npm', ['run', '--silent', 'typecheck']),
     ],

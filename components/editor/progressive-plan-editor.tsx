@@ -123,13 +123,15 @@ export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, .
       </div>
       <EditorFrame
         canvas={
-          <ReactFlowProvider>
-            {near ? (
-              <TasksNearFlow near={near} onMoved={setOpenedAt} onReady={markReady} />
-            ) : (
-              'overview' in opening.loading! && <OverviewFlow overview={opening.loading.overview} fitKey={opening.loading.overview.groupBy} onOpen={onOpen} onReady={markReady} />
-            )}
-          </ReactFlowProvider>
+          near ? (
+            <TasksNearFlow near={near} onMoved={setOpenedAt} onReady={markReady} />
+          ) : (
+            'overview' in opening.loading! && (
+              <ReactFlowProvider>
+                <OverviewFlow overview={opening.loading.overview} fitKey={opening.loading.overview.groupBy} onOpen={onOpen} onReady={markReady} />
+              </ReactFlowProvider>
+            )
+          )
         }
       />
     </div>

@@ -22,7 +22,9 @@ const DETAIL_ZOOM = 0.45;
 const zoomedOut = (s: { transform: [number, number, number] }) => s.transform[2] < DETAIL_ZOOM;
 
 function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
-  const { task, label, issueCount, hasError, highlighted, readOnly } = data;
+  const { task, label, issueCount, hasError, highlighted, readOnly, elementTiming } = data;
+  // On the element holding the label's text, as Element Timing asks (React passes the attribute through).
+  const timing = elementTiming ? { elementtiming: elementTiming } : {};
   const { name, tag } = splitDistinctLabel(label, task.task_id);
   // Seed 000's l2_task is drawn as its sub_type's kind; the stored spelling is unchanged.
   const kind = executionKind(task);
@@ -93,11 +95,15 @@ function TaskNodeView({ data, selected }: NodeProps<TaskNode>) {
           {tag ? (
             // A name another task shares: one line of it, and the id that tells them apart, whole.
             <div className="min-w-0 text-[13px] leading-snug text-slate-900">
-              <div className="truncate">{name}</div>
+              <div className="truncate" {...timing}>
+                {name}
+              </div>
               <div className="truncate font-mono text-[11px] text-slate-700">{shortTag(tag, 34)}</div>
             </div>
           ) : (
-            <div className="line-clamp-2 text-[13px] leading-snug text-slate-900">{label}</div>
+            <div className="line-clamp-2 text-[13px] leading-snug text-slate-900" {...timing}>
+              {label}
+            </div>
           )}
           <div className="flex items-center justify-between gap-2 text-[11px] text-slate-500">
             <span className="truncate font-mono">{target ?? task.task_id}</span>

@@ -17,6 +17,8 @@ export type TaskNodeData = {
   hasError: boolean;
   highlighted: boolean;
   readOnly: boolean;
+  /** Names the label for the browser's Element Timing (the first picture of a link to this task). */
+  elementTiming?: string;
 };
 export type TaskNode = Node<TaskNodeData, 'task'>;
 export type SubgraphNodeData = { subgraphId: string; taskCount: number; collapsed: boolean; highlighted: boolean };
