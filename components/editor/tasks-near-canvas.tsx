@@ -68,6 +68,8 @@ function TasksNearCanvas({ near, nodes, edges, onMoved, onReady }: { near: Tasks
   const flow = useReactFlow();
   const pane = useRef<HTMLDivElement>(null);
   const [fitted, setFitted] = useState(false);
+  // Where the linked task is: fitted by the script, centred by the style until then.
+  const bounds = useMemo(() => boundsOfTasks([near.taskId], near.positions), [near]);
   const report = useMemo(
     () => (viewport: Viewport) => {
       const at = pane.current?.getBoundingClientRect();
@@ -79,7 +81,6 @@ function TasksNearCanvas({ near, nodes, edges, onMoved, onReady }: { near: Tasks
   // is not handed over: the editor then fits the task itself.
   useEffect(() => {
     let gone = false;
-    const bounds = boundsOfTasks([near.taskId], near.positions);
     void (bounds ? fitBounds(bounds, FIT_TASKS) : Promise.resolve(false)).then(async (fitted) => {
       if (!gone) setFitted(true);
       await whenDrawn(near.taskId);
@@ -90,15 +91,14 @@ function TasksNearCanvas({ near, nodes, edges, onMoved, onReady }: { near: Tasks
     return () => {
       gone = true;
     };
-  }, [near, fitBounds, flow, report, onReady]);
+  }, [near, bounds, fitBounds, flow, report, onReady]);
   const onMoveEnd = useMemo<OnMove>(() => (_, viewport) => report(viewport), [report]);
   // The task's centre, at the zoom the fit will choose in any pane wider than about 450 px.
-  const at = near.positions[near.taskId];
   const centred =
-    !fitted && at
+    !fitted && bounds
       ? ({
-          '--centre-x': `${(at.x + NODE_SIZE.width / 2) * FIT_TASKS.maxZoom}px`,
-          '--centre-y': `${(at.y + NODE_SIZE.height / 2) * FIT_TASKS.maxZoom}px`,
+          '--centre-x': `${(bounds.x + bounds.width / 2) * FIT_TASKS.maxZoom}px`,
+          '--centre-y': `${(bounds.y + bounds.height / 2) * FIT_TASKS.maxZoom}px`,
           '--centre-zoom': FIT_TASKS.maxZoom,
         } as CSSProperties)
       : undefined;
