@@ -58,21 +58,4 @@ describe.each(testDatabases())('the job queue on $name', (database) => {
     const dead = await boss.findJobs<{ probe: string }>(DEAD_TASK_QUEUE, { data: { probe: 'doomed' }, limit: 10 });
     expect(dead).toHaveLength(1);
   }, 60_000);
-
-  it('wakes a waiting worker when a transaction that queued a job commits, without waiting for its poll', async () => {
-    const boss = await getJobQueue(handle);
-    await boss.deleteAllJobs(TASK_QUEUE);
-    // A worker that would look for jobs every 30 s: only the queue's NOTIFY can bring it this job in time.
-    const taken = new Promise<string>((resolve) => {
-      void boss.work<{ probe: string }>(TASK_QUEUE, { pollingIntervalSeconds: 30, notifyPollingIntervalSeconds: 30 }, async ([job]) => resolve(job.data.probe));
-    });
-    // Its first fetch, at start, finds nothing; the job comes after.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await handle.db.transaction(async (tx) => {
-      await enqueueTaskJobs(boss, [{ data: { probe: 'woken' } }], jobsIn(handle, tx));
-    });
-    const probe = await Promise.race([taken, new Promise((resolve) => setTimeout(() => resolve('still asleep after 10 s'), 10_000))]);
-    expect(probe).toBe('woken');
-    await boss.offWork(TASK_QUEUE);
-  }, 60_000);
 });

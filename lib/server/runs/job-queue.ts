@@ -1,4 +1,5 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite, type Db, type JobInsert } from 'pg-boss';
 import type { Database, DatabaseHandle } from '../platform/db/client';
@@ -14,6 +15,13 @@ import type { Database, DatabaseHandle } from '../platform/db/client';
 // Workers still poll every few seconds (run-workers.ts), for what no NOTIFY announces: a
 // retry whose delay ran out, and a NOTIFY lost while the listener reconnected.
 
+/**
+ * The channel pg-boss notifies with a queue's name when a committed transaction queued jobs on
+ * it (a queue with `notify`): its expression (plans.notifyChannelSql) for the default schema,
+ * "pgboss". The run feed listens on it for the task fetch loop (task-fetcher.ts).
+ */
+export const JOB_NOTICE_CHANNEL = `pgboss_${createHash('sha224').update('pgboss').digest('hex').slice(0, 24)}`;
+
 /** One task's job: it opens the task's gate, or starts an attempt of it. */
 export const TASK_QUEUE = 'plangate-task';
 /**
@@ -28,7 +36,7 @@ export const DEAD_TASK_QUEUE = 'plangate-task-dead';
  * backstop. Plangate's own worker leases (run-recovery.ts) take a dead worker's attempt
  * over within a few seconds.
  */
-const HEARTBEAT_SECONDS = 10;
+export const HEARTBEAT_SECONDS = 10;
 
 const queues = new WeakMap<DatabaseHandle, Promise<PgBoss>>();
 const startedQueues = new WeakMap<DatabaseHandle, PgBoss>();

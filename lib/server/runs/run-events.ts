@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../platform/db/client';
 import { runEvents } from '../platform/db/schema';
+import { JOB_NOTICE_CHANNEL } from './job-queue';
 
 // The run's append-only record and its live feed. An event is a row written in the
 // transaction of the change it describes; a NOTIFY in the same transaction wakes the
@@ -100,14 +101,19 @@ interface Feed {
 
 const feeds = new WeakMap<DatabaseHandle, Promise<Feed>>();
 
-/** Emits the run id of every committed event, from any instance sharing the database. */
+/**
+ * Emits `event` with the run id of every committed event, from any instance sharing the
+ * database, and `queued` with the queue's name when a committed transaction queued jobs (the
+ * job queue's own notice, which wakes the task fetch loop). One listening connection carries both.
+ */
 async function listen(handle: DatabaseHandle): Promise<Feed> {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const jobs = handle.jobs;
   if (jobs.kind === 'pglite') {
     const unlisten = await jobs.client.listen(CHANNEL, (runId) => emitter.emit('event', runId));
-    return { emitter, close: () => unlisten() };
+    const unlistenJobs = await jobs.client.listen(JOB_NOTICE_CHANNEL, (queue) => emitter.emit('queued', queue));
+    return { emitter, close: () => Promise.all([unlisten(), unlistenJobs()]).then(() => undefined) };
   }
   const { Client } = await import('pg');
   let client: InstanceType<typeof Client> | null = null;
@@ -115,7 +121,7 @@ async function listen(handle: DatabaseHandle): Promise<Feed> {
   const connect = async () => {
     const next = new Client({ connectionString: jobs.url, application_name: 'plangate-run-feed' });
     client = next;
-    next.on('notification', (message) => message.payload && emitter.emit('event', message.payload));
+    next.on('notification', (message) => message.payload && emitter.emit(message.channel === CHANNEL ? 'event' : 'queued', message.payload));
     // A dropped connection is made again; readers poll in the meantime.
     next.on('error', () => {
       next.end().catch(() => undefined);
@@ -123,6 +129,7 @@ async function listen(handle: DatabaseHandle): Promise<Feed> {
     });
     await next.connect();
     await next.query(`LISTEN ${CHANNEL}`);
+    await next.query(`LISTEN "${JOB_NOTICE_CHANNEL}"`);
   };
   await connect();
   return {

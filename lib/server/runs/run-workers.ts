@@ -5,10 +5,11 @@ import { eq, sql } from 'drizzle-orm';
 import type { PgBoss } from 'pg-boss';
 import type { DatabaseHandle } from '../platform/db/client';
 import { runWorkers } from '../platform/db/schema';
-import { DEAD_TASK_QUEUE, getJobQueue, stopJobQueue, TASK_QUEUE } from './job-queue';
+import { DEAD_TASK_QUEUE, getJobQueue, HEARTBEAT_SECONDS, stopJobQueue } from './job-queue';
 import { closeRunFeed } from './run-events';
 import { reconcileLostJob, sweepQuietRuns, takeOverLostAttempts } from './run-recovery';
 import type { TaskJobData } from './run-scheduler';
+import { fetchTaskJobs } from './task-fetcher';
 import { runTaskJob, type RunnerOptions } from './task-runner';
 
 // The workers that carry out runs: started with the server (instrumentation.ts) and, on
@@ -45,17 +46,19 @@ const QUIET_SWEEP_MS = 5_000;
 const started = new WeakMap<DatabaseHandle, Promise<RunWorker>>();
 
 /**
- * How often each of a process's task workers polls. A newly queued job wakes them at once (the
- * queue notifies), and while tasks are waiting each fetches the next as soon as it is free, so
- * the poll only finds what no NOTIFY announces: a retry whose delay ran out, a NOTIFY lost while
- * the listener reconnected. pg-boss polls once per worker, so eight workers at half a second were
- * 16 queries a second per idle server, most of its idle CPU; at 2 s they are 4.
+ * How often a worker's fetch loop polls the task queue. A newly queued job wakes it at once (its
+ * run's event), and while tasks are waiting it fetches as soon as a slot is free, so the poll
+ * only finds what no event announces: a retry whose delay ran out, an event lost while the
+ * listener reconnected.
  */
 const TASK_POLL_SECONDS = 2;
 
+/** How long a stopping worker waits for the jobs in hand before it fails them back to the queue. */
+const STOP_GRACE_MS = 4_000;
+
 /**
- * How a worker fetches task jobs; exported so the bench runs bare pg-boss with the very same
- * settings.
+ * pg-boss's work() settings that match the fetch loop's (eight jobs at once, the same poll),
+ * for the bench's bare pg-boss baseline.
  */
 export function taskWorkOptions(concurrency = 8) {
   return { localConcurrency: concurrency, pollingIntervalSeconds: TASK_POLL_SECONDS, notifyPollingIntervalSeconds: TASK_POLL_SECONDS, batchSize: 1, burstWhenReadyExceeds: 1 };
@@ -105,7 +108,9 @@ export async function startRunWorker(handle: DatabaseHandle, options: WorkerOpti
     every(TAKEOVER_SWEEP_MS, 'takeover', () => takeOverLostAttempts(handle, id, options.leaseSeconds ?? 3)),
     every(QUIET_SWEEP_MS, 'sweep', () => sweepQuietRuns(handle, options.quietSeconds ?? 10)),
   ];
-  const taskWork = await boss.work<TaskJobData>(TASK_QUEUE, taskWorkOptions(options.concurrency), async ([job]) => runTaskJob(handle, job, worker, options));
+  const tasks = await fetchTaskJobs<TaskJobData>(handle, boss, { concurrency: options.concurrency ?? 8, pollSeconds: TASK_POLL_SECONDS, heartbeatSeconds: HEARTBEAT_SECONDS / 2 }, (job) =>
+    runTaskJob(handle, job, worker, options),
+  );
   const deadWork = await boss.work<TaskJobData>(DEAD_TASK_QUEUE, { localConcurrency: 2, pollingIntervalSeconds: TASK_POLL_SECONDS, batchSize: 1 }, async ([job]) => {
     if (killed.signal.aborted) return new Promise<never>(() => undefined);
     await reconcileLostJob(handle, job.data);
@@ -116,14 +121,14 @@ export async function startRunWorker(handle: DatabaseHandle, options: WorkerOpti
     id,
     async stop() {
       quit();
-      await boss.offWork(TASK_QUEUE, { id: taskWork, wait: true });
+      await tasks.stop(STOP_GRACE_MS);
       await boss.offWork(DEAD_TASK_QUEUE, { id: deadWork, wait: true });
       await handle.db.delete(runWorkers).where(eq(runWorkers.id, id));
     },
     async kill() {
       killed.abort();
       quit();
-      await boss.offWork(TASK_QUEUE, { id: taskWork, wait: false });
+      tasks.kill();
       await boss.offWork(DEAD_TASK_QUEUE, { id: deadWork, wait: false });
     },
   };

@@ -10,7 +10,7 @@ import type { Database, DatabaseHandle } from '../platform/db/client';
 import { gateDecisions, runs, taskRuns } from '../platform/db/schema';
 import { dispatcherFor } from './dispatch/dispatch';
 import { DispatchError, MAX_OUTPUT_BYTES } from './dispatch/dispatch-types';
-import { getJobQueue } from './job-queue';
+import { getJobQueue, jobsIn, TASK_QUEUE } from './job-queue';
 import { announceWaitingGates } from './gate-notice';
 import { STOPPED_RUN_STATES, watchForStop } from './run-calls';
 import { failRunForIntegrity, isIntegrityError } from './run-integrity';
@@ -494,8 +494,9 @@ type Transition = { claim: ClaimRequest } | { settle: Settlement };
  */
 async function transitionsOf(handle: DatabaseHandle, runId: string, take: () => Transition[]): Promise<Array<Claim | 'retry' | 'done' | 'stale'>> {
   // Started before the transaction: on PGlite starting it inside one would wait forever.
-  await getJobQueue(handle);
-  return handle.db.transaction(async (tx) => {
+  const boss = await getJobQueue(handle);
+  const finished: Array<Job<TaskJobData>> = [];
+  const results = await handle.db.transaction(async (tx) => {
     const run = await lockRunRow(tx, runId);
     // What is queued now, with the lock held: on PostgreSQL this transaction asked for the
     // lock while the batch before it was being written, and everything that arrived meanwhile joins.
@@ -504,10 +505,6 @@ async function transitionsOf(handle: DatabaseHandle, runId: string, take: () => 
     const events: RunEventInput[] = [];
     const settlements = items.flatMap((item) => ('settle' in item ? [item.settle] : []));
     const requests = items.flatMap((item) => ('claim' in item ? [item.claim] : []));
-    // pg-boss completes each job after its handler, outside the run's lock, as it does without
-    // Plangate (a completion here would be one more statement under the lock, and pg-boss's own
-    // would still run after it). A job delivered again before its completion finds its task
-    // finished and calls nothing. A job to run again (retry) is failed by pg-boss as before.
     const settled = settlements.length ? await settleIn(handle, tx, runId, settlements, events, new Set(requests.map((r) => r.job.data.task_id))) : undefined;
     const claimed: Claimed = requests.length ? await claimIn(handle, tx, run, requests, events) : { claims: [], refresh: false, gatesOpened: [], derived: [], started: nothingStarted };
     // The successes recorded here and the switches to running go in the statement that records
@@ -533,9 +530,25 @@ async function transitionsOf(handle: DatabaseHandle, runId: string, take: () => 
     const settledResults = settled?.results ?? [];
     let s = 0;
     let c = 0;
-    return items.map((item) => ('settle' in item ? settledResults[s++] : claimed.claims[c++]));
+    const answers = items.map((item) => ('settle' in item ? settledResults[s++] : claimed.claims[c++]));
+    // The jobs whose work ends here are completed here, in one statement: an attempt that ended
+    // (unless it is to run again: its job is failed, for pg-boss's backoff), and a job that starts
+    // nothing (its run is not running, its gate opened, it is not the task's job). A run whose
+    // record fails its check is failed after this transaction, and its job completed after that.
+    items.forEach((item, i) => {
+      const answer = answers[i];
+      if ('settle' in item ? answer !== 'retry' : !(answer as Claim).start && (answer as Claim & { start: false }).integrity === undefined) finished.push('settle' in item ? item.settle.job : item.claim.job);
+    });
+    if (finished.length) await boss.complete(TASK_QUEUE, finished.map((job) => ({ id: job.id, retryCount: job.retryCount })), undefined, { db: jobsIn(handle, tx) });
+    return answers;
   });
+  // Marked once committed: the fetch loop completes only the jobs not completed here.
+  for (const job of finished) completedJobs.add(job);
+  return results;
 }
+
+/** Jobs completed in the transaction of their task's last transition. */
+const completedJobs = new WeakSet<Job<TaskJobData>>();
 
 const transitions = groupCommit(transitionsOf);
 const claimTask = async (handle: DatabaseHandle, runId: string, claim: ClaimRequest) => (await transitions.submit(handle, runId, { claim })) as Claim;
@@ -561,11 +574,16 @@ async function awaitReport(handle: DatabaseHandle, context: RunContext, at: Atte
   return 'timeout';
 }
 
-export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, worker: WorkerIdentity, options: RunnerOptions): Promise<void> {
+/**
+ * Carries out one task job. Answers whether its job was completed in the transaction of its
+ * last transition; otherwise the caller completes it (a throw: fails it, so pg-boss delivers it again).
+ */
+export async function runTaskJob(handle: DatabaseHandle, job: Job<TaskJobData>, worker: WorkerIdentity, options: RunnerOptions): Promise<boolean> {
   // Counted while it may still make a transition, so its run's batches may wait a moment for it.
   const done = transitions.underWay(handle, job.data.run_id);
   try {
-    return await runJob(handle, job, worker, options);
+    await runJob(handle, job, worker, options);
+    return completedJobs.has(job);
   } finally {
     done();
   }
