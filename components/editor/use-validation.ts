@@ -1,6 +1,6 @@
 'use client';
 
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { EDITOR_ISSUE_CAPS, validatePlan, type ValidationResult } from '@/lib/validate';
 import { useEditor } from './editor-context';
 
@@ -11,6 +11,22 @@ export interface Validation {
   pending: boolean;
 }
 
+/** False until the browser's first idle moment after mounting (or a second, whichever comes first). */
+function useIdleOnce(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (idle) return;
+    const done = () => setIdle(true);
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(done, { timeout: 1_000 });
+      return () => cancelIdleCallback(id);
+    }
+    const timer = setTimeout(done, 200);
+    return () => clearTimeout(timer);
+  }, [idle]);
+  return idle;
+}
+
 const NOT_YET: Validation = { result: { valid: true, issues: [] }, byTask: new Map(), pending: true };
 
 // Shared by every panel that shows validation, so one edit validates the plan once.
@@ -18,10 +34,12 @@ const cache = new WeakMap<object, { subgraphs: unknown; registry: unknown; valid
 
 /** Live validation with the server's own rules (every issue, not the server's first 500), recomputed only when the tasks or registry change. */
 export function useValidation(): Validation {
-  // Deferred, and nothing on the first render: checking 20,000 tasks takes a few hundred
-  // milliseconds, which the page (the overview, the canvas) should not wait for.
+  // Nothing until the browser is first idle, then deferred: checking 20,000 tasks takes a few
+  // hundred milliseconds, which the page's first picture of the canvas should not wait for
+  // (a deferred render alone still ran before the canvas's first frame).
+  const idle = useIdleOnce();
   const current = useEditor((s) => s.doc.plan);
-  const tasks = useDeferredValue<typeof current | null>(current, null);
+  const tasks = useDeferredValue<typeof current | null>(idle ? current : null, null);
   const subgraphs = useEditor((s) => s.doc.subgraphs);
   const registry = useEditor((s) => s.registry);
   return useMemo(() => {
