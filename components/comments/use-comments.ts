@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { dataOrThrow, resultOf } from '@/lib/api/action-result';
 import { CommentListResponse, type Thread } from '@/lib/api/comment-schemas';
 
 /** Every comment query of a plan starts with this key, so one invalidation refreshes them all. */
@@ -8,12 +9,7 @@ export const commentsKey = (planId: string) => ['comments', planId] as const;
 
 async function fetchComments(planId: string, revision: number): Promise<CommentListResponse> {
   const response = await fetch(`/api/plans/${encodeURIComponent(planId)}/comments?revision=${revision}`, { headers: { Accept: 'application/json' } });
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const message = (body as { error?: { message?: string } } | null)?.error?.message;
-    throw new Error(message ?? `Comments could not be loaded (HTTP ${response.status})`);
-  }
-  return CommentListResponse.parse(body);
+  return CommentListResponse.parse(dataOrThrow(await resultOf<unknown>(response, 'Comments could not be loaded')));
 }
 
 /** The threads shown on `revision`, shared by every component on the page that reads them. */

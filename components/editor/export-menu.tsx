@@ -1,6 +1,7 @@
 'use client';
 
 import { useState } from 'react';
+import { resultOf } from '@/lib/api/action-result';
 import { FORMAT_IDS, FORMAT_LABELS, type FormatId } from '@/lib/formats/format';
 import { useEditor, useEditorStore } from './editor-context';
 
@@ -25,8 +26,8 @@ export function ExportMenu() {
     const href = event.currentTarget.href;
     const response = await fetch(href);
     if (!response.ok) {
-      const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-      store.getState().setNotice({ kind: 'error', message: `Export failed: ${body?.error?.message ?? response.statusText}`, taskIds: [] });
+      const failed = await resultOf<never>(response, 'The server refused it');
+      store.getState().setNotice({ kind: 'error', message: `Export failed: ${failed.ok ? response.statusText : failed.error.message}`, taskIds: [] });
       return;
     }
     const url = URL.createObjectURL(await response.blob());

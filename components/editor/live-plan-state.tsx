@@ -7,6 +7,7 @@ import { askToSignIn, InlineSignInHost, useInlineSignIns } from '@/components/au
 import { ActionError } from '@/components/form/action-error';
 import { SMALL_BUTTON, SMALL_PRIMARY_BUTTON } from '@/components/form/styles';
 import type { ActionFailure } from '@/components/query/use-server-action';
+import { resultOf } from '@/lib/api/action-result';
 import type { LiveState, PlanActivity, PresentUser } from '@/lib/api/presence-schemas';
 import { useEditor, useEditorStore } from './editor-context';
 import { MergeDialog } from './merge-dialog';
@@ -34,9 +35,9 @@ async function beat(planId: string, body: { session_id: string; revision: number
   } catch {
     throw new HeartbeatError({ code: 'unreachable', message: 'The server could not be reached' });
   }
-  const answer = await response.json().catch(() => null);
-  if (!response.ok) throw new HeartbeatError(answer?.error ?? { code: 'internal', message: `The live state could not be read (HTTP ${response.status})` });
-  return answer as LiveState;
+  const answer = await resultOf<LiveState>(response, 'The live state could not be read');
+  if (!answer.ok) throw new HeartbeatError(answer.error);
+  return answer.data;
 }
 
 /** Forgets this tab on the server; keepalive lets it go out while the page unloads. */

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { dataOrThrow, resultOf } from '@/lib/api/action-result';
 import type { PlanResponse } from '@/lib/api/schemas';
 import type { PlanDocument } from '@/lib/plan';
 
@@ -16,12 +17,11 @@ export function planRevisionQuery(planId: string, revision: number) {
     queryFn: async () => {
       // As the page's preload asks for it (same URL, mode and credentials), so the preloaded answer is used.
       const response = await fetch(planRevisionUrl(planId, revision));
-      const body = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
+      const body = dataOrThrow(await resultOf<PlanResponse>(response, `Revision ${revision} could not be read`));
       // Not parsed again: the server stores a revision only once the plan schema has completed
       // it (StoredPlanDocument) and answers it as stored, or migrated to the current schema.
       // Parsing 20,000 tasks here held the page's first load for a quarter of a second.
-      const { plan, job, subgraphs, view } = body as PlanResponse;
+      const { plan, job, subgraphs, view } = body;
       return { plan, job, subgraphs, view } satisfies PlanDocument;
     },
   });

@@ -1,3 +1,4 @@
+import { dataOrThrow, resultOf } from '@/lib/api/action-result';
 import { InboxResponse } from '@/lib/api/inbox-schemas';
 
 // The browser's reads of the inbox, checked against the API's schema (their query keys: ./inbox-keys).
@@ -6,6 +7,5 @@ export async function fetchInbox(params: { limit: number; before?: number }): Pr
   const query = new URLSearchParams({ limit: String(params.limit) });
   if (params.before !== undefined) query.set('before', String(params.before));
   const response = await fetch(`/api/inbox?${query}`, { headers: { Accept: 'application/json' } });
-  if (!response.ok) throw new Error(`The inbox could not be loaded (HTTP ${response.status})`);
-  return InboxResponse.parse(await response.json());
+  return InboxResponse.parse(dataOrThrow(await resultOf<unknown>(response, 'The inbox could not be loaded')));
 }

@@ -2,6 +2,7 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { planRevisionQuery } from '@/components/editor/plan-revision-query';
+import { dataOrThrow, resultOf } from '@/lib/api/action-result';
 import type { StoredDryRun } from '@/lib/api/operation-schemas';
 import { DryRunWorkbench, type DryRunWorkbenchProps } from './dry-run-workbench';
 
@@ -16,10 +17,8 @@ function latestDryRunQuery(planId: string, revision: number) {
     queryFn: async (): Promise<StoredDryRun | null> => {
       const response = await fetch(`/api/plans/${encodeURIComponent(planId)}/simulate`, { headers: { Accept: 'application/json' } });
       if (response.status === 404) return null;
-      const body = await response.json().catch(() => null);
-      if (!response.ok) throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
       // A save since the page was rendered moved the head on: that dry run is of another revision.
-      const run = body as StoredDryRun;
+      const run = dataOrThrow(await resultOf<StoredDryRun>(response, 'The latest dry run could not be read'));
       return run.revision === revision ? run : null;
     },
   });

@@ -1,4 +1,4 @@
-import type { ActionResult } from '@/lib/api/action-result';
+import { resultOf, type ActionResult } from '@/lib/api/action-result';
 import type { StoredDryRun } from '@/lib/api/operation-schemas';
 import type { DryRunOptions } from '@/lib/simulate/dry-run';
 
@@ -14,7 +14,5 @@ export async function postDryRun({ id, options }: { id: string; options: DryRunO
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(options),
   });
-  const body = await response.json().catch(() => null);
-  if (response.ok) return { ok: true, data: body as StoredDryRun };
-  return { ok: false, error: body?.error ?? { code: 'internal', message: `The server answered HTTP ${response.status}` } };
+  return resultOf<StoredDryRun>(response, 'The dry run could not be made');
 }
