@@ -38,7 +38,7 @@ import { closeMcpSessions } from '../lib/server/runs/dispatch/mcp-sessions';
 import { runEventStream } from '../lib/server/runs/run-event-stream';
 import { getRun } from '../lib/server/runs/run-queries';
 import { approvedPlan } from '../lib/server/runs/run-test-support';
-import { startRunWorker, startRunWorkers, stopRunWorkers, taskWorkOptions } from '../lib/server/runs/run-workers';
+import { startRunWorker, startRunWorkers, stopRunWorkers, TASK_POLL_SECONDS } from '../lib/server/runs/run-workers';
 import { startSecondWorker } from '../lib/server/runs/run-test-support';
 import { startScriptedExecutor } from '../lib/server/runs/scripted-executor-test-support';
 import { startRun } from '../lib/server/runs/start-run';
@@ -211,9 +211,15 @@ function widePlan(n: number) {
   return { task_id: 'bench-wide', planned_tasks: tasks };
 }
 
+/** pg-boss's work() options matching Plangate's fetch loop: `concurrency` workers of one job each, polling as it does. */
+function taskWorkOptions(concurrency: number) {
+  return { localConcurrency: concurrency, pollingIntervalSeconds: TASK_POLL_SECONDS, notifyPollingIntervalSeconds: TASK_POLL_SECONDS, batchSize: 1, burstWhenReadyExceeds: 1 };
+}
+
 /**
  * Bare pg-boss on the shape: Plangate's own queue instance settings and task queue (openJobQueue),
- * its job options (taskJob) and its work options (taskWorkOptions); the root's handler queues
+ * its job options (taskJob) and the work options matching Plangate's fetch loop (eight jobs at
+ * once, the same poll; see taskWorkOptions); the root's handler queues
  * the other jobs before it returns, as Plangate queues dependents before its job completes.
  * `batched`: pg-boss's own way of fetching and completing in batches instead, one worker taking
  * up to eight jobs a fetch and completing them in one statement (Plangate's fetch loop batches
@@ -235,7 +241,6 @@ async function bareQueue(handle: DatabaseHandle, n: number, profile = false, bat
       }
       if (++done === n) finish();
     }
-    return 'perJobResults' in options ? jobs.map((job) => ({ id: job.id, status: 'completed' as const })) : undefined;
   });
   const dbCpu = await databaseCpu(handle);
   const counter = profile ? countStatements(handle) : null;

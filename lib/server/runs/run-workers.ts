@@ -51,18 +51,10 @@ const started = new WeakMap<DatabaseHandle, Promise<RunWorker>>();
  * only finds what no event announces: a retry whose delay ran out, an event lost while the
  * listener reconnected.
  */
-const TASK_POLL_SECONDS = 2;
+export const TASK_POLL_SECONDS = 2;
 
 /** How long a stopping worker waits for the jobs in hand before it fails them back to the queue. */
 const STOP_GRACE_MS = 4_000;
-
-/**
- * pg-boss's work() settings that match the fetch loop's (eight jobs at once, the same poll),
- * for the bench's bare pg-boss baseline.
- */
-export function taskWorkOptions(concurrency = 8) {
-  return { localConcurrency: concurrency, pollingIntervalSeconds: TASK_POLL_SECONDS, notifyPollingIntervalSeconds: TASK_POLL_SECONDS, batchSize: 1, burstWhenReadyExceeds: 1 };
-}
 
 /**
  * Where executors that answered 202 post their results: PLANGATE_PUBLIC_URL (how executors
