@@ -12,8 +12,9 @@ import type { Database, DatabaseHandle } from '../platform/db/client';
 // queue; on PGlite it runs in this process over the one connection. The task queue notifies
 // (LISTEN/NOTIFY, on both databases): a job queued in a committed transaction wakes the
 // workers at once instead of at their next poll, which a chain of tasks paid at every step.
-// Workers still poll every few seconds (run-workers.ts), for what no NOTIFY announces: a
-// retry whose delay ran out, and a NOTIFY lost while the listener reconnected.
+// The workers' fetch loop (task-fetcher.ts) also wakes when a failed job's backoff runs out,
+// and polls every few seconds for what nothing announces: a NOTIFY lost while the listener
+// reconnected.
 
 /**
  * The channel pg-boss notifies with a queue's name when a committed transaction queued jobs on

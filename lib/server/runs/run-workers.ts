@@ -46,10 +46,10 @@ const QUIET_SWEEP_MS = 5_000;
 const started = new WeakMap<DatabaseHandle, Promise<RunWorker>>();
 
 /**
- * How often a worker's fetch loop polls the task queue. A newly queued job wakes it at once (its
- * run's event), and while tasks are waiting it fetches as soon as a slot is free, so the poll
- * only finds what no event announces: a retry whose delay ran out, an event lost while the
- * listener reconnected.
+ * How often a worker's fetch loop polls the task queue. A newly queued job wakes it at once (the
+ * queue's NOTIFY), so does a failed job's backoff running out, and while tasks are waiting it
+ * fetches as soon as a slot is free, so the poll only finds what nothing announces: a NOTIFY lost
+ * while the listener reconnected, a job another party failed.
  */
 export const TASK_POLL_SECONDS = 2;
 

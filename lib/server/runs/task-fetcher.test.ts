@@ -24,7 +24,7 @@ describe.each(testDatabases())('the task fetch loop on $name', (database) => {
   let handle: DatabaseHandle;
   let boss: PgBoss;
   let fetcher: TaskFetcher | undefined;
-  const queue = (jobs: Array<{ probe: string; retryLimit?: number; expireInSeconds?: number }>) =>
+  const queue = (jobs: Array<{ probe: string; retryLimit?: number; retryDelay?: number; expireInSeconds?: number }>) =>
     handle.db.transaction(async (tx) => {
       await enqueueTaskJobs(
         boss,
@@ -85,18 +85,21 @@ describe.each(testDatabases())('the task fetch loop on $name', (database) => {
     expect(most).toBe(3);
   }, 30_000);
 
-  it('leaves alone a job its handler completed, and has pg-boss deliver a job again after its handler threw', async () => {
+  it('leaves alone a job its handler completed, and takes a job its handler threw again once its retry delay ran out, not at the next poll', async () => {
     const seen: Array<[string, number]> = [];
+    const deliveredAt: number[] = [];
     await start(async (job) => {
       seen.push([job.data.probe, job.retryCount]);
+      if (job.data.probe === 'flaky') deliveredAt.push(Date.now());
       if (job.data.probe === 'self') {
         await boss.complete(TASK_QUEUE, [{ id: job.id, retryCount: job.retryCount }], { by: 'handler' });
         return true;
       }
       if (job.retryCount === 0) throw new Error('the first attempt fails');
       return false;
-    }, { pollSeconds: 0.2 });
-    await queue([{ probe: 'self' }, { probe: 'flaky', retryLimit: 1 }]);
+    });
+    // The poll is 30 s away: only the loop's own timer for the retry can bring it back in time.
+    await queue([{ probe: 'self' }, { probe: 'flaky', retryLimit: 1, retryDelay: 1 }]);
     await waitFor('both completed', async () => (await stateOf('self')) === 'completed' && (await stateOf('flaky')) === 'completed');
     const [self] = await boss.findJobs<Probe>(TASK_QUEUE, { data: { probe: 'self' }, limit: 1 });
     expect(self.output).toEqual({ by: 'handler' });
@@ -104,6 +107,8 @@ describe.each(testDatabases())('the task fetch loop on $name', (database) => {
       ['flaky', 0],
       ['flaky', 1],
     ]);
+    // After its delay of a second, not before.
+    expect(deliveredAt[1] - deliveredAt[0]).toBeGreaterThanOrEqual(900);
   }, 30_000);
 
   const abortedWith = (aborted: Map<string, string>) => (job: Job<Probe>) =>

@@ -17,7 +17,8 @@ import { runFeed } from './run-events';
 // which retries it with the queue's backoff; complete() for a job the handler did not
 // complete itself. The loop is woken by the queue's notice that a committed transaction
 // queued task jobs (carried by the run feed's connection), by a slot freed after a full
-// fetch, and by a poll, for what no notice announces: a retry whose delay ran out.
+// fetch, by the end of a failed job's backoff, and by a poll, for what none of these announces
+// (a notice lost while the listener reconnected, a job failed by another party).
 
 /** What the handler answers: whether the job was completed in the transaction of its task's last transition. */
 export type JobHandler<T> = (job: Job<T>) => Promise<boolean>;
@@ -82,7 +83,7 @@ export async function fetchTaskJobs<T>(handle: DatabaseHandle, boss: PgBoss, opt
     const done = handler(job).then(
       (completed) => (completed ? undefined : complete(job as Job<unknown>)),
       // Retried by pg-boss with the queue's backoff, or sent to the dead letter once its retries are used.
-      (error: unknown) => boss.fail(TASK_QUEUE, [fenced(job as Job<unknown>)], error as object).then(() => undefined, report('fail')),
+      (error: unknown) => boss.fail(TASK_QUEUE, [fenced(job as Job<unknown>)], error as object).then(() => wakeWhenDue(job.id), report('fail')),
     );
     held.set(job.id, { job: job as Job<unknown>, claim, expiry, done });
     void done.finally(() => {
@@ -124,6 +125,17 @@ export async function fetchTaskJobs<T>(handle: DatabaseHandle, boss: PgBoss, opt
       fetchNow();
     });
   }
+
+  /**
+   * A failed job that pg-boss will deliver again is fetched as soon as its backoff runs out
+   * (the time pg-boss chose, read back), not at the next poll. No NOTIFY announces it.
+   */
+  const wakeWhenDue = async (id: string) => {
+    const again = await boss.getJobById(TASK_QUEUE, id).catch(() => null);
+    if (stopped || again?.state !== 'retry') return;
+    const timer = setTimeout(wake, Math.max(0, new Date(again.startAfter).getTime() - Date.now()) + 20);
+    timer.unref();
+  };
 
   const heartbeat = async () => {
     const jobs = [...held.values()].filter((h) => !h.claim.signal.aborted);
