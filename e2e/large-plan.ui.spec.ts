@@ -52,6 +52,17 @@ test('the montage trace opens, lays out, and can be dragged, edited and saved', 
   await page.getByRole('searchbox', { name: 'Find a task' }).fill(far.task_id);
   await page.getByRole('navigation', { name: 'Outline' }).getByRole('button', { name: new RegExp(farLabel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().click();
   await expect(page.getByRole('group', { name: `Task ${farLabel}`, exact: true }).first()).toBeInViewport();
+
+  // Its inspector lists the first 100 of the 2,121 tasks it could depend on, and finds any by searching.
+  await expect(page.getByRole('textbox', { name: 'Description' })).toHaveValue(farLabel);
+  const root = saved.plan.planned_tasks.find((t) => !t.dependencies?.length && t.task_id !== far.task_id && !far.dependencies?.includes(t.task_id))!;
+  const dependsOn = page.getByRole('group', { name: 'Depends on' });
+  const picker = dependsOn.getByRole('combobox', { name: 'Task to depend on' });
+  await expect(picker.getByRole('option')).toHaveCount(101);
+  await dependsOn.getByRole('searchbox', { name: 'Search tasks to depend on' }).fill(root.task_id);
+  await picker.selectOption(root.task_id);
+  await dependsOn.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(dependsOn.getByRole('button', { name: new RegExp(`^Remove dependency on ${(root.description ?? root.task_id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })).toBeVisible();
 });
 
 // A plan over 500 tasks: its review page carries no tasks for the canvas. The tasks around the

@@ -43,6 +43,12 @@ export interface CanvasFocusState {
    * editor's pane sits lower or higher than the page's was (its toolbar, its banners).
    */
   openedAt: Viewport | null;
+  /**
+   * Whether the canvas has shown what the editor opened on (the linked task drawn, the plan
+   * fitted, the overview): work the first picture need not wait for (live validation) starts after.
+   */
+  shown: boolean;
+  setShown: () => void;
   /** Switches the view; `fit` names the tasks to show when switching to the tasks. */
   setView: (view: CanvasView, fit?: readonly string[]) => void;
   setGroupBy: (groupBy: GroupBy) => void;
@@ -75,6 +81,8 @@ export function createCanvasFocusStore(initial: { view?: CanvasView; groupBy?: G
     pendingFit: initial.view === 'tasks' && initial.fit?.length ? initial.fit : null,
     setView: (view, fit) => set({ view, pendingFit: view === 'tasks' && fit?.length ? fit : null }),
     setGroupBy: (groupBy) => set({ groupBy }),
+    shown: false,
+    setShown: () => void (get().shown || set({ shown: true })),
     takePendingFit: () => {
       const { pendingFit } = get();
       if (pendingFit) set({ pendingFit: null });

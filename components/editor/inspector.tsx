@@ -7,6 +7,7 @@ import { jsonDraftKey } from '@/lib/editor-store/editor-store';
 import { requiresApproval } from '@/lib/runs/task-policy';
 import { PlanComments, TaskComments } from '@/components/comments/task-comments';
 import { useEditor, useEditorStore } from './editor-context';
+import { DependencyPicker } from './dependency-picker';
 import { Stage2Panel } from './stage2-panel';
 import { tasksById } from './task-index';
 import { SubgraphField } from './subgraph-field';
@@ -217,7 +218,6 @@ function Dependencies({ task, disabled, onReveal }: { task: PlannerTask; disable
   const store = useEditorStore();
   const tasks = useEditor((s) => s.doc.plan.planned_tasks);
   const labels = labelsOfPlan(tasks);
-  const [choice, setChoice] = useState('');
   const candidates = tasks.filter((t) => t.task_id !== task.task_id && !task.dependencies.includes(t.task_id));
   return (
     // min-w-0: a fieldset is at least as wide as its widest row by default, and a long task
@@ -243,26 +243,7 @@ function Dependencies({ task, disabled, onReveal }: { task: PlannerTask; disable
         ))}
       </ul>
       {!disabled && candidates.length > 0 && (
-        <div className="flex gap-2">
-          <select aria-label="Task to depend on" className={`${inputClass} min-w-0`} value={choice} onChange={(e) => setChoice(e.target.value)}>
-            <option value="">Add a dependency…</option>
-            {candidates.map((t) => (
-              <option key={t.task_id} value={t.task_id}>
-                {labels.get(t.task_id)}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            disabled={!choice}
-            className="shrink-0 rounded border border-slate-300 px-2 text-xs font-medium hover:bg-slate-50 disabled:opacity-50"
-            onClick={() => {
-              if (store.getState().connect(choice, task.task_id)) setChoice('');
-            }}
-          >
-            Add
-          </button>
-        </div>
+        <DependencyPicker candidates={candidates} labels={labels} inputClass={inputClass} onAdd={(id) => store.getState().connect(id, task.task_id)} />
       )}
     </fieldset>
   );

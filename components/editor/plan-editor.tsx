@@ -278,8 +278,9 @@ const EditorShell = memo(function EditorShell({ replan, openedWith }: { replan: 
       requestAnimationFrame(() => {
         performance.mark('plangate:canvas-ready');
         performance.mark('plangate:editable');
+        focus.getState().setShown();
       }),
-    [],
+    [focus],
   );
 
   // Open exactly what the sender of a link saw: the task it names (selected since the store
@@ -300,7 +301,8 @@ const EditorShell = memo(function EditorShell({ replan, openedWith }: { replan: 
     // Ready when the canvas shows what the link names: the task drawn where it was fitted.
     // `laidOut`: the worker's layout has just been applied, and every task may have moved.
     const place = (laidOut: boolean) => {
-      if (focus.getState().view === 'overview') return;
+      // The overview is on screen at once.
+      if (focus.getState().view === 'overview') return focus.getState().setShown();
       const settled = laidOut || !unplaced;
       const fit = fitRef.current;
       // An aggregate opened while the plan loaded: fitted again once its tasks are laid out.

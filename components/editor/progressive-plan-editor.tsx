@@ -4,37 +4,15 @@ import { ReactFlowProvider, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
-import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { SECONDARY_BUTTON } from '@/components/form/styles';
 import type { Aggregate, GroupBy } from '@/lib/flow/overview';
 import type { PlanDocument, TasksNear } from '@/lib/plan';
 import { EditorFrame } from './editor-frame';
 import { OverviewFlow, type OverviewPicture } from './overview-canvas';
-import type { PlanEditorProps } from './plan-editor';
+import { PlanEditor, type PlanEditorProps } from './plan-editor';
 import { planRevisionQuery } from './plan-revision-query';
 import { TasksNearFlow } from './tasks-near-canvas';
-
-type EditorModule = typeof import('./plan-editor');
-
-let editorModule: EditorModule | undefined;
-/**
- * The editor's own code (its canvas, store, inspector and panels) is a chunk of its own: a big
- * plan's first picture needs none of it. It is fetched as soon as this module runs, beside the
- * page's other scripts and the plan's tasks, so it is there by the time they are.
- */
-const editorLoading: Promise<EditorModule> = import('./plan-editor').then((m) => (editorModule = m));
-// Its failure is reported where the editor is rendered (lazy() below), not as unhandled here.
-editorLoading.catch(() => undefined);
-/**
- * Once the chunk is in, lazy() is handed it by a thenable that answers at once, so the editor
- * renders without suspending: a big plan's preview goes straight to the editor. Before that
- * (a small plan's page hydrating) the Suspense around it keeps the server's HTML meanwhile.
- */
-const PlanEditor = lazy(() => {
-  const loaded = editorModule;
-  const now = { then: (resolve: (m: { default: EditorModule['PlanEditor'] }) => void) => resolve({ default: loaded!.PlanEditor }) };
-  return (loaded ? now : editorLoading.then((m) => ({ default: m.PlanEditor }))) as Promise<{ default: EditorModule['PlanEditor'] }>;
-});
 
 export interface ProgressivePlanEditorProps extends Omit<PlanEditorProps, 'doc' | 'openTasks' | 'openedAt'> {
   /** The revision's document, when the page carries it (a plan small enough). */
@@ -81,19 +59,7 @@ export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, .
   useEffect(() => {
     if (loadedLater) performance.mark('plangate:tasks-ready');
   }, [loadedLater]);
-  // A big plan's preview stays until both its tasks and the editor's code are in.
-  const [editorReady, setEditorReady] = useState(() => editorModule !== undefined);
-  useEffect(() => {
-    // A chunk that failed to load: the editor's lazy() asks again and reports the error.
-    if (!editorReady) void editorLoading.finally(() => setEditorReady(true)).catch(() => undefined);
-  }, [editorReady]);
-  if (doc && (opening.doc || editorReady)) {
-    return (
-      <Suspense>
-        <PlanEditor {...props} revision={revision} doc={doc} openTasks={opened} openedAt={near ? openedAt : undefined} />
-      </Suspense>
-    );
-  }
+  if (doc) return <PlanEditor {...props} revision={revision} doc={doc} openTasks={opened} openedAt={near ? openedAt : undefined} />;
   const { taskCount } = opening.loading!;
   // The editor's frame (outline, issues, inspector), so nothing moves when it takes over.
   return (

@@ -2,6 +2,7 @@
 
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { EDITOR_ISSUE_CAPS, validatePlan, type ValidationResult } from '@/lib/validate';
+import { useCanvasFocus } from './canvas-focus';
 import { useEditor } from './editor-context';
 
 export interface Validation {
@@ -11,20 +12,34 @@ export interface Validation {
   pending: boolean;
 }
 
-/** False until the browser's first idle moment after mounting (or a second, whichever comes first). */
-function useIdleOnce(): boolean {
-  const [idle, setIdle] = useState(false);
+/** When the editor opened without showing anything particular (a plan still being laid out), live validation starts this long after it mounted. */
+const START_AT_THE_LATEST_MS = 1_500;
+
+/**
+ * False until the browser's first idle moment after the canvas showed what the editor opened
+ * on (canvas-focus.tsx `shown`), or after START_AT_THE_LATEST_MS. Checking a 10,000-task plan
+ * and drawing its issues took 100-150 ms, which ran before the linked task was drawn when it
+ * started at the first idle moment after mounting.
+ */
+function useStartWhenShown(): boolean {
+  const shown = useCanvasFocus((s) => s.shown);
+  const [started, setStarted] = useState(false);
   useEffect(() => {
-    if (idle) return;
-    const done = () => setIdle(true);
-    if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(done, { timeout: 1_000 });
-      return () => cancelIdleCallback(id);
-    }
-    const timer = setTimeout(done, 200);
-    return () => clearTimeout(timer);
-  }, [idle]);
-  return idle;
+    if (started) return;
+    const start = () => setStarted(true);
+    let idleId: number | undefined;
+    const whenIdle = () => {
+      if (typeof requestIdleCallback === 'function') idleId = requestIdleCallback(start, { timeout: 1_000 });
+      else start();
+    };
+    const timer = shown ? undefined : setTimeout(whenIdle, START_AT_THE_LATEST_MS);
+    if (shown) whenIdle();
+    return () => {
+      clearTimeout(timer);
+      if (idleId !== undefined) cancelIdleCallback(idleId);
+    };
+  }, [started, shown]);
+  return started;
 }
 
 const NOT_YET: Validation = { result: { valid: true, issues: [] }, byTask: new Map(), pending: true };
@@ -34,10 +49,10 @@ const cache = new WeakMap<object, { subgraphs: unknown; registry: unknown; valid
 
 /** Live validation with the server's own rules (every issue, not the server's first 500), recomputed only when the tasks or registry change. */
 export function useValidation(): Validation {
-  // Nothing until the browser is first idle, then deferred: checking 20,000 tasks takes a few
-  // hundred milliseconds, which the page's first picture of the canvas should not wait for
-  // (a deferred render alone still ran before the canvas's first frame).
-  const idle = useIdleOnce();
+  // Nothing until the canvas has shown what it opened on, then deferred: checking 20,000 tasks
+  // takes a few hundred milliseconds, which the page's first picture of the canvas should not
+  // wait for (a deferred render alone still ran before the canvas's first frame).
+  const idle = useStartWhenShown();
   const current = useEditor((s) => s.doc.plan);
   const tasks = useDeferredValue<typeof current | null>(idle ? current : null, null);
   const subgraphs = useEditor((s) => s.doc.subgraphs);
