@@ -259,7 +259,7 @@ export async function findRevisionText(db: Database, id: string, revision: numbe
     .from(planRevisions)
     .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
   if (!row) return undefined;
-  const tasks = await cachedPageTexts(db, id, 'tasks', row.pageHashes);
+  const tasks = await readPageTexts(db, row.pageHashes, (hashes) => pageTasksText(id, hashes));
   return { ...row, tasksText: `[${tasks}]` };
 }
 
@@ -270,26 +270,8 @@ export async function findRevisionTextWithPositions(db: Database, id: string, re
   const row = await findRevisionText(db, id, revision);
   if (!row) return undefined;
   await yieldToEventLoop();
-  const positions = await cachedPageTexts(db, id, 'positions', row.pageHashes);
+  const positions = await readPageTexts(db, row.pageHashes, (hashes) => pagePositionsText(id, hashes));
   return { ...row, positionsText: `{${positions}}` };
-}
-
-/**
- * The tasks' or positions' text of a list of pages, as readPageTexts reads it, kept for the next
- * read. Pages are immutable and named by their content, so the text of a plan's list of pages
- * never changes: a big plan opened again (by another editor, or a reload) is answered without
- * reading its 10,000 tasks again, which took 100-150 ms of the server's thread on PGlite.
- * Bounded by characters held (about 64 MB as one-byte strings: a few 20,000-task plans).
- */
-const pageTextCache = new LRUCache<string, string>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (text) => text.length || 1 });
-
-async function cachedPageTexts(db: Database, id: string, part: 'tasks' | 'positions', pageHashes: readonly string[]): Promise<string> {
-  const key = `${part}\u0000${id}\u0000${pageHashes.join(',')}`;
-  const cached = pageTextCache.get(key);
-  if (cached !== undefined) return cached;
-  const text = await readPageTexts(db, pageHashes, (hashes) => (part === 'tasks' ? pageTasksText(id, hashes) : pagePositionsText(id, hashes)));
-  pageTextCache.set(key, text);
-  return text;
 }
 
 /** Reads a text part of each few pages, in order, letting other requests in between the queries; the non-empty parts joined by commas. */
