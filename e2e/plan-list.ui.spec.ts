@@ -78,3 +78,26 @@ test('a misspelt filter in a link is reported, not silently ignored', async ({ p
   await expect(page.getByRole('alert').filter({ hasText: 'Invalid cursor' })).toBeVisible();
   await expect(page.getByRole('table', { name: /^Plans/ })).toHaveCount(0);
 });
+
+test('a plan link shows it is pending while the plan page loads, and the page then opens', async ({ page, api }) => {
+  const title = `Pending${Date.now().toString(36)}`;
+  const id = await createPlan(api, title, 2);
+  await page.goto(`/?q=${title}`);
+  // The plan page's server answer to the client navigation, held back for a second.
+  let held = 0;
+  await page.route(`**/plans/${id}**`, async (route) => {
+    if (route.request().headers().rsc) {
+      held += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    await route.continue();
+  });
+  const link = page.getByRole('table', { name: /^Plans matching/ }).getByRole('link', { name: title });
+  await link.click();
+  // The spinner is for the eye only (aria-hidden): the link's name stays the plan's title.
+  await expect(link.locator('.link-pending')).toBeVisible();
+  await expect(link).toHaveAccessibleName(title);
+  await expect(page).toHaveURL(new RegExp(`/plans/${id}(\\?|$)`));
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  expect(held).toBeGreaterThan(0);
+});

@@ -1,6 +1,6 @@
 'use client';
 
-import NextLink from 'next/link';
+import NextLink, { useLinkStatus } from 'next/link';
 import { useState, type ComponentProps } from 'react';
 
 /**
@@ -11,7 +11,7 @@ import { useState, type ComponentProps } from 'react';
  * of the plan list or a plan. A link someone is about to follow is still fetched before the click.
  * `prefetch={false}` keeps a link from prefetching at all.
  */
-export default function Link({ prefetch, onMouseEnter, onFocus, ...props }: ComponentProps<typeof NextLink>) {
+export default function Link({ prefetch, onMouseEnter, onFocus, children, ...props }: ComponentProps<typeof NextLink>) {
   const [wanted, setWanted] = useState(false);
   return (
     <NextLink
@@ -25,6 +25,20 @@ export default function Link({ prefetch, onMouseEnter, onFocus, ...props }: Comp
         setWanted(true);
         onFocus?.(event);
       }}
-    />
+    >
+      {children}
+      <Pending />
+    </NextLink>
   );
+}
+
+/**
+ * A spinner after the link's content while the page it leads to loads. Pages without a loading
+ * skeleton (the plan editor's: it would hold the page back) show nothing else between the click
+ * and the page. Hidden from assistive technology: the route announcer reads the new page.
+ */
+function Pending() {
+  const { pending } = useLinkStatus();
+  if (!pending) return null;
+  return <span aria-hidden="true" className="link-pending ml-1.5 inline-block size-3 rounded-full border-2 border-current border-t-transparent align-[-2px]" />;
 }

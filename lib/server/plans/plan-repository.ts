@@ -253,25 +253,67 @@ const TEXT_PAGES_PER_QUERY = 4;
  * transaction is needed across them: pages and tasks are immutable, named by their hashes.
  */
 export async function findRevisionText(db: Database, id: string, revision: number): Promise<RevisionTextRow | undefined> {
-  const { body: _body, ...columns } = getTableColumns(planRevisions);
-  const [row] = await db
-    .select({ ...columns, bodyText: sql<string>`"plan_revisions"."body"::text` })
-    .from(planRevisions)
-    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
+  const row = await findRevisionColumns(db, id, revision);
   if (!row) return undefined;
   const tasks = await readPageTexts(db, row.pageHashes, (hashes) => pageTasksText(id, hashes));
   return { ...row, tasksText: `[${tasks}]` };
 }
 
+/** A revision's row with its body as text, without its tasks. */
+async function findRevisionColumns(db: Database, id: string, revision: number) {
+  const { body: _body, ...columns } = getTableColumns(planRevisions);
+  const [row] = await db
+    .select({ ...columns, bodyText: sql<string>`"plan_revisions"."body"::text` })
+    .from(planRevisions)
+    .where(and(eq(planRevisions.planId, id), eq(planRevisions.revision, revision)));
+  return row;
+}
+
 export type RevisionTextRow = Omit<RevisionRow, 'body'> & { bodyText: string; tasksText: string };
 
-/** findRevisionText with the positions its pages hold, as the text of one JSON object: a revision sent whole (the editor draws it). */
-export async function findRevisionTextWithPositions(db: Database, id: string, revision: number): Promise<(RevisionTextRow & { positionsText: string }) | undefined> {
-  const row = await findRevisionText(db, id, revision);
+type PagePart = 'tasks' | 'positions';
+
+const pagePartText = (id: string, part: PagePart) => (hashes: string[]) => (part === 'tasks' ? pageTasksText(id, hashes) : pagePositionsText(id, hashes));
+
+/** findRevisionText with the positions its pages hold, as the text of one JSON object, each part read by `read`. */
+async function revisionTextWithPositions(db: Database, id: string, revision: number, read: (part: PagePart, pageHashes: readonly string[]) => Promise<string>) {
+  const row = await findRevisionColumns(db, id, revision);
   if (!row) return undefined;
+  const tasks = await read('tasks', row.pageHashes);
   await yieldToEventLoop();
-  const positions = await readPageTexts(db, row.pageHashes, (hashes) => pagePositionsText(id, hashes));
-  return { ...row, positionsText: `{${positions}}` };
+  const positions = await read('positions', row.pageHashes);
+  return { ...row, tasksText: `[${tasks}]`, positionsText: `{${positions}}` };
+}
+
+/** findRevisionText with the positions its pages hold, as stored. */
+export function findRevisionTextWithPositions(db: Database, id: string, revision: number): Promise<(RevisionTextRow & { positionsText: string }) | undefined> {
+  return revisionTextWithPositions(db, id, revision, (part, hashes) => readPageTexts(db, hashes, pagePartText(id, part)));
+}
+
+/** findRevisionTextWithPositions for a revision sent whole to a reader (the editor draws it), its pages' text from sentPageTexts. */
+export function findSentRevisionText(db: Database, id: string, revision: number): Promise<(RevisionTextRow & { positionsText: string }) | undefined> {
+  return revisionTextWithPositions(db, id, revision, (part, hashes) => sentPageTexts(db, id, part, hashes));
+}
+
+/**
+ * The text of pages sent whole to readers lately, by plan, part and list of pages. Pages are
+ * immutable and named by their content, so this text never changes: a big plan opened again
+ * is answered without reading it again. On PGlite that read runs on the server's own thread:
+ * 100-300 ms for 10,000-20,000 tasks, during which the page's scripts waited to be sent.
+ * Only readers' answers use it (getPlanJson). What the server acts on or verifies (a run, the
+ * approved hand-off, a dry run, a review, an export) reads the pages as stored each time: a page edited in the database after approval
+ * must be caught there, not answered from here. Bounded by characters held (a few
+ * 20,000-task plans).
+ */
+const sentTexts = new LRUCache<string, string>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (text) => text.length || 1 });
+
+async function sentPageTexts(db: Database, id: string, part: PagePart, pageHashes: readonly string[]): Promise<string> {
+  const key = `${part}\u0000${id}\u0000${pageHashes.join(',')}`;
+  const kept = sentTexts.get(key);
+  if (kept !== undefined) return kept;
+  const text = await readPageTexts(db, pageHashes, pagePartText(id, part));
+  sentTexts.set(key, text);
+  return text;
 }
 
 /** Reads a text part of each few pages, in order, letting other requests in between the queries; the non-empty parts joined by commas. */

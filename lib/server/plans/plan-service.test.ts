@@ -1,4 +1,5 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { layOutTasks } from '@/lib/layout/first-layout';
 import { contentHash, type TaskDataInput } from '@/lib/plan';
@@ -124,6 +125,17 @@ describe.each(testDatabases())('plan service on $name', (database) => {
     const empty = await createPlan(db(), create('Empty', { task_id: 'job-empty', planned_tasks: [] }), 'tester');
     expect(JSON.parse((await getPlanJson(db(), empty.id)).json)).toEqual(await getPlan(db(), empty.id));
     await expectAppError(getPlanJson(db(), id, 3), 404);
+  });
+
+  it('answers a revision read again from what it sent, and still reads it as stored for what it acts on', async () => {
+    const { id } = await createPlan(db(), create('Kept'), 'tester');
+    const sent = (await getPlanJson(db(), id)).json;
+    // A task edited in the database behind Plangate's back.
+    await db().execute(sql`update plan_tasks set body = jsonb_set(body, '{description}', '"Edited in the database"') where plan_id = ${id}`);
+    // A reader is answered the revision as it was written: its pages are named by their content.
+    expect((await getPlanJson(db(), id)).json).toBe(sent);
+    // What verifies and runs it (the approved hand-off's integrity check reads through getPlan) sees the edit.
+    expect((await getPlan(db(), id)).plan.planned_tasks.map((t) => t.description)).toEqual(['Edited in the database', 'Edited in the database']);
   });
 
   it('reports unknown plans and revisions as not found', async () => {

@@ -324,7 +324,7 @@ export async function getPlan(db: Database, id: string, revision?: number): Prom
  * version is read through its migrations, as getPlan does.
  */
 export async function getPlanJson(db: Database, id: string, revision?: number): Promise<{ plan: Omit<PlanResponse, 'plan' | 'job' | 'subgraphs' | 'view'>; json: string }> {
-  const { plan, row } = await findRevisionOf(db, id, revision, repo.findRevisionTextWithPositions);
+  const { plan, row } = await findRevisionOf(db, id, revision, repo.findSentRevisionText);
   if (row.schemaVersion !== CURRENT_SCHEMA_VERSION) {
     const whole = await getPlan(db, id, row.revision);
     return { plan: whole, json: JSON.stringify(whole) };
