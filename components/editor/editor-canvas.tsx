@@ -26,11 +26,11 @@ const NODE_TYPES = { task: TaskNodeComponent, subgraph: SubgraphNodeComponent, r
 /** The plan's graph to edit (or, read-only, to review): React Flow wired to the editor's store by the hooks beside it. */
 export const EditorCanvas = memo(function EditorCanvas({ onViewportSettled }: { onViewportSettled: OnMoveEnd }) {
   const { pane, openedAt, fitsItself } = useCanvasArrival();
-  const { tasks, index, readOnly, nodes, drawn, edges: allEdges } = useCanvasElements();
+  const { tasks, index, readOnly, nodes, drawn, edgesWithin } = useCanvasElements();
   // A big plan is never fitted whole on this canvas: it opens at a task, a viewport or from the overview.
   const large = tasks.length > OVERVIEW_TASKS;
   const [dragging, setDragging] = useState(false);
-  const given = useViewWindow({ large, drawn, edges: allEdges, dragging });
+  const given = useViewWindow({ large, drawn, edgesWithin, dragging });
   const drag = useNodeDrag({ nodes, given: given.nodes, setDragging });
   const onEdgesChange = useEdgeSelection();
   const connections = useConnectionEdits(tasks, index);

@@ -1,6 +1,6 @@
 'use client';
 
-import { useContext, useMemo } from 'react';
+import { useCallback, useContext, useMemo } from 'react';
 import { createFlowMapper, type CanvasNode } from '@/lib/flow/plan-to-flow';
 import { removedTaskNodes } from '@/lib/flow/review-marks';
 import { buildGraphIndex } from '@/lib/graph';
@@ -39,10 +39,10 @@ export function useCanvasElements() {
   const nodes = useMemo(() => mapper.nodes(inputs), [mapper, inputs]);
   const removed = useMemo(() => removedTaskNodes(review?.removed ?? [], tasks, savedPositions), [review, tasks, savedPositions]);
   const drawn = useMemo<CanvasNode[]>(() => (removed.length ? [...nodes, ...removed] : nodes), [nodes, removed]);
-  // Edges do not depend on positions, so dragging a node never rebuilds them.
-  const edges = useMemo(
-    () => mapper.edges({ tasks, positions: {}, selectedTaskIds: selected, selectedEdgeId, issuesByTask: byTask, highlighted, readOnly, subgraphs, collapsed }),
-    [mapper, tasks, selected, selectedEdgeId, byTask, highlighted, readOnly, subgraphs, collapsed],
-  );
-  return { tasks, index, readOnly, nodes, drawn, edges };
+  // Edges depend on neither positions, the selected tasks nor issues: dragging a node,
+  // selecting one or the plan's validation never rebuilds them. `within` names the nodes a big
+  // plan's canvas is given (use-view-window.ts); null, every edge.
+  const edgeInputs = useMemo(() => ({ tasks, selectedEdgeId, highlighted, readOnly, subgraphs, collapsed }), [tasks, selectedEdgeId, highlighted, readOnly, subgraphs, collapsed]);
+  const edgesWithin = useCallback((within: ReadonlySet<string> | null) => mapper.edges(edgeInputs, within ?? undefined), [mapper, edgeInputs]);
+  return { tasks, index, readOnly, nodes, drawn, edgesWithin };
 }

@@ -11,7 +11,7 @@ import { containsRect, idsWithin, visibleRect, windowAround, type Rect } from '@
  * and thousands of long dependencies crossing the screen made every drag frame cost hundreds of
  * ms. The window moves when the view leaves it or zooms well into it. A small plan is given whole.
  */
-export function useViewWindow({ large, drawn, edges, dragging }: { large: boolean; drawn: CanvasNode[]; edges: Edge[]; dragging: boolean }) {
+export function useViewWindow({ large, drawn, edgesWithin, dragging }: { large: boolean; drawn: CanvasNode[]; edgesWithin: (within: ReadonlySet<string> | null) => Edge[]; dragging: boolean }) {
   const rfStore = useStoreApi<CanvasNode, Edge>();
   const [windowRect, setWindowRect] = useState<Rect | null>(null);
   // Held still while a node is dragged: a new set of nodes mid-drag (the view auto-pans)
@@ -44,7 +44,10 @@ export function useViewWindow({ large, drawn, edges, dragging }: { large: boolea
     const near = windowRect ? idsWithin(drawn, windowRect) : null;
     return drawn.filter((node) => near?.has(node.id) || node.selected);
   }, [large, drawn, windowRect]);
-  const givenIds = useMemo(() => (large ? new Set(given.map((node) => node.id)) : null), [large, given]);
-  const givenEdges = useMemo(() => (givenIds ? edges.filter((e) => givenIds.has(e.source) && givenIds.has(e.target)) : edges), [givenIds, edges]);
+  // The same set while the same nodes are given (a node moved, selected or edited), so their
+  // edges are not looked for again. Ids are compared as one JSON text: a window holds a few hundred.
+  const givenKey = large ? JSON.stringify(given.map((node) => node.id)) : null;
+  const givenIds = useMemo(() => (givenKey === null ? null : new Set(JSON.parse(givenKey) as string[])), [givenKey]);
+  const givenEdges = useMemo(() => edgesWithin(givenIds), [givenIds, edgesWithin]);
   return { nodes: given, edges: givenEdges };
 }

@@ -69,6 +69,20 @@ describe('subgraphs on the canvas', () => {
     expect(edges.every((e) => e.deletable === false && e.reconnectable === false)).toBe(true);
   });
 
+  it('builds only the edges between the nodes a big canvas is given, task or collapsed subgraph', () => {
+    const mapper = createFlowMapper();
+    const pairs = (edges: ReturnType<typeof mapper.edges>) => edges.map((e) => [e.source, e.target]);
+    expect(pairs(mapper.edges(inputs([]), new Set(['a', 'b', 'c'])))).toEqual([
+      ['a', 'b'],
+      ['b', 'c'],
+    ]);
+    expect(pairs(mapper.edges(inputs([]), new Set(['c', 'd'])))).toEqual([]);
+    expect(pairs(mapper.edges(inputs(['sg-1']), new Set([groupNodeId('sg-1'), 'd'])))).toEqual([[groupNodeId('sg-1'), 'd']]);
+    // An edge given again is the same object: React Flow is not told of a change.
+    const all = mapper.edges(inputs([]));
+    expect(mapper.edges(inputs([]), new Set(['a', 'b']))[0]).toBe(all[0]);
+  });
+
   it('finds the subgraph a task is dropped into', () => {
     const boxes = subgraphBoxes(doc.subgraphs, (id) => doc.view.positions[id]);
     expect(dropTarget(boxes, { x: 700, y: 230 }, 'sg-2')).toBe('sg-3');
