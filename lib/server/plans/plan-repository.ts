@@ -301,9 +301,9 @@ export function findSentRevisionText(db: Database, id: string, revision: number)
  * is answered without reading it again. On PGlite that read runs on the server's own thread:
  * 100-300 ms for 10,000-20,000 tasks, during which the page's scripts waited to be sent.
  * Only readers' answers use it (getPlanJson). What the server acts on or verifies (a run, the
- * approved hand-off, a dry run, a review, an export) reads the pages as stored each time: a page edited in the database after approval
- * must be caught there, not answered from here. Bounded by characters held (a few
- * 20,000-task plans).
+ * approved hand-off, a dry run, a review, an export) reads the pages as stored each time: a
+ * page edited in the database after approval must be caught there, not answered from here.
+ * Bounded by characters held (a few 20,000-task plans).
  */
 const sentTexts = new LRUCache<string, string>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (text) => text.length || 1 });
 
