@@ -2,17 +2,17 @@
 
 import { useDeferredValue, useState } from 'react';
 import type { PlannerTask } from '@/lib/plan';
+import { normaliseQuery, taskMatches } from '@/lib/plan/task-search';
 
 /** Up to this many tasks to choose from are listed whole; a bigger plan's list is searched first. */
 export const LISTED_WHOLE = 300;
 /** How many matches of a search are listed. */
 export const LISTED_MATCHES = 100;
 
-/** The tasks listed for `query`: every candidate in a small plan, else the first matches of the label or id. */
-export function listedCandidates(candidates: readonly PlannerTask[], labels: ReadonlyMap<string, string>, query: string): { listed: PlannerTask[]; more: number } {
+/** The tasks listed for `query`: every candidate in a small plan, else the first that the outline's search would find. */
+export function listedCandidates(candidates: readonly PlannerTask[], query: string): { listed: PlannerTask[]; more: number } {
   if (candidates.length <= LISTED_WHOLE) return { listed: [...candidates], more: 0 };
-  const needle = query.trim().toLowerCase();
-  const matching = needle ? candidates.filter((t) => t.task_id.toLowerCase().includes(needle) || (labels.get(t.task_id) ?? '').toLowerCase().includes(needle)) : candidates;
+  const matching = normaliseQuery(query) ? candidates.filter((t) => taskMatches(t, query)) : candidates;
   return { listed: matching.slice(0, LISTED_MATCHES), more: Math.max(0, matching.length - LISTED_MATCHES) };
 }
 
@@ -27,7 +27,7 @@ export function DependencyPicker({ candidates, labels, inputClass, onAdd }: { ca
   const [query, setQuery] = useState('');
   const searched = useDeferredValue(query);
   const searchable = candidates.length > LISTED_WHOLE;
-  const { listed, more } = listedCandidates(candidates, labels, searched);
+  const { listed, more } = listedCandidates(candidates, searched);
   // A choice the search no longer lists is not kept: "Add" adds what the list shows.
   const chosen = listed.some((t) => t.task_id === choice) ? choice : '';
   return (
