@@ -17,7 +17,7 @@
  *   - a one-field edit saved with PATCH and PUT /api/plans/{id}, median of 5 after one warm-up.
  * And a 2,000-task plan grouped into subgraphs (issue 7), saved collapsed: canvas ready,
  * the nodes React Flow draws, and the time from "Expand all" / "Collapse all" to the canvas
- * showing it.
+ * showing it. Last, plain React Flow drawing one node (the floor: React and React Flow booting).
  * One JSON document on stdout; the side-by-side table and which targets hold on stderr.
  *
  * Run: `npm run bench` (after the graph benchmark) or `npx tsx scripts/bench-editor.ts`.
@@ -397,6 +397,19 @@ async function benchGrouped(browser: Browser, session: Session) {
 
 type Grouped = Awaited<ReturnType<typeof benchGrouped>>;
 
+/**
+ * Plain React Flow drawing one node: what booting React and React Flow costs in a fresh
+ * context, before any graph. A ratio target below floor / plain time cannot be met by any
+ * editor built on React Flow, so the table prints it beside the sizes.
+ */
+async function benchFloor(browser: Browser, plainUrl: string, setGraph: (name: string, graph: PlainGraph) => void) {
+  setGraph('floor', { nodes: [{ id: 'task-0', position: { x: 0, y: 0 }, data: { label: 'task-0' } }], edges: [] });
+  const { warm } = await coldAndWarm(browser, `${plainUrl}/?graph=floor&task=task-0`, PLAIN_MARKS);
+  return { one_node_ms: warm.editable };
+}
+
+type Floor = Awaited<ReturnType<typeof benchFloor>>;
+
 const TARGETS = { first_picture_ratio: 0.3, editable_ratio: 0.5, drag_frame_p95_ms: 17, layout_10000_ms: 3_000, save_ms: 100 };
 
 interface Check {
@@ -440,7 +453,7 @@ function checks(results: SizeResult[]): Record<string, Check> {
   return out;
 }
 
-function table(results: SizeResult[], grouped: Grouped | { error: string }, verdicts: Record<string, Check>) {
+function table(results: SizeResult[], grouped: Grouped | { error: string }, floor: Floor, verdicts: Record<string, Check>) {
   const ms = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${fmt(v)} ms`);
   const x = (v: number | null) => (v === null ? '—' : `${v.toFixed(2)}×`);
   // '—': no figure; for a load, the page never set its mark.
@@ -466,6 +479,7 @@ function table(results: SizeResult[], grouped: Grouped | { error: string }, verd
     widths.map((w) => '-'.repeat(w)).join('-|-'),
     ...rows.map(line),
     'first picture: the linked task on screen (for a plan over 500 tasks read-only, from the tasks the page carries); editable: the editor holds every task, the linked one drawn; plain React Flow is editable once it draws',
+    `floor: plain React Flow drawing one node, warm: ${ms(floor.one_node_ms)}${results.map((r) => (floor.one_node_ms && r.plain.warm.editable ? `; ${x(floor.one_node_ms / r.plain.warm.editable)} of plain at ${fmt(r.tasks)}` : '')).join('')}`,
     '',
     ...results.map((r) => `${fmt(r.tasks)} tasks: drag p95 Plangate / plain ${drag(r.plangate.drag)} / ${drag(r.plain.drag)} ms; first layout ${ms(r.layout?.ms)}; save (PATCH / whole PUT) ${ms(r.save.median_ms)} / ${ms(r.save.whole_plan_median_ms)}`),
   ];
@@ -510,8 +524,9 @@ async function main() {
     }
     // Its failure costs its own figures, not the side-by-side ones measured before it.
     const grouped = await benchGrouped(browser, await editorSession(browser)).catch((error: Error) => ({ error: error.message.split('\n')[0] }));
+    const floor = await benchFloor(browser, plain.url, plain.setGraph);
     const verdicts = checks(results);
-    process.stderr.write(table(results, grouped, verdicts));
+    process.stderr.write(table(results, grouped, floor, verdicts));
     console.log(
       JSON.stringify(
         {
@@ -523,6 +538,7 @@ async function main() {
           checks: verdicts,
           results,
           grouped,
+          floor,
         },
         null,
         2,

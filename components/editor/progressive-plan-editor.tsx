@@ -2,7 +2,7 @@
 
 import { ReactFlowProvider, type Viewport } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import { SECONDARY_BUTTON } from '@/components/form/styles';
@@ -39,7 +39,13 @@ const count = (n: number) => n.toLocaleString('en-US');
  * unsaved edits stay.
  */
 export function ProgressivePlanEditor({ doc: carried, loading: carriedLoading, ...props }: ProgressivePlanEditorProps) {
-  const [opening] = useState(() => ({ revision: props.revision, doc: carried, loading: carriedLoading }));
+  const client = useQueryClient();
+  const [opening] = useState(() => {
+    // Asked for as hydration starts, not once it has committed: the page's head has preloaded the
+    // answer, and its parse then fills the gaps hydration leaves instead of following it.
+    if (!carried && typeof window !== 'undefined') void client.prefetchQuery(planRevisionQuery(props.planId, props.revision));
+    return { revision: props.revision, doc: carried, loading: carriedLoading };
+  });
   const { revision } = opening;
   const query = useQuery({ ...planRevisionQuery(props.planId, revision), enabled: !opening.doc });
   const doc = opening.doc ?? query.data;
