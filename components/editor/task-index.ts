@@ -6,12 +6,17 @@ import type { PlannerTask } from '@/lib/plan';
 
 const indexes = new WeakMap<readonly PlannerTask[], ReadonlyMap<string, PlannerTask>>();
 
-/** The tasks of one task list by id, built on first use. */
+/**
+ * The tasks of one task list by id, built on first use. Of tasks sharing an id (validation
+ * reports them) the first is kept, the one the canvas draws.
+ */
 export function tasksById(tasks: readonly PlannerTask[]): ReadonlyMap<string, PlannerTask> {
   let index = indexes.get(tasks);
   if (!index) {
-    index = new Map(tasks.map((task) => [task.task_id, task]));
-    indexes.set(tasks, index);
+    const built = new Map<string, PlannerTask>();
+    for (const task of tasks) if (!built.has(task.task_id)) built.set(task.task_id, task);
+    indexes.set(tasks, built);
+    index = built;
   }
   return index;
 }

@@ -76,6 +76,17 @@ export function createFlowMapper() {
   let nodeCache = new Map<string, NodeCacheEntry>();
   let edgeCache = new Map<string, DependencyEdge>();
   let groupCache = new Map<string, { key: string; node: SubgraphNode }>();
+  // The ids of the task list edges were last built for. A list is never mutated (each edit
+  // makes a new one), and a big plan's edges are built again each time its window moves.
+  let idsFor: readonly PlannerTask[] | null = null;
+  let ids: ReadonlySet<string> = new Set();
+  const taskIdsOf = (tasks: readonly PlannerTask[]) => {
+    if (tasks !== idsFor) {
+      ids = new Set(tasks.map((t) => t.task_id));
+      idsFor = tasks;
+    }
+    return ids;
+  };
 
   /** Subgraph nodes come first so that they are drawn beneath the tasks. */
   function groupNodes(input: FlowInputs): SubgraphNode[] {
@@ -194,14 +205,13 @@ export function createFlowMapper() {
    * accessible name, took 60 ms of the editor's first frame for the few hundred drawn.
    */
   function edges(input: EdgeInputs, within?: ReadonlySet<string>): DependencyEdge[] {
-    const known = new Map(input.tasks.map((t) => [t.task_id, t]));
+    const known = taskIdsOf(input.tasks);
     const next = new Map<string, DependencyEdge>();
     const hidden = collapsedOwners(input);
     const labels = labelsOfPlan(input.tasks);
     for (const task of input.tasks) {
       for (const dep of task.dependencies) {
-        const from = known.get(dep);
-        if (!from || dep === task.task_id) continue;
+        if (!known.has(dep) || dep === task.task_id) continue;
         const source = hidden.get(dep);
         const target = hidden.get(task.task_id);
         if (source !== undefined || target !== undefined) {

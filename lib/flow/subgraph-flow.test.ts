@@ -83,6 +83,24 @@ describe('subgraphs on the canvas', () => {
     expect(mapper.edges(inputs([]), new Set(['a', 'b']))[0]).toBe(all[0]);
   });
 
+  it('draws a dependency once the task it names is in the plan, and not before', () => {
+    const mapper = createFlowMapper();
+    const [a, ...rest] = doc.plan.planned_tasks;
+    const pairs = (edges: ReturnType<typeof mapper.edges>) => edges.map((e) => [e.source, e.target]);
+    const without = { ...inputs([]), subgraphs: [], tasks: rest };
+    expect(pairs(mapper.edges(without))).toEqual([
+      ['b', 'c'],
+      ['b', 'd'],
+    ]);
+    // An edit makes a new task list: the edges follow it.
+    expect(pairs(mapper.edges({ ...without, tasks: [a, ...rest] }))).toEqual([
+      ['a', 'b'],
+      ['b', 'c'],
+      ['a', 'd'],
+      ['b', 'd'],
+    ]);
+  });
+
   it('finds the subgraph a task is dropped into', () => {
     const boxes = subgraphBoxes(doc.subgraphs, (id) => doc.view.positions[id]);
     expect(dropTarget(boxes, { x: 700, y: 230 }, 'sg-2')).toBe('sg-3');
