@@ -26,14 +26,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { DEMO_PASSWORDS, E2E_ADMIN_TOKEN, signIn } from '../e2e/auth-support';
+import { E2E_ADMIN_TOKEN } from '../e2e/auth-support';
 import { startServer, type ServerProcess } from '../e2e/server-process';
 import { buildGraphIndex, waveLevels } from '../lib/graph';
 import { FIRST_LAYOUT_MAX_TASKS } from '../lib/layout/first-layout';
 import { normaliseSubgraphs } from '../lib/optimize/subgraph-edits';
+import { PLANGATE_MARKS, VIEWPORT, benchPlan, editorSession, freshLoad, median, type Load, type Session } from './lib/editor-loads';
 import { ensureBuild, root } from './lib/setup.mjs';
 import { startPlainFlow, type PlainGraph } from './plain-flow/serve';
-import { syntheticPlan } from './synthetic-plan';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4100);
 const PLAIN_PORT = Number(process.env.BENCH_PLAIN_PORT ?? PORT + 1);
@@ -41,37 +41,11 @@ const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,20000').split(',').map(Num
 const LAYOUT_MAX = process.env.BENCH_LAYOUT_20K === '1' ? 20_000 : 10_000;
 const NAVIGATIONS = 3;
 const SAVES = 5;
-const VIEWPORT = { width: 1440, height: 900 };
-// Big plans take long to render and lay out; the bench waits this long for a page's mark.
-const READY_TIMEOUT_MS = Number(process.env.BENCH_READY_TIMEOUT_MS ?? 60_000);
-const TYPES = ['agent', 'tool', 'llm', 'dsl'];
 
 let BASE = '';
 
-function planOf(n: number, withPositions: boolean) {
-  const tasks = syntheticPlan(n, 7).map((t, i) => ({
-    task_id: t.task_id,
-    description: `Step ${i}: ${['fetch', 'transform', 'summarise', 'review'][i % 4]} the batch`,
-    execution_type: TYPES[i % 4],
-    dependencies: t.dependencies,
-    estimate_data: t.runtime_ms === null ? null : { latency_ms: t.runtime_ms },
-  }));
-  const positions: Record<string, { x: number; y: number }> = {};
-  if (withPositions) {
-    // Wave columns: cheap, deterministic and enough for measuring rendering and dragging.
-    const levels = waveLevels(buildGraphIndex(tasks))!;
-    const rows = new Map<number, number>();
-    tasks.forEach((t, i) => {
-      const row = rows.get(levels[i]) ?? 0;
-      rows.set(levels[i], row + 1);
-      positions[t.task_id] = { x: levels[i] * 320, y: row * 120 };
-    });
-  }
-  return { title: `Bench ${n}${withPositions ? '' : ' (no layout)'}`, plan: { planned_tasks: tasks }, view: { positions } };
-}
-
 /** The plan as the plain page draws it: one default node per task, labelled with its id, one edge per dependency. */
-function plainGraphOf(body: ReturnType<typeof planOf>): PlainGraph {
+function plainGraphOf(body: ReturnType<typeof benchPlan>): PlainGraph {
   const tasks = body.plan.planned_tasks;
   return {
     nodes: tasks.map((t) => ({ id: t.task_id, position: body.view.positions[t.task_id], data: { label: t.task_id } })),
@@ -88,7 +62,7 @@ const GROUP_SIZE = 25;
  * columns and the blocks on a grid, as a grouped layout would place them.
  */
 function groupedPlanOf(n: number) {
-  const body = planOf(n, false);
+  const body = benchPlan(n, false);
   const tasks = body.plan.planned_tasks;
   const levels = waveLevels(buildGraphIndex(tasks))!;
   const byWave = new Map<number, string[][]>();
@@ -108,8 +82,6 @@ function groupedPlanOf(n: number) {
   return { ...body, title: `Bench ${n} grouped`, subgraphs, view: { positions, collapsed: subgraphs.map((sg) => sg.subgraph_id) } };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function api<T>(method: string, url: string, body?: string): Promise<T> {
   const response = await fetch(`${BASE}${url}`, {
     method,
@@ -122,79 +94,6 @@ async function api<T>(method: string, url: string, body?: string): Promise<T> {
 
 const createPlan = async (body: unknown) => (await api<{ id: string }>('POST', '/api/plans', JSON.stringify(body))).id;
 
-/** The session cookie of a signed-in editor, for pages opened in contexts of their own. */
-async function editorSession(browser: Browser) {
-  const context = await browser.newContext({ baseURL: BASE, viewport: VIEWPORT });
-  await signIn(await context.newPage(), 'editor', DEMO_PASSWORDS.editor);
-  const state = await context.storageState();
-  await context.close();
-  return state;
-}
-
-type Session = Awaited<ReturnType<typeof editorSession>>;
-
-/** A page in a browser context of its own: an empty cache, only the session cookie (if any). */
-async function freshPage(browser: Browser, session?: Session) {
-  const context = await browser.newContext({ baseURL: BASE, viewport: VIEWPORT, storageState: session });
-  return context.newPage();
-}
-
-const markAt = (page: Page, name: string) =>
-  page.evaluate((n) => {
-    const entry = performance.getEntriesByName(n)[0];
-    return entry ? Math.round(entry.startTime) : null;
-  }, name);
-
-/**
- * When the browser first painted an element named `identifier` (its `elementtiming`
- * attribute) inside the window, by Element Timing; null when it did not. A page drawn on the
- * server shows it before any script has run, so no mark of the page's own can time it.
- */
-const paintedOnScreen = (page: Page, identifier: string) =>
-  page.evaluate(
-    (name) =>
-      new Promise<number | null>((resolve) => {
-        type ElementEntry = PerformanceEntry & { identifier: string; renderTime: number; loadTime: number; intersectionRect: DOMRectReadOnly };
-        const observer = new PerformanceObserver((list) => {
-          observer.disconnect();
-          const entry = (list.getEntries() as ElementEntry[]).find((e) => e.identifier === name && e.intersectionRect.width > 0 && e.intersectionRect.height > 0);
-          resolve(entry ? Math.round(entry.renderTime || entry.loadTime) : null);
-        });
-        observer.observe({ type: 'element', buffered: true });
-        // No entry at all: the observer is never called.
-        setTimeout(() => resolve(null), 1_000);
-      }),
-    identifier,
-  );
-
-/**
- * One load of `url` in a fresh context, timed from its navigation start: the first picture
- * (the element `marks.painted` names first painted on screen, else the `marks.first` mark,
- * the first time the canvas can be read) and the canvas every task can be edited on
- * (`marks.editable`); null when a mark never came. The page is left open.
- */
-async function freshLoad(browser: Browser, url: string, marks: { first: string; editable: string; painted?: string }, session?: Session) {
-  const page = await freshPage(browser, session);
-  await page.goto(url, { waitUntil: 'commit', timeout: READY_TIMEOUT_MS });
-  const marked = await page
-    .waitForFunction((name) => performance.getEntriesByName(name).length > 0, marks.editable, { timeout: READY_TIMEOUT_MS })
-    .then(() => true, () => false);
-  if (!marked) process.stderr.write(`bench-editor: no ${marks.editable} mark within ${READY_TIMEOUT_MS / 1000} s at ${url} (now at ${page.url()})\n`);
-  const canvasReady = await markAt(page, marks.first);
-  const timing = {
-    first_picture: (marks.painted ? await paintedOnScreen(page, marks.painted) : null) ?? canvasReady,
-    // The page's own mark once its script has fitted the view: the first picture before the
-    // server drew it (kept to compare).
-    canvas_ready: canvasReady,
-    editable: await markAt(page, marks.editable),
-    // The server's share: until the document's first byte.
-    first_byte: await page.evaluate(() => Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart)),
-  };
-  return { page, timing };
-}
-
-type Load = Awaited<ReturnType<typeof freshLoad>>['timing'];
-
 /**
  * The cold load (the caller has just started the server, so it is the first after the start),
  * then NAVIGATIONS warm ones, each in a fresh context, and their medians. A page that never
@@ -203,7 +102,7 @@ type Load = Awaited<ReturnType<typeof freshLoad>>['timing'];
 async function coldAndWarm(browser: Browser, url: string, marks: { first: string; editable: string; painted?: string }, session?: Session) {
   const loads: Load[] = [];
   for (let i = 0; i <= NAVIGATIONS; i++) {
-    const { page, timing } = await freshLoad(browser, url, marks, session);
+    const { page, timing } = await freshLoad(browser, BASE, url, marks, session);
     await page.context().close();
     loads.push(timing);
     if (timing.editable === null) break;
@@ -310,28 +209,26 @@ async function saveTimes(id: string, taskId: string) {
   return { median: median(patch), runs: patch, body_bytes: patchBytes, whole_plan_median: median(put) };
 }
 
-// The linked task's label carries this Element Timing name (tasks-near-canvas.tsx) on a big plan's preview.
-const PLANGATE_MARKS = { first: 'plangate:canvas-ready', editable: 'plangate:editable', painted: 'plangate:linked-task' };
 // The plain page is editable as soon as it draws.
 const PLAIN_MARKS = { first: 'plain:canvas-ready', editable: 'plain:canvas-ready' };
 
 async function benchSize(browser: Browser, plainUrl: string, setGraph: (name: string, graph: PlainGraph) => void, n: number) {
-  const body = planOf(n, true);
+  const body = benchPlan(n, true);
   const id = await createPlan(body);
   setGraph(String(n), plainGraphOf(body));
   const target = `task-${Math.floor(n / 2)}`;
 
   // Cold: the first load after the server starts, so nothing of the plan is cached in it.
   await restartServer();
-  const session = await editorSession(browser);
+  const session = await editorSession(browser, BASE);
   const plangate = await coldAndWarm(browser, `/plans/${id}?task=${target}`, PLANGATE_MARKS, session);
   const plain = await coldAndWarm(browser, `${plainUrl}/?graph=${n}&task=${target}`, PLAIN_MARKS);
 
   // Dragged where each page opened at the task draws it: on Plangate's editor canvas.
-  const plangatePage = (await freshLoad(browser, `/plans/${id}?task=${target}`, PLANGATE_MARKS, session)).page;
+  const plangatePage = (await freshLoad(browser, BASE, `/plans/${id}?task=${target}`, PLANGATE_MARKS, session)).page;
   const plangateDrag = await dragWhenDrawn(plangatePage, target, '[aria-label="Plan graph"]');
   await plangatePage.context().close();
-  const plainPage = (await freshLoad(browser, `${plainUrl}/?graph=${n}&task=${target}`, PLAIN_MARKS)).page;
+  const plainPage = (await freshLoad(browser, BASE, `${plainUrl}/?graph=${n}&task=${target}`, PLAIN_MARKS)).page;
   const plainDrag = await dragWhenDrawn(plainPage, target);
   await plainPage.context().close();
 
@@ -340,8 +237,8 @@ async function benchSize(browser: Browser, plainUrl: string, setGraph: (name: st
   // it is stored, so its page never lays it out.
   if (n > FIRST_LAYOUT_MAX_TASKS && n <= LAYOUT_MAX) {
     // Opened as a user opens it; whatever the page shows first, the worker lays the plan out.
-    const bare = await createPlan(planOf(n, false));
-    const { page } = await freshLoad(browser, `/plans/${bare}`, { first: 'plangate:layout', editable: 'plangate:layout' }, session);
+    const bare = await createPlan(benchPlan(n, false));
+    const { page } = await freshLoad(browser, BASE, `/plans/${bare}`, { first: 'plangate:layout', editable: 'plangate:layout' }, session);
     layout = { ms: await page.evaluate(() => (performance.getEntriesByName('plangate:layout')[0] as PerformanceMark | undefined)?.detail?.ms ?? null) };
     await page.context().close();
   }
@@ -381,8 +278,8 @@ async function benchGrouped(browser: Browser, session: Session) {
   const id = await createPlan(body);
   const url = `/plans/${id}?view=0,0,0.5`;
   // The first load warms the server for this plan; the second is timed.
-  await (await freshLoad(browser, url, PLANGATE_MARKS, session)).page.context().close();
-  const { page, timing } = await freshLoad(browser, url, PLANGATE_MARKS, session);
+  await (await freshLoad(browser, BASE, url, PLANGATE_MARKS, session)).page.context().close();
+  const { page, timing } = await freshLoad(browser, BASE, url, PLANGATE_MARKS, session);
   try {
     const drawn = () => page.evaluate(() => document.querySelectorAll('.react-flow__node').length);
     const collapsedNodes = await drawn();
@@ -523,7 +420,7 @@ async function main() {
       process.stderr.write(`bench-editor: ${n} tasks done\n`);
     }
     // Its failure costs its own figures, not the side-by-side ones measured before it.
-    const grouped = await benchGrouped(browser, await editorSession(browser)).catch((error: Error) => ({ error: error.message.split('\n')[0] }));
+    const grouped = await benchGrouped(browser, await editorSession(browser, BASE)).catch((error: Error) => ({ error: error.message.split('\n')[0] }));
     const floor = await benchFloor(browser, plain.url, plain.setGraph);
     const verdicts = checks(results);
     process.stderr.write(table(results, grouped, floor, verdicts));
