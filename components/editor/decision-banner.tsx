@@ -3,7 +3,7 @@
 import { useCommentsContext } from '@/components/comments/comments-context';
 import { labelsOfPlan } from '@/lib/flow/task-label';
 import { useEditor } from './editor-context';
-import { tasksById } from './task-index';
+import { tasksById } from '@/lib/plan/task-index';
 
 const VERB = { changes_requested: 'requested changes to', rejected: 'rejected' } as const;
 

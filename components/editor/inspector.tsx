@@ -9,7 +9,7 @@ import { PlanComments, TaskComments } from '@/components/comments/task-comments'
 import { useEditor, useEditorStore } from './editor-context';
 import { DependencyPicker } from './dependency-picker';
 import { Stage2Panel } from './stage2-panel';
-import { tasksById } from './task-index';
+import { tasksById } from '@/lib/plan/task-index';
 import { SubgraphField } from './subgraph-field';
 
 // Edits every PlannerTask field. Text fields apply on blur or Enter, so one edit of a

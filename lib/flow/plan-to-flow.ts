@@ -1,6 +1,7 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { PlannerTask, SubGraph, TaskMark } from '@/lib/plan';
 import { NODE_SIZE } from '@/lib/layout/elk-graph';
+import { tasksById } from '@/lib/plan/task-index';
 import { fallbackPosition } from './fallback-position';
 import { markText, type RemovedTaskNode } from './review-marks';
 import { groupNodeId, subgraphBoxes } from './subgraph-boxes';
@@ -76,17 +77,6 @@ export function createFlowMapper() {
   let nodeCache = new Map<string, NodeCacheEntry>();
   let edgeCache = new Map<string, DependencyEdge>();
   let groupCache = new Map<string, { key: string; node: SubgraphNode }>();
-  // The ids of the task list edges were last built for. A list is never mutated (each edit
-  // makes a new one), and a big plan's edges are built again each time its window moves.
-  let idsFor: readonly PlannerTask[] | null = null;
-  let ids: ReadonlySet<string> = new Set();
-  const taskIdsOf = (tasks: readonly PlannerTask[]) => {
-    if (tasks !== idsFor) {
-      ids = new Set(tasks.map((t) => t.task_id));
-      idsFor = tasks;
-    }
-    return ids;
-  };
 
   /** Subgraph nodes come first so that they are drawn beneath the tasks. */
   function groupNodes(input: FlowInputs): SubgraphNode[] {
@@ -205,7 +195,8 @@ export function createFlowMapper() {
    * accessible name, took 60 ms of the editor's first frame for the few hundred drawn.
    */
   function edges(input: EdgeInputs, within?: ReadonlySet<string>): DependencyEdge[] {
-    const known = taskIdsOf(input.tasks);
+    // Built once per task list: a big plan's edges are built again each time its window moves.
+    const known = tasksById(input.tasks);
     const next = new Map<string, DependencyEdge>();
     const hidden = collapsedOwners(input);
     const labels = labelsOfPlan(input.tasks);

@@ -1,8 +1,8 @@
-import type { PlannerTask } from '@/lib/plan';
+import type { PlannerTask } from './schema';
 
-// Components that ask "is this task in the document?" run on every store change; a plan can
-// hold 20,000 tasks. A document's task list is never mutated (each edit makes a new one), so
-// its index is built once per list and shared by every reader.
+// The editor asks "is this task in the document?" on every store change, and a big canvas on
+// every move of its window; a plan can hold 20,000 tasks. A task list is never mutated (each
+// edit makes a new one), so its index is built once per list and shared by every reader.
 
 const indexes = new WeakMap<readonly PlannerTask[], ReadonlyMap<string, PlannerTask>>();
 

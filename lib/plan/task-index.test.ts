@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlannerTask } from '@/lib/plan';
+import type { PlannerTask } from './schema';
 import { tasksById } from './task-index';
 
 const task = (id: string, description: string) => ({ task_id: id, description, dependencies: [] }) as unknown as PlannerTask;
